@@ -1,0 +1,31 @@
+"""seqform: exact mathematical programming for extensive-form games.
+
+``seqform.solve(game)`` solves a two-player zero-sum game exactly (sequence-form LP with HiGHS,
+certified in rational arithmetic); ``seqform.games`` has the built-in games.
+"""
+from __future__ import annotations
+
+from . import games
+from .bestresponse import best_response, exploitability
+from .errors import (CertificateError, ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError,
+                     SolverError, StrategyError, UnknownGameError, UnsupportedGameError)
+from .game import CHANCE, TERMINAL, Game
+from .regret import infoset_regret
+from .sequenceform import sequence_form
+from .solve import Solution, solve
+from .strategy import Profile, uniform
+from .tree import Tree, compile_tree
+
+__version__ = "0.1.0"
+
+
+def from_openspiel(pyspiel_game, **kwargs) -> Game:
+    """An OpenSpiel game as a seqform ``Game`` (needs the ``openspiel`` extra)."""
+    from .openspiel import from_openspiel as _f
+    return _f(pyspiel_game, **kwargs)
+
+
+__all__ = ["solve", "Solution", "games", "Game", "Tree", "compile_tree", "sequence_form", "Profile", "uniform",
+           "best_response", "exploitability", "infoset_regret", "from_openspiel", "CHANCE", "TERMINAL",
+           "SeqformError", "GameError", "ImperfectRecallError", "ChanceProbabilityError", "UnknownGameError",
+           "UnsupportedGameError", "SolverError", "StrategyError", "CertificateError"]

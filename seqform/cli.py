@@ -1,0 +1,136 @@
+"""The ``seqform`` command line: ``seqform solve GAME``, ``seqform info GAME``.
+
+GAME is a built-in game with parameters, e.g. ``kuhn``, ``leduc(ranks=5)``, ``liars_dice(1, 3)``.
+Progress goes to standard error (``--quiet`` silences it), results to standard output. Errors are
+one line on standard error and exit status 2; Ctrl-C stops cleanly with status 130.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from . import games
+from .errors import SeqformError
+from .tree import compile_tree
+
+
+class Progress:
+    """Timestamped one-line progress messages on standard error."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.t0 = time.perf_counter()
+
+    def __call__(self, msg: str) -> None:
+        if not self.quiet:
+            print(f"[{time.perf_counter() - self.t0:7.2f}s] {msg}", file=sys.stderr, flush=True)
+
+
+def _load(spec: str):
+    return games.load(spec)
+
+
+def _fmt_sizes(sizes: dict) -> str:
+    return (f"{sizes['histories']:,} histories, {sizes['terminals']:,} terminals, "
+            f"information sets {sizes['infosets'][0]:,} / {sizes['infosets'][1]:,}, "
+            f"sequences {sizes['sequences'][0]:,} / {sizes['sequences'][1]:,}")
+
+
+def cmd_info(args) -> int:
+    prog = Progress(args.quiet)
+    game = _load(args.game)
+    t0 = time.perf_counter()
+    tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"))
+    secs = time.perf_counter() - t0
+    sizes = tree.sizes()
+    zs = "zero-sum" if tree.constant_sum == 0 else (
+        f"constant-sum ({tree.constant_sum})" if tree.constant_sum is not None else "general-sum")
+    if args.json:
+        print(json.dumps({"game": tree.name, "players": tree.num_players, "sizes": sizes,
+                          "constant_sum": str(tree.constant_sum) if tree.constant_sum is not None else None,
+                          "seconds": {"build": secs}}))
+    else:
+        print(f"game        {tree.name}")
+        print(f"players     {tree.num_players}, {zs}")
+        print(f"histories   {sizes['histories']:,}")
+        print(f"terminals   {sizes['terminals']:,}")
+        for p in range(tree.num_players):
+            print(f"player {p}    {sizes['infosets'][p]:,} information sets, {sizes['sequences'][p]:,} sequences")
+        print(f"built in    {secs:.3f} s")
+    return 0
+
+
+def cmd_solve(args) -> int:
+    from .solve import solve
+    prog = Progress(args.quiet)
+    game = _load(args.game)
+    sol = solve(game, method=args.method, certify_exact=not args.no_certify, exact_limit=args.exact_limit,
+                time_limit=args.time_limit, progress=prog)
+    if args.json:
+        print(json.dumps(sol.to_json(strategy=args.strategy)))
+        return 0
+    cert = sol.certificate
+    print(f"game            {sol.game}")
+    print(f"sizes           {_fmt_sizes(sol.sizes)}")
+    if sol.certified:
+        print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
+        print(f"certificate     exact: both strategies verified, exact best responses meet at the value "
+              f"(basis of {cert.basis_size:,} unknowns)")
+    else:
+        print(f"value           {sol.value_float:.12g}  (float, player 0; not certified)")
+        if cert is not None:
+            print(f"certificate     none: {cert.note}")
+            print(f"                exact bracket {float(cert.lower):.12g} <= value <= {float(cert.upper):.12g}; "
+                  f"exploitability of the returned strategies <= {float(cert.exploitability):.3g} (exact bound)")
+    print(f"exploitability  {sol.exploitability:.3g}")
+    s = sol.seconds
+    print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in s.items()))
+    if args.strategy:
+        from .solve import strategy_json
+        for p, entries in enumerate(strategy_json(sol.tree, sol.profile, sol.exact_realization)):
+            print(f"player {p} strategy:")
+            for e in entries:
+                acts = ", ".join(f"{a}: {pr}" for a, pr in e["actions"].items())
+                print(f"  {e['infoset']}  {acts}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="seqform", description="Exact solving of extensive-form games.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    sp = sub.add_parser("solve", help="solve a two-player zero-sum game exactly")
+    sp.add_argument("game", help="a built-in game, e.g. kuhn, 'leduc(ranks=5)', 'liars_dice(1,3)'")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
+    sp.add_argument("--method", default="simplex", choices=["simplex", "ipm", "choose"],
+                    help="HiGHS LP algorithm (ipm runs crossover to get a basis)")
+    sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
+    sp.add_argument("--exact-limit", type=int, default=2_000_000,
+                    help="most nonzeros the exact basis solve may store (default 2,000,000)")
+    sp.add_argument("--time-limit", type=float, default=None, help="HiGHS time limit in seconds")
+    sp.add_argument("--quiet", action="store_true", help="no progress messages")
+    sp.set_defaults(func=cmd_solve)
+    ip = sub.add_parser("info", help="print a game's sizes")
+    ip.add_argument("game")
+    ip.add_argument("--json", action="store_true")
+    ip.add_argument("--quiet", action="store_true")
+    ip.set_defaults(func=cmd_info)
+    return ap
+
+
+def main(argv: list | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except SeqformError as e:
+        print(f"seqform: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("seqform: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""The succinct game interface (Dudik & Gordon, seed 004, section 2.1).
+
+A game is given by queries, not by an explicit tree: the root, who acts at a node, the information
+set of a decision node, the actions there, the node after an action, chance probabilities and
+utilities at leaves. ``seqform.tree.compile_tree`` walks these queries once and stores the tree as
+flat numpy arrays; every algorithm works on that compiled form.
+
+States may be any Python objects; seqform never hashes or compares them. Information-set keys
+must be hashable, and are compared per player (two players may use the same key for different
+information sets).
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from fractions import Fraction
+from typing import Any, Hashable, Sequence
+
+CHANCE = -1
+TERMINAL = -2
+
+Number = "int | Fraction"
+
+
+class Game(ABC):
+    """A finite extensive-form game given succinctly.
+
+    Subclasses implement the queries below. ``player(h)`` returns ``0 .. num_players-1`` for a
+    decision node, ``CHANCE`` (-1) for a chance node and ``TERMINAL`` (-2) for a leaf.
+    Chance probabilities and utilities should be exact numbers (``int`` or ``Fraction``); floats
+    are accepted only where they are exactly representable as what they mean (see the compiler).
+    """
+
+    #: a short name, e.g. ``"leduc(ranks=3,suits=2)"``
+    name: str = "game"
+    #: number of players, chance excluded
+    num_players: int = 2
+
+    @abstractmethod
+    def root(self) -> Any:
+        """The initial state h_start."""
+
+    @abstractmethod
+    def player(self, h: Any) -> int:
+        """Player to act at ``h``: 0..N-1, CHANCE or TERMINAL."""
+
+    @abstractmethod
+    def infoset(self, h: Any) -> Hashable:
+        """Key of the acting player's information set at decision node ``h``."""
+
+    @abstractmethod
+    def actions(self, h: Any) -> Sequence[str]:
+        """Labels of the actions (or chance outcomes) at a non-terminal node, in a fixed order."""
+
+    @abstractmethod
+    def next(self, h: Any, a: int) -> Any:
+        """The state after taking action number ``a`` (an index into ``actions(h)``) at ``h``."""
+
+    def chance(self, h: Any) -> Sequence[int | Fraction]:
+        """Probabilities of the chance outcomes at chance node ``h``, aligned with ``actions(h)``."""
+        raise NotImplementedError(f"{type(self).__name__} has chance nodes but no chance()")
+
+    @abstractmethod
+    def utility(self, h: Any) -> Sequence[int | Fraction]:
+        """Utility of each player at leaf ``h`` (length ``num_players``)."""
+
+    def describe(self, h: Any) -> str:
+        """A human-readable name of state ``h`` for error messages (default: ``repr``)."""
+        return repr(h)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

@@ -1,0 +1,146 @@
+"""``seqform.solve``: exact Nash equilibria of two-player zero-sum games.
+
+game -> ``compile_tree`` -> ``sequence_form`` -> HiGHS LP -> exact certificate -> ``Solution``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from .bestresponse import exploitability as _exploitability
+from .certificate import DEFAULT_EXACT_LIMIT, Certificate, certify
+from .game import Game
+from .lp import solve_lp
+from .sequenceform import sequence_form
+from .strategy import Profile, behaviour_from_realization
+from .tree import Tree, compile_tree
+
+
+@dataclass
+class Solution:
+    """A solved two-player zero-sum game. Values are player 0's.
+
+    ``value``: the exact game value (Fraction) when ``certified``, else None; ``value_float`` the
+    LP's. ``exploitability``: of the returned profile, (NashConv)/2 in floats, measured by best
+    responses on the tree; ``exploitability_bound``: exact, rigorous upper bound (0 when
+    certified; see ``certificate``). ``profile``: behavioural strategies (uniform at information
+    sets a player's own plan never reaches); ``realization``: the LP's float plans [x, y];
+    ``exact_realization``: the verified rational plans [x, y] (Fractions) or None. ``sizes``,
+    ``seconds`` (build, solve, certify) and the ``certificate`` with its details.
+    """
+
+    game: str
+    value: Fraction | None
+    value_float: float
+    certified: bool
+    exploitability: float
+    exploitability_bound: Fraction | None
+    profile: Profile
+    realization: list
+    exact_realization: list | None
+    sizes: dict
+    seconds: dict
+    certificate: Certificate | None = None
+    tree: Tree | None = field(default=None, repr=False)
+
+    def to_json(self, strategy: bool = False) -> dict:
+        """A JSON-ready dict (rationals as strings such as "-1/18")."""
+        out = {
+            "game": self.game,
+            "value": str(self.value) if self.value is not None else None,
+            "value_float": self.value_float,
+            "certified": self.certified,
+            "exploitability": self.exploitability,
+            "exploitability_bound": str(self.exploitability_bound) if self.exploitability_bound is not None else None,
+            "sizes": self.sizes,
+            "seconds": self.seconds,
+        }
+        if self.certificate is not None:
+            out["certificate"] = {"method": self.certificate.method, "basis_size": self.certificate.basis_size,
+                                  "lower": str(self.certificate.lower), "upper": str(self.certificate.upper),
+                                  "note": self.certificate.note}
+        if strategy and self.tree is not None:
+            out["strategy"] = strategy_json(self.tree, self.profile, self.exact_realization)
+        return out
+
+
+def strategy_json(tree: Tree, profile: Profile, exact: list | None = None) -> list:
+    """Per player, a list of {infoset, actions: {label: probability}} (rationals when exact)."""
+    out = []
+    for p in range(tree.num_players):
+        bq = None
+        if exact is not None:
+            bq = _exact_behaviour(tree, p, exact[p])
+        entries = []
+        for i in tree.player_infosets[p].tolist():
+            f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
+            labels = tree.infoset_actions[i]
+            if bq is not None:
+                probs = {a: str(bq[f + j]) for j, a in enumerate(labels)}
+            else:
+                probs = {a: float(profile.behaviour[p][f + j]) for j, a in enumerate(labels)}
+            entries.append({"infoset": str(tree.infoset_key[i]), "actions": probs})
+        out.append(entries)
+    return out
+
+
+def _exact_behaviour(tree: Tree, p: int, x: list) -> list:
+    """Exact behaviour of an exact plan; uniform where the plan does not reach."""
+    b = [Fraction(1)] * tree.num_sequences[p]
+    for i in tree.player_infosets[p].tolist():
+        f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
+        px = x[int(tree.infoset_parent_seq[i])]
+        for j in range(k):
+            b[f + j] = x[f + j] / px if px else Fraction(1, k)
+    return b
+
+
+def solve(game: Game | Tree, *, method: str = "simplex", certify_exact: bool = True,
+          exact_limit: int = DEFAULT_EXACT_LIMIT, time_limit: float | None = None,
+          progress: Callable[[str], None] | None = None) -> Solution:
+    """Solve a two-player zero-sum game: value and equilibrium strategies, certified exactly.
+
+    ``method``: the LP algorithm ("simplex", "ipm" with crossover, "choose"). ``certify_exact``:
+    verify in rational arithmetic (``certificate.certify``); ``exact_limit`` bounds its
+    elimination (nonzeros); ``time_limit`` (seconds) bounds HiGHS. ``progress(msg)`` is told each
+    step. Raises ``UnsupportedGameError`` for games that are not two-player constant-sum,
+    ``SolverError`` when HiGHS fails.
+    """
+    say = progress or (lambda msg: None)
+    secs: dict = {}
+    t0 = time.perf_counter()
+    if isinstance(game, Tree):
+        tree = game
+    else:
+        say(f"building {game.name}")
+        tree = compile_tree(game, progress=lambda n: say(f"building: {n:,} nodes"))
+    sf = sequence_form(tree)
+    secs["build"] = time.perf_counter() - t0
+    say(f"solving LP ({sf.E.shape[1] + sf.F.shape[0]:,} columns, {sf.E.shape[0] + sf.F.shape[1]:,} rows)")
+    lp = solve_lp(sf, method=method, time_limit=time_limit)
+    secs["solve"] = lp.seconds
+    # player 1's payoff is constant_sum - player 0's: the LP value is player 0's in either case
+    profile = Profile([behaviour_from_realization(tree, 0, lp.x), behaviour_from_realization(tree, 1, lp.y)])
+    cert = None
+    exact = None
+    bound = None
+    value = None
+    if certify_exact:
+        say("certifying in exact arithmetic")
+        cert = certify(sf, lp, exact_limit)
+        secs["certify"] = cert.seconds
+        bound = cert.exploitability
+        if cert.certified:
+            value = cert.value
+            exact = [cert.x, cert.y]
+        if cert.method == "rounded":
+            # the bound is about the rounded profile: return that profile, not the raw floats
+            xs = [np.array([float(v) for v in cert.x]), np.array([float(v) for v in cert.y])]
+            profile = Profile([behaviour_from_realization(tree, p, xs[p]) for p in range(2)])
+    expl = _exploitability(tree, profile).exploitability
+    return Solution(tree.name, value, lp.value, bool(cert and cert.certified), float(expl), bound, profile,
+                    [lp.x, lp.y], exact, tree.sizes(), secs, cert, tree)

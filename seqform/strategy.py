@@ -1,0 +1,116 @@
+"""Strategies over the sequence form: behavioural strategies, realization plans, conversions.
+
+A player's behavioural strategy is an array ``b`` over that player's sequences: ``b[s]`` is the
+probability of the action that sequence ``s`` ends with, at the information set it ends in;
+``b[0] = 1`` for the empty sequence. Its realization plan (Koller, Megiddo & von Stengel 1996;
+seed 003, sequence form) is ``x[s] = x[parent(s)] * b[s]``, ``x[0] = 1``.
+
+Information sets the player's own plan reaches with probability zero (``x[parent] = 0``) carry
+no information in a realization plan; converting a plan to behaviour gives them the **uniform**
+distribution, on purpose: it is a valid completion, it is what OpenSpiel does, and the Nash
+value does not depend on it. Refinements (package ``refinements``) exist precisely to choose
+these actions well.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from .errors import StrategyError
+from .tree import Tree
+
+
+@dataclass
+class Profile:
+    """Behavioural strategies of all players: ``behaviour[p]`` has shape (num_sequences[p],)."""
+
+    behaviour: list
+
+    def realization(self, tree: Tree) -> list:
+        """Realization plans of all players (list of arrays, one per player)."""
+        return [realization_plan(tree, p, b) for p, b in enumerate(self.behaviour)]
+
+    def action_probabilities(self, tree: Tree, infoset: int) -> np.ndarray:
+        """The distribution over actions at global information set ``infoset``."""
+        p = int(tree.infoset_player[infoset])
+        f = int(tree.infoset_first_seq[infoset])
+        return self.behaviour[p][f:f + int(tree.infoset_num_actions[infoset])]
+
+
+def uniform(tree: Tree) -> Profile:
+    """Every player plays uniformly at every information set."""
+    out = []
+    for p in range(tree.num_players):
+        b = np.ones(tree.num_sequences[p])
+        inf = tree.seq_infoset[p][1:]
+        b[1:] = 1.0 / tree.infoset_num_actions[inf]
+        out.append(b)
+    return Profile(out)
+
+
+def realization_plan(tree: Tree, p: int, b: np.ndarray) -> np.ndarray:
+    """Realization plan of player ``p``'s behavioural strategy ``b`` (top-down, one pass per depth)."""
+    x = np.empty(tree.num_sequences[p])
+    x[0] = 1.0
+    for lvl, seqs, starts, parents in reversed(tree.levels[p]):
+        x[seqs] = np.repeat(x[parents], tree.infoset_num_actions[lvl]) * b[seqs]
+    return x
+
+
+def behaviour_from_realization(tree: Tree, p: int, x: np.ndarray) -> np.ndarray:
+    """Behavioural strategy of realization plan ``x``; uniform where ``x[parent] == 0``."""
+    b = np.ones(tree.num_sequences[p])
+    if tree.num_sequences[p] == 1:
+        return b
+    par = tree.seq_parent[p][1:]
+    px = x[par]
+    inf = tree.seq_infoset[p][1:]
+    unif = 1.0 / tree.infoset_num_actions[inf]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        b[1:] = np.where(px > 0, x[1:] / np.where(px > 0, px, 1.0), unif)
+    # floating noise in an LP solution can leave tiny negative or not-quite-normalised entries
+    b = np.clip(b, 0.0, None)
+    sums = np.zeros(len(tree.infoset_player))
+    np.add.at(sums, inf, b[1:])
+    b[1:] /= sums[inf]
+    return b
+
+
+def realization_plan_exact(tree: Tree, p: int, b: list) -> list:
+    """Exact realization plan (list of Fractions or fmpq) of an exact behavioural strategy."""
+    x = [None] * tree.num_sequences[p]
+    x[0] = b[0] * 0 + 1
+    par = tree.seq_parent[p]
+    for s in range(1, len(x)):
+        x[s] = x[par[s]] * b[s]
+    return x
+
+
+def validate_behaviour(tree: Tree, p: int, b, tol: float = 1e-9) -> None:
+    """Raise ``StrategyError`` naming the information set unless ``b`` is a distribution everywhere.
+
+    Floats are checked to ``tol`` (entries >= -tol, sums within tol of 1); exact entries
+    (Fractions) exactly.
+    """
+    n = tree.num_sequences[p]
+    if len(b) != n:
+        raise StrategyError(f"player {p}'s strategy has {len(b)} entries; the game has {n} sequences")
+    exact = not isinstance(b, np.ndarray) or b.dtype == object
+    for i in tree.player_infosets[p]:
+        f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
+        probs = list(b[f:f + k])
+        total = sum(probs)
+        if exact:
+            bad = any(q < 0 for q in probs) or total != 1
+        else:
+            bad = (not np.all(np.isfinite(probs))) or min(probs) < -tol or abs(total - 1) > tol
+        if bad:
+            raise StrategyError(f"player {p}'s strategy at {tree.infoset_label(i)} is not a distribution: "
+                                f"{dict(zip(tree.infoset_actions[i], probs))} (sum {total})")
+
+
+def to_fractions(b) -> list:
+    """Floats (or anything Fraction accepts) as exact Fractions at their binary value."""
+    return [Fraction(float(v)) if isinstance(v, (float, np.floating)) else Fraction(v) for v in b]

@@ -1,0 +1,369 @@
+"""Compile a succinct game into flat arrays: the one walk over the game tree.
+
+``compile_tree(game)`` visits every node of a ``seqform.game.Game`` once, depth first, and
+returns a ``Tree``: numpy arrays indexed by node, terminal, information set and sequence. Every
+algorithm in seqform works on these arrays and never walks the game again.
+
+Numbering (all in depth-first preorder, so a parent always precedes its children):
+
+* nodes ``0 .. n-1``; node 0 is the root;
+* information sets get global ids ``0 .. M-1`` in order of discovery, and each belongs to one
+  player; ``infoset_index`` is its position among that player's information sets;
+* each player's sequences: 0 is the empty sequence; the actions of an information set get
+  consecutive ids ``infoset_first_seq[I] + a``, so a sequence's parent sequence always has a
+  smaller id.
+
+Chance probabilities and payoffs are kept exactly (``Fraction``) beside their float copies.
+Perfect recall is checked (every node of an information set has the same own sequence) and
+chance probabilities must be non-negative and sum to exactly one at every chance node.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Callable
+
+import numpy as np
+
+from .errors import ChanceProbabilityError, GameError, ImperfectRecallError
+from .game import CHANCE, TERMINAL, Game
+
+ProgressFn = Callable[[int], None]
+
+
+def _exact(value, what: str) -> Fraction:
+    """An exact rational for an int, Fraction or float (a float is taken at its binary value)."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return Fraction(int(value))
+    if isinstance(value, (float, np.floating)):
+        if not np.isfinite(value):
+            raise GameError(f"{what} is {value}, not a finite number")
+        return Fraction(float(value))
+    try:
+        return Fraction(value)
+    except (TypeError, ValueError):
+        raise GameError(f"{what} is {value!r}, not a number") from None
+
+
+@dataclass(eq=False)
+class Tree:
+    """A compiled extensive-form game. Shapes: n nodes, T terminals, M information sets, N players.
+
+    Node arrays (length n): ``parent`` (-1 at the root), ``player`` (0..N-1, CHANCE=-1,
+    TERMINAL=-2), ``infoset`` (global information-set id, -1 off decision nodes), ``action``
+    (index of the action that led here, -1 at the root), ``chance_reach`` (product of chance
+    probabilities on the path), ``node_seq`` (N, n): each player's sequence leading to the node.
+
+    Terminal arrays (length T): ``terminals`` (node ids), ``payoff`` (T, N) floats,
+    ``terminal_chance`` floats; ``payoff_exact`` and ``terminal_chance_exact`` are the same as
+    Fractions.
+
+    Information-set arrays (length M): ``infoset_player``, ``infoset_index`` (position among its
+    player's information sets), ``infoset_num_actions``, ``infoset_parent_seq`` (the owner's
+    sequence leading to it), ``infoset_first_seq``, ``infoset_first_node``; ``infoset_key`` and
+    ``infoset_actions`` (labels) are lists.
+
+    Per player p: ``num_sequences[p]``, ``player_infosets[p]`` (global ids), ``seq_infoset[p]``
+    (global id of the information set a sequence ends in, -1 for the empty sequence),
+    ``seq_action[p]``.
+    """
+
+    name: str
+    num_players: int
+    parent: np.ndarray
+    player: np.ndarray
+    infoset: np.ndarray
+    action: np.ndarray
+    chance_reach: np.ndarray
+    node_seq: np.ndarray
+    terminals: np.ndarray
+    payoff: np.ndarray
+    terminal_chance: np.ndarray
+    payoff_exact: list
+    terminal_chance_exact: list
+    infoset_player: np.ndarray
+    infoset_index: np.ndarray
+    infoset_num_actions: np.ndarray
+    infoset_parent_seq: np.ndarray
+    infoset_first_seq: np.ndarray
+    infoset_first_node: np.ndarray
+    infoset_key: list
+    infoset_actions: list
+    num_sequences: tuple
+    player_infosets: list
+    seq_infoset: list
+    seq_action: list
+    #: the constant c with u_0 + ... + u_{N-1} = c at every leaf, or None (general-sum)
+    constant_sum: Fraction | None
+    game: Game | None = field(default=None, repr=False)
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.parent)
+
+    @property
+    def num_terminals(self) -> int:
+        return len(self.terminals)
+
+    @property
+    def num_infosets(self) -> tuple:
+        return tuple(len(ids) for ids in self.player_infosets)
+
+    @property
+    def is_zero_sum(self) -> bool:
+        """True for constant-sum games (zero-sum up to a constant shift of one player's payoff)."""
+        return self.constant_sum is not None
+
+    def sizes(self) -> dict:
+        """Histories, terminals, and information sets and sequences per player (empty included)."""
+        return {
+            "histories": self.num_nodes,
+            "terminals": self.num_terminals,
+            "infosets": list(self.num_infosets),
+            "sequences": list(self.num_sequences),
+        }
+
+    @cached_property
+    def seq_parent(self) -> list:
+        """Per player: the parent sequence of each sequence (-1 for the empty sequence)."""
+        out = []
+        for p in range(self.num_players):
+            par = np.full(self.num_sequences[p], -1, dtype=np.int64)
+            inf = self.seq_infoset[p]
+            par[1:] = self.infoset_parent_seq[inf[1:]]
+            out.append(par)
+        return out
+
+    @cached_property
+    def infoset_depth(self) -> np.ndarray:
+        """Own depth of each information set: how many of its owner's actions precede it."""
+        depth = np.zeros(len(self.infoset_player), dtype=np.int64)
+        # discovery order guarantees an information set's parent sequence was numbered earlier
+        for i in range(len(depth)):
+            ps = self.infoset_parent_seq[i]
+            if ps > 0:
+                depth[i] = depth[self.seq_infoset[self.infoset_player[i]][ps]] + 1
+        return depth
+
+    @cached_property
+    def levels(self) -> list:
+        """Per player, a bottom-up schedule of information sets for backward passes.
+
+        A list (deepest first) of ``(infosets, seqs, starts, parents)``: the global ids of the
+        player's information sets at one own depth, the concatenation of their sequences, the
+        offset of each information set's first sequence in ``seqs`` (for ``ufunc.reduceat``),
+        and each one's parent sequence.
+        """
+        out = []
+        depth = self.infoset_depth
+        for p in range(self.num_players):
+            ids = self.player_infosets[p]
+            sched = []
+            if len(ids):
+                for d in range(int(depth[ids].max()), -1, -1):
+                    lvl = ids[depth[ids] == d]
+                    nact = self.infoset_num_actions[lvl]
+                    starts = np.concatenate(([0], np.cumsum(nact)[:-1]))
+                    seqs = np.repeat(self.infoset_first_seq[lvl] - starts, nact) + np.arange(nact.sum())
+                    sched.append((lvl, seqs, starts, self.infoset_parent_seq[lvl]))
+            out.append(sched)
+        return out
+
+    def history(self, node: int) -> list:
+        """Action labels from the root to ``node`` (re-walks the game; for messages only)."""
+        path = []
+        while node > 0:
+            path.append(int(self.action[node]))
+            node = int(self.parent[node])
+        path.reverse()
+        if self.game is None:
+            return [str(a) for a in path]
+        h, labels = self.game.root(), []
+        for a in path:
+            labels.append(str(self.game.actions(h)[a]))
+            h = self.game.next(h, a)
+        return labels
+
+    def infoset_label(self, i: int) -> str:
+        """A readable name for global information set ``i``: player and key."""
+        return f"player {int(self.infoset_player[i])} information set {self.infoset_key[i]!r}"
+
+
+def _path_str(labels: list) -> str:
+    return "/".join(labels) if labels else "(root)"
+
+
+def compile_tree(game: Game, *, max_nodes: int | None = None, progress: ProgressFn | None = None) -> Tree:
+    """Walk ``game`` once and return its ``Tree``.
+
+    ``max_nodes`` refuses a game larger than that many nodes (``GameError``) instead of running out
+    of memory; ``progress(nodes_so_far)`` is called every 65,536 nodes.
+    """
+    N = int(game.num_players)
+    if N < 1:
+        raise GameError(f"game {game.name!r} has {N} players")
+    parent: list = []
+    action: list = []
+    players: list = []
+    node_infoset: list = []
+    creach: list = []
+    seqs: list = [[] for _ in range(N)]
+    term_nodes: list = []
+    term_chance: list = []
+    term_pay: list = []
+
+    ids: list = [dict() for _ in range(N)]
+    I_player: list = []
+    I_index: list = []
+    I_nact: list = []
+    I_pseq: list = []
+    I_first: list = []
+    I_node: list = []
+    I_key: list = []
+    I_actions: list = []
+    nseq = [1] * N
+    seq_inf: list = [[-1] for _ in range(N)]
+    seq_act: list = [[-1] for _ in range(N)]
+    ONE = Fraction(1)
+
+    stack = [(game.root(), -1, -1, ONE, 1.0, (0,) * N)]
+    while stack:
+        h, par, a, reach, freach, cur = stack.pop()
+        nid = len(parent)
+        if max_nodes is not None and nid >= max_nodes:
+            raise GameError(f"game {game.name!r} has more than {max_nodes:,} nodes (the limit given)")
+        if progress is not None and nid & 0xFFFF == 0 and nid:
+            progress(nid)
+        parent.append(par)
+        action.append(a)
+        creach.append(freach)
+        for p in range(N):
+            seqs[p].append(cur[p])
+        pl = game.player(h)
+        if pl == TERMINAL:
+            players.append(TERMINAL)
+            node_infoset.append(-1)
+            u = game.utility(h)
+            if len(u) != N:
+                raise GameError(
+                    f"leaf {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} gives "
+                    f"{len(u)} utilities for {N} players")
+            term_nodes.append(nid)
+            term_chance.append(reach)
+            term_pay.append(tuple(_exact(x, f"utility at leaf {game.describe(h)}") for x in u))
+            continue
+        acts = tuple(str(x) for x in game.actions(h))
+        if not acts:
+            raise GameError(
+                f"non-terminal node {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} "
+                f"has no actions")
+        if pl == CHANCE:
+            players.append(CHANCE)
+            node_infoset.append(-1)
+            probs = [_exact(x, "chance probability") for x in game.chance(h)]
+            if len(probs) != len(acts) or any(x < 0 for x in probs) or sum(probs) != 1:
+                path = _path_str(_history_of(game, parent, action, nid))
+                if len(probs) != len(acts):
+                    msg = f"{len(probs)} probabilities for {len(acts)} outcomes"
+                elif any(x < 0 for x in probs):
+                    msg = f"a negative probability ({min(probs)})"
+                else:
+                    msg = (f"probabilities that sum to {sum(probs)} (= {float(sum(probs))!r}), not exactly 1; "
+                           f"give them as Fractions, e.g. Fraction(1, 3) rather than 0.333...")
+                raise ChanceProbabilityError(f"chance node {path} of {game.name!r} has {msg}")
+            for i in range(len(acts) - 1, -1, -1):
+                pr = probs[i]
+                stack.append((game.next(h, i), nid, i, reach * pr, freach * float(pr), cur))
+            continue
+        if not (0 <= pl < N):
+            raise GameError(f"node {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} "
+                            f"has player {pl!r}; expected 0..{N - 1}, CHANCE or TERMINAL")
+        players.append(pl)
+        key = game.infoset(h)
+        gid = ids[pl].get(key)
+        if gid is None:
+            gid = len(I_player)
+            ids[pl][key] = gid
+            I_player.append(pl)
+            I_index.append(len(ids[pl]) - 1)
+            I_nact.append(len(acts))
+            I_pseq.append(cur[pl])
+            I_first.append(nseq[pl])
+            I_node.append(nid)
+            I_key.append(key)
+            I_actions.append(acts)
+            for i in range(len(acts)):
+                seq_inf[pl].append(gid)
+                seq_act[pl].append(i)
+            nseq[pl] += len(acts)
+        else:
+            if I_pseq[gid] != cur[pl]:
+                first = _path_str(_history_of(game, parent, action, I_node[gid]))
+                here = _path_str(_history_of(game, parent, action, nid))
+                raise ImperfectRecallError(
+                    f"imperfect recall in {game.name!r}: player {pl} information set {key!r} is reached "
+                    f"after different own histories, at {first} and at {here}")
+            if I_actions[gid] != acts:
+                raise GameError(
+                    f"player {pl} information set {key!r} of {game.name!r} has actions {list(I_actions[gid])} "
+                    f"at {_path_str(_history_of(game, parent, action, I_node[gid]))} but {list(acts)} at "
+                    f"{_path_str(_history_of(game, parent, action, nid))}")
+        node_infoset.append(gid)
+        first = I_first[gid]
+        for i in range(len(acts) - 1, -1, -1):
+            stack.append((game.next(h, i), nid, i, reach, freach, cur[:pl] + (first + i,) + cur[pl + 1:]))
+
+    if not term_nodes:
+        raise GameError(f"game {game.name!r} has no leaves")
+    sums = {sum(u) for u in term_pay}
+    constant_sum = next(iter(sums)) if len(sums) == 1 else None
+    i32 = np.int32
+    player_arr = np.asarray(I_player, dtype=i32)
+    seq_inf_arr = [np.asarray(s, dtype=i32) for s in seq_inf]
+    return Tree(
+        name=game.name,
+        num_players=N,
+        parent=np.asarray(parent, dtype=i32),
+        player=np.asarray(players, dtype=np.int8),
+        infoset=np.asarray(node_infoset, dtype=i32),
+        action=np.asarray(action, dtype=i32),
+        chance_reach=np.asarray(creach, dtype=np.float64),
+        node_seq=np.asarray(seqs, dtype=i32).reshape(N, -1),
+        terminals=np.asarray(term_nodes, dtype=i32),
+        payoff=np.asarray([[float(x) for x in u] for u in term_pay], dtype=np.float64).reshape(-1, N),
+        terminal_chance=np.asarray([float(x) for x in term_chance], dtype=np.float64),
+        payoff_exact=term_pay,
+        terminal_chance_exact=term_chance,
+        infoset_player=player_arr,
+        infoset_index=np.asarray(I_index, dtype=i32),
+        infoset_num_actions=np.asarray(I_nact, dtype=i32),
+        infoset_parent_seq=np.asarray(I_pseq, dtype=i32),
+        infoset_first_seq=np.asarray(I_first, dtype=i32),
+        infoset_first_node=np.asarray(I_node, dtype=i32),
+        infoset_key=I_key,
+        infoset_actions=I_actions,
+        num_sequences=tuple(nseq),
+        player_infosets=[np.flatnonzero(player_arr == p).astype(i32) for p in range(N)],
+        seq_infoset=seq_inf_arr,
+        seq_action=[np.asarray(s, dtype=i32) for s in seq_act],
+        constant_sum=constant_sum,
+        game=game,
+    )
+
+
+def _history_of(game: Game, parent: list, action: list, node: int) -> list:
+    """Action labels from the root to ``node`` during compilation (for error messages)."""
+    path = []
+    while node > 0:
+        path.append(action[node])
+        node = parent[node]
+    path.reverse()
+    h, labels = game.root(), []
+    for a in path:
+        labels.append(str(game.actions(h)[a]))
+        h = game.next(h, a)
+    return labels
+

@@ -1,0 +1,54 @@
+"""The command line, run as a user runs it (a subprocess), including its errors."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "seqform", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_solve_kuhn_json():
+    r = run("solve", "kuhn", "--json", "--strategy")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["value"] == "-1/18" and out["certified"] is True
+    assert out["sizes"] == {"histories": 58, "terminals": 30, "infosets": [6, 6], "sequences": [13, 13]}
+    assert set(out["seconds"]) == {"build", "solve", "certify"}
+    assert abs(out["value_float"] + 1 / 18) < 1e-12
+    assert out["exploitability"] < 1e-12
+    # every information set's exact probabilities sum to one
+    from fractions import Fraction
+    for player in out["strategy"]:
+        for entry in player:
+            assert sum(Fraction(v) for v in entry["actions"].values()) == 1
+
+
+def test_solve_human_output_and_progress():
+    r = run("solve", "leduc")
+    assert r.returncode == 0, r.stderr
+    assert "certificate     exact" in r.stdout
+    assert "-0.085606424078" in r.stdout
+    assert "solving LP" in r.stderr
+
+
+def test_info():
+    r = run("info", "leduc(ranks=5)", "--json", "--quiet")
+    assert r.returncode == 0
+    assert json.loads(r.stdout)["sizes"]["histories"] == 55361
+
+
+@pytest.mark.parametrize("spec,needle", [
+    ("nope", "unknown game 'nope'"),
+    ("leduc(rank=5)", "unexpected keyword argument 'rank'"),
+    ("leduc(ranks='a')", "should be an integer"),
+    ("leduc(ranks=1)", "at least 3 cards"),
+    ("leduc(", "cannot read game"),
+])
+def test_bad_game_names_are_one_line_errors(spec, needle):
+    r = run("solve", spec)
+    assert r.returncode == 2
+    assert needle in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
