@@ -58,9 +58,10 @@ def lp_matrix(sf: SequenceForm) -> sp.csc_matrix:
 
 
 def solve_lp(sf: SequenceForm, method: str = "simplex", time_limit: float | None = None,
-             verbose: bool = False) -> LPResult:
+             verbose: bool = False, options: dict | None = None) -> LPResult:
     """Solve the LP with HiGHS. ``method``: "simplex" (dual simplex, gives a basis), "ipm"
     (interior point with crossover, gives a basis), "choose" (HiGHS decides), "pdlp".
+    ``options``: further HiGHS options by name (e.g. ``{"presolve": "off"}``).
     Raises ``SolverError`` naming HiGHS's status when it does not reach an optimum."""
     if method not in METHODS:
         raise SolverError(f"unknown LP method {method!r}; choose one of {', '.join(METHODS)}")
@@ -91,13 +92,20 @@ def solve_lp(sf: SequenceForm, method: str = "simplex", time_limit: float | None
         h.setOptionValue("run_crossover", "on")
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
+    for name, value in (options or {}).items():
+        if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            raise SolverError(f"HiGHS does not accept option {name}={value!r}")
     t0 = time.perf_counter()
     st = h.passModel(lp)
     if st == highspy.HighsStatus.kError:
         raise SolverError("HiGHS rejected the LP model (passModel returned an error)")
-    h.run()
+    # HiGHS in a thread, so that Ctrl-C cancels the solve cleanly instead of waiting for it
+    h.HandleKeyboardInterrupt = True
+    h.solve()
     secs = time.perf_counter() - t0
     ms = h.getModelStatus()
+    if ms in (highspy.HighsModelStatus.kInterrupt, highspy.HighsModelStatus.kHighsInterrupt):
+        raise KeyboardInterrupt("HiGHS solve interrupted")
     if ms != highspy.HighsModelStatus.kOptimal:
         why = h.modelStatusToString(ms)
         hint = f" after {secs:.1f} s (time limit {time_limit} s)" if ms == highspy.HighsModelStatus.kTimeLimit else ""

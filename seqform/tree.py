@@ -32,20 +32,25 @@ from .game import CHANCE, TERMINAL, Game
 ProgressFn = Callable[[int], None]
 
 
-def _exact(value, what: str) -> Fraction:
-    """An exact rational for an int, Fraction or float (a float is taken at its binary value)."""
-    if isinstance(value, Fraction):
+def _exact(value, what) -> int | Fraction:
+    """An exact rational (``int`` or ``Fraction``) for an int, Fraction or float (a float is taken
+    at its binary value). Integers stay ``int``: they are exact, and far cheaper to add.
+    ``what`` names the value in errors: a string, or a function giving one (built only on error)."""
+    tv = type(value)
+    if tv is int or tv is Fraction:
         return value
     if isinstance(value, (int, np.integer)):
-        return Fraction(int(value))
+        return int(value)
+    if isinstance(value, Fraction):
+        return value
     if isinstance(value, (float, np.floating)):
         if not np.isfinite(value):
-            raise GameError(f"{what} is {value}, not a finite number")
+            raise GameError(f"{what() if callable(what) else what} is {value}, not a finite number")
         return Fraction(float(value))
     try:
         return Fraction(value)
     except (TypeError, ValueError):
-        raise GameError(f"{what} is {value!r}, not a number") from None
+        raise GameError(f"{what() if callable(what) else what} is {value!r}, not a number") from None
 
 
 @dataclass(eq=False)
@@ -83,7 +88,7 @@ class Tree:
     payoff: np.ndarray
     terminal_chance: np.ndarray
     payoff_exact: list
-    terminal_chance_exact: list
+    terminal_chance_exact: list  # exact values are int or Fraction
     infoset_player: np.ndarray
     infoset_index: np.ndarray
     infoset_num_actions: np.ndarray
@@ -253,7 +258,8 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
                     f"{len(u)} utilities for {N} players")
             term_nodes.append(nid)
             term_chance.append(reach)
-            term_pay.append(tuple(_exact(x, f"utility at leaf {game.describe(h)}") for x in u))
+            term_pay.append(tuple(x if type(x) is int else _exact(x, lambda: f"utility at leaf {game.describe(h)}")
+                                  for x in u))
             continue
         acts = tuple(str(x) for x in game.actions(h))
         if not acts:
@@ -322,6 +328,8 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
     constant_sum = next(iter(sums)) if len(sums) == 1 else None
     i32 = np.int32
     player_arr = np.asarray(I_player, dtype=i32)
+    chance_reach = np.asarray(creach, dtype=np.float64)
+    term_arr = np.asarray(term_nodes, dtype=i32)
     seq_inf_arr = [np.asarray(s, dtype=i32) for s in seq_inf]
     return Tree(
         name=game.name,
@@ -330,11 +338,11 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
         player=np.asarray(players, dtype=np.int8),
         infoset=np.asarray(node_infoset, dtype=i32),
         action=np.asarray(action, dtype=i32),
-        chance_reach=np.asarray(creach, dtype=np.float64),
+        chance_reach=chance_reach,
         node_seq=np.asarray(seqs, dtype=i32).reshape(N, -1),
-        terminals=np.asarray(term_nodes, dtype=i32),
-        payoff=np.asarray([[float(x) for x in u] for u in term_pay], dtype=np.float64).reshape(-1, N),
-        terminal_chance=np.asarray([float(x) for x in term_chance], dtype=np.float64),
+        terminals=term_arr,
+        payoff=np.asarray(term_pay, dtype=np.float64).reshape(-1, N),
+        terminal_chance=chance_reach[term_arr],
         payoff_exact=term_pay,
         terminal_chance_exact=term_chance,
         infoset_player=player_arr,

@@ -52,3 +52,24 @@ def test_bad_game_names_are_one_line_errors(spec, needle):
     assert r.returncode == 2
     assert needle in r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_ctrl_c_stops_the_lp_cleanly():
+    import signal
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "seqform", "solve", "leduc(ranks=8)", "--no-certify"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    # wait until the LP is running, then interrupt
+    deadline = time.time() + 120
+    seen = ""
+    while "solving LP" not in seen and time.time() < deadline:
+        seen += p.stderr.readline()
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    t0 = time.time()
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert "seqform: interrupted" in err and "Traceback" not in err
+    assert time.time() - t0 < 20
+    assert "value" not in out

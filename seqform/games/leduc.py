@@ -31,13 +31,26 @@ class Leduc(Game):
         self.ranks, self.suits = ranks, suits
         self.deck = tuple(range(ranks * suits))
         self.name = f"leduc(ranks={ranks},suits={suits})" if (ranks, suits) != (3, 2) else "leduc"
+        self._rounds: dict = {}
+        self._rests: dict = {}
+        self._puts: dict = {}
 
-    # The betting state of a round: whose turn, how many bets, whether it is over.
-    @staticmethod
-    def _round_state(r: str):
-        bets = r.count("r")
-        over = bool(r) and (r[-1] == "f" or (r[-1] == "c" and (len(r) >= 2)))
-        return bets, over
+    # Betting facts depend only on the round's action string, and there are a handful of those:
+    # memoised, so the compiler's calls cost a dict lookup.
+    def _round(self, r: str):
+        info = self._rounds.get(r)
+        if info is None:
+            bets = r.count("r")
+            over = bool(r) and (r[-1] == "f" or (r[-1] == "c" and len(r) >= 2))
+            acts = ((FOLD,) if bets > 0 and r[-1] == "r" else ()) + (CALL,) + ((RAISE,) if bets < 2 else ())
+            info = self._rounds[r] = (over, acts, tuple(r + a[0].lower() for a in acts))
+        return info
+
+    def _rest(self, cards):
+        rest = self._rests.get(cards)
+        if rest is None:
+            rest = self._rests[cards] = tuple(c for c in self.deck if c not in cards)
+        return rest
 
     def root(self):
         return ((), -1, ("",))
@@ -49,8 +62,7 @@ class Leduc(Game):
         r = hist[-1]
         if r.endswith("f"):
             return TERMINAL
-        _, over = self._round_state(r)
-        if over:
+        if self._round(r)[0]:
             return TERMINAL if len(hist) == 2 else CHANCE
         return len(r) % 2
 
@@ -61,19 +73,11 @@ class Leduc(Game):
     def actions(self, h):
         cards, pub, hist = h
         if len(cards) < 2:
-            return tuple(f"deal {c}" for c in self.deck if c not in cards)
-        r = hist[-1]
-        if r and self._round_state(r)[1]:
-            return tuple(f"public {c}" for c in self.deck if c not in cards)
-        bets = r.count("r")
-        facing = bets > 0 and r[-1] == "r"
-        acts = []
-        if facing:
-            acts.append(FOLD)
-        acts.append(CALL)
-        if bets < 2:
-            acts.append(RAISE)
-        return tuple(acts)
+            return tuple(f"deal {c}" for c in self._rest(cards))
+        over, acts, _ = self._round(hist[-1])
+        if over:
+            return tuple(f"public {c}" for c in self._rest(cards))
+        return acts
 
     def chance(self, h):
         n = len(self.deck) - len(h[0])
@@ -82,23 +86,25 @@ class Leduc(Game):
     def next(self, h, a):
         cards, pub, hist = h
         if len(cards) < 2:
-            return (cards + ([c for c in self.deck if c not in cards][a],), pub, hist)
-        r = hist[-1]
-        if r and self._round_state(r)[1]:
-            return (cards, [c for c in self.deck if c not in cards][a], hist + ("",))
-        label = self.actions(h)[a]
-        return (cards, pub, hist[:-1] + (r + label[0].lower(),))
+            return (cards + (self._rest(cards)[a],), pub, hist)
+        over, _, after = self._round(hist[-1])
+        if over:
+            return (cards, self._rest(cards)[a], hist + ("",))
+        return (cards, pub, hist[:-1] + (after[a],))
 
     def _contributions(self, hist):
-        put = [1, 1]
-        for rnd, r in enumerate(hist):
-            size = 2 if rnd == 0 else 4
-            for i, c in enumerate(r):
-                p = i % 2
-                if c == "c":
-                    put[p] = put[1 - p]
-                elif c == "r":
-                    put[p] = put[1 - p] + size
+        put = self._puts.get(hist)
+        if put is None:
+            put = [1, 1]
+            for rnd, r in enumerate(hist):
+                size = 2 if rnd == 0 else 4
+                for i, c in enumerate(r):
+                    p = i % 2
+                    if c == "c":
+                        put[p] = put[1 - p]
+                    elif c == "r":
+                        put[p] = put[1 - p] + size
+            self._puts[hist] = put
         return put
 
     def utility(self, h):
@@ -109,10 +115,11 @@ class Leduc(Game):
             folder = (len(r) - 1) % 2
             win = put[folder] if folder == 1 else -put[folder]
             return (win, -win)
-        rk = [c // self.suits for c in cards]
-        prk = pub // self.suits
-        s0 = (rk[0] == prk, rk[0])
-        s1 = (rk[1] == prk, rk[1])
+        s = self.suits
+        prk = pub // s
+        r0, r1 = cards[0] // s, cards[1] // s
+        s0 = (r0 == prk, r0)
+        s1 = (r1 == prk, r1)
         if s0 == s1:
             return (0, 0)
         win = put[1] if s0 > s1 else -put[0]

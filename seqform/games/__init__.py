@@ -1,0 +1,70 @@
+"""Built-in games, and parsing of game names such as ``leduc(ranks=5)``.
+
+``seqform.games.kuhn()``, ``leduc(ranks, suits)``, ``liars_dice(dice, sides)``,
+``goofspiel(cards, ...)``; ``load("leduc(ranks=5)")`` builds one from its name.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+from typing import Callable
+
+from ..errors import UnknownGameError
+from ..game import Game
+from .goofspiel import goofspiel
+from .kuhn import kuhn
+from .leduc import leduc
+from .liars_dice import liars_dice
+
+REGISTRY: dict[str, Callable[..., Game]] = {
+    "kuhn": kuhn, "leduc": leduc, "liars_dice": liars_dice, "goofspiel": goofspiel}
+
+
+def register(name: str, factory: Callable[..., Game]) -> None:
+    """Make ``factory`` loadable by ``load(name(...))``."""
+    REGISTRY[name] = factory
+
+
+def _literal(node: ast.AST, spec: str):
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        raise UnknownGameError(f"game {spec!r}: parameter value {ast.unparse(node)!r} is not a literal "
+                               f"(use numbers, strings, True/False)") from None
+
+
+def load(spec: str) -> Game:
+    """A built-in game from its name and parameters, e.g. ``"leduc(ranks=5)"`` or ``"liars_dice(1, 3)"``."""
+    text = spec.strip()
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise UnknownGameError(f"cannot read game {spec!r}: expected NAME or NAME(param=value, ...)") from None
+    if isinstance(tree, ast.Name):
+        name, args, kwargs = tree.id, [], {}
+    elif isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name):
+        name = tree.func.id
+        args = [_literal(a, spec) for a in tree.args]
+        kwargs = {k.arg: _literal(k.value, spec) for k in tree.keywords}
+    else:
+        raise UnknownGameError(f"cannot read game {spec!r}: expected NAME or NAME(param=value, ...)")
+    factory = REGISTRY.get(name)
+    if factory is None:
+        raise UnknownGameError(f"unknown game {name!r}; built-in games: {', '.join(sorted(REGISTRY))}")
+    sig = inspect.signature(factory)
+    try:
+        sig.bind(*args, **kwargs)
+    except TypeError as e:
+        params = ", ".join(str(p) for p in sig.parameters.values())
+        raise UnknownGameError(f"game {spec!r}: {e}; {name} takes ({params})") from None
+    for pname, value in sig.bind(*args, **kwargs).arguments.items():
+        default = sig.parameters[pname].default
+        if default is not inspect.Parameter.empty and default is not None and type(value) is not type(default):
+            if not (isinstance(default, int) and isinstance(value, int) and not isinstance(value, bool)):
+                kind = {"int": "an integer", "bool": "True or False", "str": "a string", "float": "a number"}
+                raise UnknownGameError(f"game {spec!r}: parameter {pname}={value!r} should be "
+                                       f"{kind.get(type(default).__name__, type(default).__name__)}")
+    return factory(*args, **kwargs)
+
+
+__all__ = ["kuhn", "leduc", "liars_dice", "goofspiel", "load", "register", "REGISTRY"]
