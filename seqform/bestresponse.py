@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .strategy import Profile, realization_plan
+from .strategy import Profile, realization_plan, validate_profile
 from .tree import Tree
 
 
@@ -106,8 +106,11 @@ class Exploitability:
     values: np.ndarray
 
 
-def exploitability(tree: Tree, profile: Profile) -> Exploitability:
-    """NashConv and exploitability of ``profile`` (any number of players, general-sum too)."""
+def exploitability(tree: Tree, profile: Profile, validate: bool = True) -> Exploitability:
+    """NashConv and exploitability of ``profile`` (any number of players, general-sum too).
+    ``validate``: first check the profile is a distribution everywhere (``StrategyError``)."""
+    if validate:
+        validate_profile(tree, profile)
     real = profile.realization(tree)
     N = tree.num_players
     brv = np.empty(N)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .bestresponse import backward_pass, others_reach, sequence_payoffs
-from .strategy import Profile
+from .strategy import Profile, validate_profile
 from .tree import Tree
 
 
@@ -39,8 +39,10 @@ class InfosetRegret:
         return int(np.sum(self.regret[self.reached] > tol))
 
 
-def infoset_regret(tree: Tree, profile: Profile) -> InfosetRegret:
+def infoset_regret(tree: Tree, profile: Profile, validate: bool = True) -> InfosetRegret:
     """Regret at every information set of every player (see module docstring)."""
+    if validate:
+        validate_profile(tree, profile)
     real = profile.realization(tree)
     M = len(tree.infoset_player)
     num = np.zeros(M)

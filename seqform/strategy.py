@@ -91,24 +91,47 @@ def realization_plan_exact(tree: Tree, p: int, b: list) -> list:
 def validate_behaviour(tree: Tree, p: int, b, tol: float = 1e-9) -> None:
     """Raise ``StrategyError`` naming the information set unless ``b`` is a distribution everywhere.
 
-    Floats are checked to ``tol`` (entries >= -tol, sums within tol of 1); exact entries
-    (Fractions) exactly.
+    Float arrays are checked to ``tol`` (entries finite and >= -tol, each information set's sum
+    within tol of 1) in a few vectorised calls; exact entries (Fractions) are checked exactly.
     """
     n = tree.num_sequences[p]
     if len(b) != n:
-        raise StrategyError(f"player {p}'s strategy has {len(b)} entries; the game has {n} sequences")
-    exact = not isinstance(b, np.ndarray) or b.dtype == object
-    for i in tree.player_infosets[p]:
-        f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-        probs = list(b[f:f + k])
-        total = sum(probs)
-        if exact:
-            bad = any(q < 0 for q in probs) or total != 1
+        raise StrategyError(f"player {p}'s strategy has {len(b)} entries; {tree.name} has {n} sequences "
+                            f"for player {p} (the empty sequence included)")
+    ids = tree.player_infosets[p]
+    if not len(ids):
+        return
+    if isinstance(b, np.ndarray) and b.dtype != object:
+        v = np.asarray(b[1:], dtype=np.float64)
+        # sequences of one information set are consecutive, and ordered as the information sets
+        sums = np.add.reduceat(v, tree.infoset_first_seq[ids] - 1)
+        bad_entry = ~np.isfinite(v) | (v < -tol)
+        bad = np.abs(sums - 1.0) > tol
+        bad |= np.logical_or.reduceat(bad_entry, tree.infoset_first_seq[ids] - 1)
+        if not bad.any():
+            return
+        i = int(ids[np.argmax(bad)])
+    else:
+        for i in ids.tolist():
+            f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
+            probs = list(b[f:f + k])
+            if any(q < 0 for q in probs) or sum(probs) != 1:
+                break
         else:
-            bad = (not np.all(np.isfinite(probs))) or min(probs) < -tol or abs(total - 1) > tol
-        if bad:
-            raise StrategyError(f"player {p}'s strategy at {tree.infoset_label(i)} is not a distribution: "
-                                f"{dict(zip(tree.infoset_actions[i], probs))} (sum {total})")
+            return
+    f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
+    probs = [float(q) if isinstance(b, np.ndarray) else q for q in b[f:f + k]]
+    raise StrategyError(f"player {p}'s strategy at {tree.infoset_label(i)} is not a distribution: "
+                        f"{dict(zip(tree.infoset_actions[i], probs))} (sum {sum(probs)})")
+
+
+def validate_profile(tree: Tree, profile: Profile, tol: float = 1e-9) -> None:
+    """``validate_behaviour`` for every player, and the right number of players."""
+    if len(profile.behaviour) != tree.num_players:
+        raise StrategyError(f"the profile has strategies for {len(profile.behaviour)} players; "
+                            f"{tree.name} has {tree.num_players}")
+    for p, b in enumerate(profile.behaviour):
+        validate_behaviour(tree, p, b, tol)
 
 
 def to_fractions(b) -> list:
