@@ -39,6 +39,8 @@ def _exact(value, what) -> int | Fraction:
     tv = type(value)
     if tv is int or tv is Fraction:
         return value
+    if isinstance(value, bool):
+        raise GameError(f"{what() if callable(what) else what} is {value!r}, a boolean, not a number")
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, Fraction):
@@ -277,7 +279,8 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
                 elif any(x < 0 for x in probs):
                     msg = f"a negative probability ({min(probs)})"
                 else:
-                    msg = (f"probabilities that sum to {sum(probs)} (= {float(sum(probs))!r}), not exactly 1; "
+                    off = sum(probs) - 1
+                    msg = (f"probabilities that sum to {sum(probs)}, not exactly 1 (off by {float(off):.3g}); "
                            f"give them as Fractions, e.g. Fraction(1, 3) rather than 0.333...")
                 raise ChanceProbabilityError(f"chance node {path} of {game.name!r} has {msg}")
             for i in range(len(acts) - 1, -1, -1):
@@ -289,7 +292,12 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
                             f"has player {pl!r}; expected 0..{N - 1}, CHANCE or TERMINAL")
         players.append(pl)
         key = game.infoset(h)
-        gid = ids[pl].get(key)
+        try:
+            gid = ids[pl].get(key)
+        except TypeError:
+            raise GameError(f"information-set key {key!r} of player {pl} at "
+                            f"{_path_str(_history_of(game, parent, action, nid))} in {game.name!r} is not "
+                            f"hashable (use a tuple or string)") from None
         if gid is None:
             gid = len(I_player)
             ids[pl][key] = gid

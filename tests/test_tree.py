@@ -68,3 +68,13 @@ def test_float_chance_probabilities_that_are_not_exact_are_refused():
 def test_constant_and_general_sum_detected():
     assert compile_tree(smallgames.constant_sum()).constant_sum == Fraction(3)
     assert compile_tree(smallgames.general_sum()).constant_sum is None
+
+
+def test_unhashable_key_and_boolean_probability_are_game_errors():
+    from seqform import GameError
+    g = smallgames.TreeGame(("decision", 0, ["list"], ("a", "b"), (("leaf", (0, 0)), ("leaf", (1, -1)))), "lk")
+    with pytest.raises(GameError, match="not hashable"):
+        compile_tree(g)
+    g = smallgames.TreeGame(("chance", ("a", "b"), (True, False), (("leaf", (0, 0)), ("leaf", (1, -1)))), "bool")
+    with pytest.raises(GameError, match="boolean"):
+        compile_tree(g)
