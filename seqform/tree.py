@@ -217,7 +217,7 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
     players: list = []
     node_infoset: list = []
     creach: list = []
-    seqs: list = [[] for _ in range(N)]
+    curs: list = []  # each node's tuple of the players' current sequences
     term_nodes: list = []
     term_chance: list = []
     term_pay: list = []
@@ -247,8 +247,7 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
         parent.append(par)
         action.append(a)
         creach.append(freach)
-        for p in range(N):
-            seqs[p].append(cur[p])
+        curs.append(cur)
         pl = game.player(h)
         if pl == TERMINAL:
             players.append(TERMINAL)
@@ -260,10 +259,11 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
                     f"{len(u)} utilities for {N} players")
             term_nodes.append(nid)
             term_chance.append(reach)
-            term_pay.append(tuple(x if type(x) is int else _exact(x, lambda: f"utility at leaf {game.describe(h)}")
-                                  for x in u))
+            term_pay.append(u)  # made exact after the walk, in one pass
             continue
-        acts = tuple(str(x) for x in game.actions(h))
+        acts = game.actions(h)
+        if type(acts) is not tuple:
+            acts = tuple(acts)
         if not acts:
             raise GameError(
                 f"non-terminal node {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} "
@@ -308,7 +308,7 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
             I_first.append(nseq[pl])
             I_node.append(nid)
             I_key.append(key)
-            I_actions.append(acts)
+            I_actions.append(tuple(str(x) for x in acts))
             for i in range(len(acts)):
                 seq_inf[pl].append(gid)
                 seq_act[pl].append(i)
@@ -320,7 +320,7 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
                 raise ImperfectRecallError(
                     f"imperfect recall in {game.name!r}: player {pl} information set {key!r} is reached "
                     f"after different own histories, at {first} and at {here}")
-            if I_actions[gid] != acts:
+            if I_actions[gid] != acts and I_actions[gid] != tuple(str(x) for x in acts):
                 raise GameError(
                     f"player {pl} information set {key!r} of {game.name!r} has actions {list(I_actions[gid])} "
                     f"at {_path_str(_history_of(game, parent, action, I_node[gid]))} but {list(acts)} at "
@@ -332,6 +332,12 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
 
     if not term_nodes:
         raise GameError(f"game {game.name!r} has no leaves")
+    kinds = {type(x) for u in term_pay for x in u}
+    if kinds <= {int, Fraction}:
+        term_pay = [u if type(u) is tuple else tuple(u) for u in term_pay]
+    else:
+        term_pay = [tuple(_exact(x, lambda: f"utility at leaf {_path_str(_history_of(game, parent, action, z))}")
+                          for x in u) for z, u in zip(term_nodes, term_pay)]
     sums = {sum(u) for u in term_pay}
     constant_sum = next(iter(sums)) if len(sums) == 1 else None
     i32 = np.int32
@@ -347,7 +353,7 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
         infoset=np.asarray(node_infoset, dtype=i32),
         action=np.asarray(action, dtype=i32),
         chance_reach=chance_reach,
-        node_seq=np.asarray(seqs, dtype=i32).reshape(N, -1),
+        node_seq=np.ascontiguousarray(np.asarray(curs, dtype=i32).reshape(-1, N).T),
         terminals=term_arr,
         payoff=np.asarray(term_pay, dtype=np.float64).reshape(-1, N),
         terminal_chance=chance_reach[term_arr],
