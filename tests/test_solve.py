@@ -114,3 +114,8 @@ def test_exact_limit_falls_back_to_rigorous_bound(leduc_solution):
 def test_solver_errors_are_ours():
     with pytest.raises(seqform.SolverError, match="unknown LP method"):
         seqform.solve(games.kuhn(), method="magic")
+
+
+def test_time_limit_is_our_error():
+    with pytest.raises(seqform.SolverError, match="time limit"):
+        seqform.solve(games.leduc(ranks=5), time_limit=0.01, certify_exact=False)
