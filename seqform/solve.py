@@ -77,7 +77,7 @@ def strategy_json(tree: Tree, profile: Profile, exact: list | None = None) -> li
             bq = _exact_behaviour(tree, p, exact[p])
         entries = []
         for i in tree.player_infosets[p].tolist():
-            f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
+            f = int(tree.infoset_first_seq[i])
             labels = tree.infoset_actions[i]
             if bq is not None:
                 probs = {a: str(bq[f + j]) for j, a in enumerate(labels)}

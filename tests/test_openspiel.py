@@ -22,6 +22,7 @@ from seqform.openspiel import (OpenSpielGame, _Node, from_openspiel_policy, info
                                openspiel_name, to_openspiel_policy, to_rational)
 from seqform.strategy import Profile  # noqa: E402
 from seqform.tree import compile_tree  # noqa: E402
+from tests.oracle.peers import openspiel_lp_value, openspiel_sizes  # noqa: E402
 
 LD = "liars_dice(numdice=1,dice_sides=3)"
 # OpenSpiel game string, built-in seqform game, exact value for player 0 (None: not known in closed form)
@@ -82,42 +83,6 @@ def cfr_policies(name):
         if it in (5, 50):
             out[it] = solver.average_policy()
     return out
-
-
-def openspiel_sizes(game):
-    """Histories, terminals, information sets and sequences per player, by walking OpenSpiel."""
-    n = game.num_players()
-    hist = term = 0
-    infos = [dict() for _ in range(n)]
-    stack = [game.new_initial_state()]
-    while stack:
-        s = stack.pop()
-        hist += 1
-        if s.is_terminal():
-            term += 1
-            continue
-        if s.is_chance_node():
-            stack.extend(s.child(a) for a, _ in s.chance_outcomes())
-            continue
-        p = s.current_player()
-        infos[p][s.information_state_string(p)] = len(s.legal_actions())
-        stack.extend(s.child(a) for a in s.legal_actions())
-    return {"histories": hist, "terminals": term, "infosets": [len(d) for d in infos],
-            "sequences": [1 + sum(d.values()) for d in infos]}
-
-
-def openspiel_lp_value(game, monkeypatch):
-    """Player 0's value from OpenSpiel's sequence-form LP (cvxpy).
-
-    OpenSpiel's default LP solver is ECOS with ECOS-only options; when ECOS is not installed, run
-    the same LP with HiGHS through cvxpy (and without the ECOS options)."""
-    import cvxpy
-    from open_spiel.python.algorithms import lp_solver, sequence_form_lp
-    if "ECOS" in cvxpy.installed_solvers():
-        return float(sequence_form_lp.solve_zero_sum_game(game)[0])
-    for k in list(lp_solver.DEFAULT_SOLVER_KWARGS):  # the dict object bound as solve()'s default
-        monkeypatch.delitem(lp_solver.DEFAULT_SOLVER_KWARGS, k)
-    return float(sequence_form_lp.solve_zero_sum_game(game, solver="HIGHS")[0])
 
 
 def random_profile(tree, seed):
@@ -186,14 +151,14 @@ def test_accepts_game_strings_and_exact_numbers():
 # --- values --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_values_match_openspiel_lp_and_builtin(name, monkeypatch):
+def test_values_match_openspiel_lp_and_builtin(name):
     sol = solution(name, "converted")
     assert sol.certified
     known = GAMES[name][1]
     if known is not None:
         assert sol.value == known
     assert sol.value == solution(name, "builtin").value
-    assert abs(float(sol.value) - openspiel_lp_value(os_game(name), monkeypatch)) < 1e-6
+    assert abs(float(sol.value) - openspiel_lp_value(os_game(name))) < 1e-6
 
 
 # --- NashConv of OpenSpiel policies ---------------------------------------------------------------
@@ -265,7 +230,7 @@ def test_default_game_of_builtin_trees():
 
 # --- simultaneous-move games ---------------------------------------------------------------------
 
-def test_goofspiel_simultaneous(monkeypatch):
+def test_goofspiel_simultaneous():
     game = pyspiel.load_game(GOOF)
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     g = seqform.from_openspiel(game)
@@ -275,7 +240,7 @@ def test_goofspiel_simultaneous(monkeypatch):
     assert tree.sizes() == openspiel_sizes(turn_based)
     sol = seqform.solve(tree)
     assert sol.certified
-    assert abs(float(sol.value) - openspiel_lp_value(turn_based, monkeypatch)) < 1e-6
+    assert abs(float(sol.value) - openspiel_lp_value(turn_based)) < 1e-6
     pol = to_openspiel_policy(tree, sol.profile)
     assert os_exploitability.exploitability(pol.game, pol) < 1e-9
     if "goofspiel" in seqform.games.REGISTRY:
@@ -286,14 +251,14 @@ def test_goofspiel_simultaneous(monkeypatch):
         assert sorted(m.keys) == sorted(tree.infoset_key)
 
 
-def test_matrix_game_simultaneous(monkeypatch):
+def test_matrix_game_simultaneous():
     # a one-shot simultaneous game with a non-zero value: 1/7
     game = pyspiel.create_matrix_game([[3, -1], [-2, 1]], [[-3, 1], [2, -1]])
     tree = compile_tree(seqform.from_openspiel(game))
     assert tree.num_infosets == (1, 1)  # player 1 does not see player 0's choice
     sol = seqform.solve(tree)
     assert sol.value == Fraction(1, 7)
-    assert abs(float(sol.value) - openspiel_lp_value(pyspiel.convert_to_turn_based(game), monkeypatch)) < 1e-6
+    assert abs(float(sol.value) - openspiel_lp_value(pyspiel.convert_to_turn_based(game))) < 1e-6
 
 
 # --- conversions and errors ----------------------------------------------------------------------
