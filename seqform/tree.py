@@ -73,6 +73,9 @@ class Tree:
     sequence leading to it), ``infoset_first_seq``, ``infoset_first_node``; ``infoset_key`` and
     ``infoset_actions`` (labels) are lists.
 
+    Chance nodes (length C): ``chance_nodes`` (node ids), ``chance_probs`` (tuples of exact
+    probabilities, one per outcome) and ``chance_labels`` (tuples of outcome labels).
+
     Per player p: ``num_sequences[p]``, ``player_infosets[p]`` (global ids), ``seq_infoset[p]``
     (global id of the information set a sequence ends in, -1 for the empty sequence),
     ``seq_action[p]``.
@@ -105,6 +108,10 @@ class Tree:
     seq_action: list
     #: the constant c with u_0 + ... + u_{N-1} = c at every leaf, or None (general-sum)
     constant_sum: Fraction | None
+    #: chance nodes' ids, and for each its exact outcome probabilities and outcome labels
+    chance_nodes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    chance_probs: list = field(default_factory=list)
+    chance_labels: list = field(default_factory=list)
     game: Game | None = field(default=None, repr=False)
 
     @property
@@ -179,6 +186,17 @@ class Tree:
             out.append(sched)
         return out
 
+    @cached_property
+    def chance_index(self) -> dict:
+        """Node id -> position in ``chance_nodes``."""
+        return {int(n): i for i, n in enumerate(self.chance_nodes)}
+
+    def edge_probability(self, node: int):
+        """Exact probability of the edge into ``node``: chance's, or 1 after a player's action."""
+        par = int(self.parent[node])
+        i = self.chance_index.get(par) if par >= 0 else None
+        return 1 if i is None else self.chance_probs[i][int(self.action[node])]
+
     def history(self, node: int) -> list:
         """Action labels from the root to ``node`` (re-walks the game; for messages only)."""
         path = []
@@ -218,6 +236,9 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
     node_infoset: list = []
     creach: list = []
     curs: list = []  # each node's tuple of the players' current sequences
+    ch_nodes: list = []
+    ch_probs: list = []
+    ch_labels: list = []
     term_nodes: list = []
     term_chance: list = []
     term_pay: list = []
@@ -283,6 +304,9 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
                     msg = (f"probabilities that sum to {sum(probs)}, not exactly 1 (off by {float(off):.3g}); "
                            f"give them as Fractions, e.g. Fraction(1, 3) rather than 0.333...")
                 raise ChanceProbabilityError(f"chance node {path} of {game.name!r} has {msg}")
+            ch_nodes.append(nid)
+            ch_probs.append(tuple(probs))
+            ch_labels.append(tuple(str(x) for x in acts))
             for i in range(len(acts) - 1, -1, -1):
                 pr = probs[i]
                 stack.append((game.next(h, i), nid, i, reach * pr, freach * float(pr), cur))
@@ -372,6 +396,9 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
         seq_infoset=seq_inf_arr,
         seq_action=[np.asarray(s, dtype=i32) for s in seq_act],
         constant_sum=constant_sum,
+        chance_nodes=np.asarray(ch_nodes, dtype=i32),
+        chance_probs=ch_probs,
+        chance_labels=ch_labels,
         game=game,
     )
 

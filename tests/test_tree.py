@@ -78,3 +78,17 @@ def test_unhashable_key_and_boolean_probability_are_game_errors():
     g = smallgames.TreeGame(("chance", ("a", "b"), (True, False), (("leaf", (0, 0)), ("leaf", (1, -1)))), "bool")
     with pytest.raises(GameError, match="boolean"):
         compile_tree(g)
+
+
+def test_chance_nodes_keep_their_probabilities_and_labels():
+    t = compile_tree(games.leduc())
+    assert len(t.chance_nodes) == int(np.sum(t.player == -1))
+    assert t.chance_labels[0] == tuple(f"deal {c}" for c in range(6))
+    assert t.chance_probs[0] == (Fraction(1, 6),) * 6
+    # the product of edge probabilities down to each leaf is its exact chance reach
+    for k in range(0, t.num_terminals, 97):
+        node, prod = int(t.terminals[k]), Fraction(1)
+        while node > 0:
+            prod *= t.edge_probability(node)
+            node = int(t.parent[node])
+        assert prod == t.terminal_chance_exact[k]
