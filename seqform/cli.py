@@ -13,6 +13,7 @@ import time
 
 from . import games
 from .errors import SeqformError
+from .limits import memory_limit
 from .tree import compile_tree
 
 
@@ -42,7 +43,8 @@ def cmd_info(args) -> int:
     prog = Progress(args.quiet)
     game = _load(args.game)
     t0 = time.perf_counter()
-    tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"))
+    tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
+                        memory_limit_bytes=memory_limit(args.memory_limit))
     secs = time.perf_counter() - t0
     sizes = tree.sizes()
     zs = "zero-sum" if tree.constant_sum == 0 else (
@@ -67,7 +69,7 @@ def cmd_solve(args) -> int:
     prog = Progress(args.quiet)
     game = _load(args.game)
     sol = solve(game, method=args.method, certify_exact=not args.no_certify, exact_limit=args.exact_limit,
-                time_limit=args.time_limit, progress=prog)
+                time_limit=args.time_limit, memory_limit_gib=args.memory_limit, progress=prog)
     if args.json:
         print(json.dumps(sol.to_json(strategy=args.strategy)))
         return 0
@@ -110,11 +112,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--exact-limit", type=int, default=2_000_000,
                     help="most nonzeros the exact basis solve may store (default 2,000,000)")
     sp.add_argument("--time-limit", type=float, default=None, help="HiGHS time limit in seconds")
+    sp.add_argument("--memory-limit", type=float, default=None, metavar="GIB",
+                    help="refuse games whose tree or LP would need more (default: SEQFORM_MEMORY_LIMIT, "
+                         "else 75%% of available memory)")
     sp.add_argument("--quiet", action="store_true", help="no progress messages")
     sp.set_defaults(func=cmd_solve)
     ip = sub.add_parser("info", help="print a game's sizes")
     ip.add_argument("game")
     ip.add_argument("--json", action="store_true")
+    ip.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
     ip.add_argument("--quiet", action="store_true")
     ip.set_defaults(func=cmd_info)
     return ap

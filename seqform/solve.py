@@ -14,6 +14,7 @@ import numpy as np
 from .bestresponse import exploitability as _exploitability
 from .certificate import DEFAULT_EXACT_LIMIT, Certificate, certify
 from .game import Game
+from .limits import BYTES_PER_NODE, check_lp, memory_limit
 from .lp import solve_lp
 from .sequenceform import sequence_form
 from .strategy import Profile, behaviour_from_realization
@@ -101,15 +102,18 @@ def _exact_behaviour(tree: Tree, p: int, x: list) -> list:
 
 def solve(game: Game | Tree, *, method: str = "simplex", certify_exact: bool = True,
           exact_limit: int = DEFAULT_EXACT_LIMIT, time_limit: float | None = None,
-          progress: Callable[[str], None] | None = None) -> Solution:
+          memory_limit_gib: float | None = None, progress: Callable[[str], None] | None = None) -> Solution:
     """Solve a two-player zero-sum game: value and equilibrium strategies, certified exactly.
 
     ``method``: the LP algorithm ("simplex", "ipm" with crossover, "choose"). ``certify_exact``:
     verify in rational arithmetic (``certificate.certify``); ``exact_limit`` bounds its
     elimination (nonzeros); ``time_limit`` (seconds) bounds HiGHS. ``progress(msg)`` is told each
-    step. Raises ``UnsupportedGameError`` for games that are not two-player constant-sum,
+    step. ``memory_limit_gib`` (default: ``seqform.limits.memory_limit()``) refuses, with
+    ``TooLargeError`` stating the estimate and the limit, a game whose tree or LP would not fit.
+    Raises ``UnsupportedGameError`` for games that are not two-player constant-sum,
     ``SolverError`` when HiGHS fails.
     """
+    budget = memory_limit(memory_limit_gib)
     say = progress or (lambda msg: None)
     secs: dict = {}
     t0 = time.perf_counter()
@@ -117,10 +121,12 @@ def solve(game: Game | Tree, *, method: str = "simplex", certify_exact: bool = T
         tree = game
     else:
         say(f"building {game.name}")
-        tree = compile_tree(game, progress=lambda n: say(f"building: {n:,} nodes"))
+        tree = compile_tree(game, progress=lambda n: say(f"building: {n:,} nodes"), memory_limit_bytes=budget)
     sf = sequence_form(tree)
+    rows, cols = sf.E.shape[0] + sf.F.shape[1], sf.E.shape[1] + sf.F.shape[0]
+    check_lp(tree.name, rows, cols, sf.E.nnz + sf.F.nnz + sf.A.nnz, budget, tree.num_nodes * BYTES_PER_NODE)
     secs["build"] = time.perf_counter() - t0
-    say(f"solving LP ({sf.E.shape[1] + sf.F.shape[0]:,} columns, {sf.E.shape[0] + sf.F.shape[1]:,} rows)")
+    say(f"solving LP ({cols:,} columns, {rows:,} rows)")
     lp = solve_lp(sf, method=method, time_limit=time_limit)
     secs["solve"] = lp.seconds
     # player 1's payoff is constant_sum - player 0's: the LP value is player 0's in either case

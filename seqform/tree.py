@@ -28,6 +28,7 @@ import numpy as np
 
 from .errors import ChanceProbabilityError, GameError, ImperfectRecallError
 from .game import CHANCE, TERMINAL, Game
+from .limits import BYTES_PER_NODE, node_limit, too_many_nodes
 
 ProgressFn = Callable[[int], None]
 
@@ -221,12 +222,16 @@ def _path_str(labels: list) -> str:
     return "/".join(labels) if labels else "(root)"
 
 
-def compile_tree(game: Game, *, max_nodes: int | None = None, progress: ProgressFn | None = None) -> Tree:
+def compile_tree(game: Game, *, max_nodes: int | None = None, progress: ProgressFn | None = None,
+                 memory_limit_bytes: int | None = None) -> Tree:
     """Walk ``game`` once and return its ``Tree``.
 
-    ``max_nodes`` refuses a game larger than that many nodes (``GameError``) instead of running out
-    of memory; ``progress(nodes_so_far)`` is called every 65,536 nodes.
+    ``max_nodes`` refuses a game larger than that many nodes (``TooLargeError``) instead of running
+    out of memory; ``memory_limit_bytes`` sets ``max_nodes`` from a memory budget (see
+    ``seqform.limits``) when it is not given. ``progress(nodes_so_far)`` is called every 65,536 nodes.
     """
+    if max_nodes is None and memory_limit_bytes is not None:
+        max_nodes = node_limit(memory_limit_bytes)
     N = int(game.num_players)
     if N < 1:
         raise GameError(f"game {game.name!r} has {N} players")
@@ -262,7 +267,7 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
         h, par, a, reach, freach, cur = stack.pop()
         nid = len(parent)
         if max_nodes is not None and nid >= max_nodes:
-            raise GameError(f"game {game.name!r} has more than {max_nodes:,} nodes (the limit given)")
+            raise too_many_nodes(game.name, max_nodes, memory_limit_bytes or max_nodes * BYTES_PER_NODE)
         if progress is not None and nid & 0xFFFF == 0 and nid:
             progress(nid)
         parent.append(par)
