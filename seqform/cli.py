@@ -90,12 +90,41 @@ def cmd_solve(args) -> int:
     s = sol.seconds
     print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in s.items()))
     if args.strategy:
-        from .solve import strategy_json
-        for p, entries in enumerate(strategy_json(sol.tree, sol.profile, sol.exact_realization)):
+        from .strategyio import profile_to_json
+        obj = profile_to_json(sol.tree, sol.exact_profile or sol.profile)
+        for p, player in enumerate(obj["strategies"]):
             print(f"player {p} strategy:")
-            for e in entries:
+            for e in player["infosets"]:
                 acts = ", ".join(f"{a}: {pr}" for a, pr in e["actions"].items())
                 print(f"  {e['infoset']}  {acts}")
+    return 0
+
+
+def cmd_evaluate(args) -> int:
+    from .evaluate import evaluate
+    from .strategyio import read_profile
+    prog = Progress(args.quiet)
+    game = _load(args.game)
+    tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
+                        memory_limit_bytes=memory_limit(args.memory_limit))
+    profile = read_profile(tree, args.strategy, missing="uniform" if args.missing_uniform else "error")
+    exact = True if args.exact else (False if args.float else None)
+    prog("evaluating" + (" in exact arithmetic" if exact is not False else ""))
+    ev = evaluate(tree, profile, exact=exact)
+    if args.json:
+        print(json.dumps(ev.to_json(per_infoset=args.per_infoset)))
+        return 0
+    kind = "exact" if ev.exact else "float"
+    print(f"game                 {tree.name}")
+    print(f"arithmetic           {kind}")
+    for p in range(tree.num_players):
+        print(f"player {p}             value {ev.values[p]}, best response {ev.best_response_values[p]}")
+    print(f"NashConv             {ev.nash_conv}")
+    print(f"exploitability       {ev.exploitability}  (NashConv / {tree.num_players})")
+    print(f"max infoset regret   {ev.max_regret}  at {ev.describe_max_regret()}")
+    if ev.renormalised:
+        print(f"note                 {len(ev.renormalised)} information sets renormalised exactly "
+              f"(their float probabilities did not sum to exactly 1)")
     return 0
 
 
@@ -117,6 +146,19 @@ def build_parser() -> argparse.ArgumentParser:
                          "else 75%% of available memory)")
     sp.add_argument("--quiet", action="store_true", help="no progress messages")
     sp.set_defaults(func=cmd_solve)
+    ev = sub.add_parser("evaluate", help="exploitability and information-set regret of a strategy profile")
+    ev.add_argument("game")
+    ev.add_argument("strategy", help="a strategy profile in seqform's JSON form (see seqform.strategyio)")
+    group = ev.add_mutually_exclusive_group()
+    group.add_argument("--exact", action="store_true", help="exact arithmetic, floats taken at their binary value")
+    group.add_argument("--float", action="store_true", help="float arithmetic even for rational strategies")
+    ev.add_argument("--missing-uniform", action="store_true",
+                    help="information sets missing from the file play uniformly (default: an error)")
+    ev.add_argument("--json", action="store_true")
+    ev.add_argument("--per-infoset", action="store_true", help="with --json, list every information set's regret")
+    ev.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
+    ev.add_argument("--quiet", action="store_true")
+    ev.set_defaults(func=cmd_evaluate)
     ip = sub.add_parser("info", help="print a game's sizes")
     ip.add_argument("game")
     ip.add_argument("--json", action="store_true")

@@ -17,7 +17,7 @@ from .game import Game
 from .limits import BYTES_PER_NODE, check_lp, memory_limit
 from .lp import solve_lp
 from .sequenceform import sequence_form
-from .strategy import Profile, behaviour_from_realization
+from .strategy import Profile, behaviour_from_realization, behaviour_from_realization_exact
 from .tree import Tree, compile_tree
 
 
@@ -65,39 +65,18 @@ class Solution:
                                   "lower": str(self.certificate.lower), "upper": str(self.certificate.upper),
                                   "note": self.certificate.note}
         if strategy and self.tree is not None:
-            out["strategy"] = strategy_json(self.tree, self.profile, self.exact_realization)
+            from .strategyio import profile_to_json
+            out["strategy"] = profile_to_json(self.tree, self.exact_profile or self.profile)
         return out
 
-
-def strategy_json(tree: Tree, profile: Profile, exact: list | None = None) -> list:
-    """Per player, a list of {infoset, actions: {label: probability}} (rationals when exact)."""
-    out = []
-    for p in range(tree.num_players):
-        bq = None
-        if exact is not None:
-            bq = _exact_behaviour(tree, p, exact[p])
-        entries = []
-        for i in tree.player_infosets[p].tolist():
-            f = int(tree.infoset_first_seq[i])
-            labels = tree.infoset_actions[i]
-            if bq is not None:
-                probs = {a: str(bq[f + j]) for j, a in enumerate(labels)}
-            else:
-                probs = {a: float(profile.behaviour[p][f + j]) for j, a in enumerate(labels)}
-            entries.append({"infoset": str(tree.infoset_key[i]), "actions": probs})
-        out.append(entries)
-    return out
-
-
-def _exact_behaviour(tree: Tree, p: int, x: list) -> list:
-    """Exact behaviour of an exact plan; uniform where the plan does not reach."""
-    b = [Fraction(1)] * tree.num_sequences[p]
-    for i in tree.player_infosets[p].tolist():
-        f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-        px = x[int(tree.infoset_parent_seq[i])]
-        for j in range(k):
-            b[f + j] = x[f + j] / px if px else Fraction(1, k)
-    return b
+    @property
+    def exact_profile(self) -> Profile | None:
+        """The certified strategies as exact behavioural strategies (Fractions; uniform where a
+        player's own plan does not reach), or None when not certified."""
+        if self.exact_realization is None or self.tree is None:
+            return None
+        return Profile([behaviour_from_realization_exact(self.tree, p, x)
+                        for p, x in enumerate(self.exact_realization)])
 
 
 def solve(game: Game | Tree, *, method: str = "simplex", certify_exact: bool = True,

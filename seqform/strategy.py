@@ -88,6 +88,18 @@ def realization_plan_exact(tree: Tree, p: int, b: list) -> list:
     return x
 
 
+def behaviour_from_realization_exact(tree: Tree, p: int, x: list) -> list:
+    """Exact behavioural strategy (Fractions) of an exact plan; uniform where ``x[parent] == 0``."""
+    b = [Fraction(1)] * tree.num_sequences[p]
+    first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
+    for i in tree.player_infosets[p].tolist():
+        f, k = int(first[i]), int(nact[i])
+        px = Fraction(x[int(pseq[i])])
+        for j in range(k):
+            b[f + j] = Fraction(x[f + j]) / px if px else Fraction(1, k)
+    return b
+
+
 def validate_behaviour(tree: Tree, p: int, b, tol: float = 1e-9) -> None:
     """Raise ``StrategyError`` naming the information set unless ``b`` is a distribution everywhere.
 
@@ -121,8 +133,9 @@ def validate_behaviour(tree: Tree, p: int, b, tol: float = 1e-9) -> None:
             return
     f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
     probs = [float(q) if isinstance(b, np.ndarray) else q for q in b[f:f + k]]
+    shown = ", ".join(f"{a}: {q}" for a, q in zip(tree.infoset_actions[i], probs))
     raise StrategyError(f"player {p}'s strategy at {tree.infoset_label(i)} is not a distribution: "
-                        f"{dict(zip(tree.infoset_actions[i], probs))} (sum {sum(probs)})")
+                        f"{{{shown}}} (sum {sum(probs)})")
 
 
 def validate_profile(tree: Tree, profile: Profile, tol: float = 1e-9) -> None:

@@ -21,8 +21,10 @@ def test_solve_kuhn_json():
     assert out["exploitability"] < 1e-12
     # every information set's exact probabilities sum to one
     from fractions import Fraction
-    for player in out["strategy"]:
-        for entry in player:
+    assert out["strategy"]["game"] == "kuhn" and out["strategy"]["players"] == 2
+    for player in out["strategy"]["strategies"]:
+        assert len(player["infosets"]) == 6
+        for entry in player["infosets"]:
             assert sum(Fraction(v) for v in entry["actions"].values()) == 1
 
 
@@ -73,3 +75,25 @@ def test_ctrl_c_stops_the_lp_cleanly():
     assert "seqform: interrupted" in err and "Traceback" not in err
     assert time.time() - t0 < 20
     assert "value" not in out
+
+
+def test_solve_then_evaluate_round_trip(tmp_path):
+    r = run("solve", "leduc", "--json", "--strategy", "--quiet")
+    path = tmp_path / "leduc.json"
+    path.write_text(json.dumps(json.loads(r.stdout)["strategy"]))
+    r = run("evaluate", "leduc", str(path), "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    # the certified strategies, read back exactly, are an exact equilibrium
+    assert out["nash_conv"] == "0" and out["exploitability"] == "0"
+
+
+def test_evaluate_errors_name_the_problem(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"strategies": [{"infosets": []}, {"infosets": []}]}')
+    r = run("evaluate", "kuhn", str(path))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "missing" in r.stderr
+    path.write_text("{not json")
+    r = run("evaluate", "kuhn", str(path))
+    assert r.returncode == 2 and "line 1" in r.stderr
