@@ -1,0 +1,43 @@
+"""Smoke test of bench/bench_solve.py: Kuhn, seqform only, so the script does not rot.
+
+No timing assertions: only that it runs, prints the table and gets Kuhn's value -1/18.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "bench" / "bench_solve.py"
+
+
+def test_bench_solve_kuhn_skip_peers(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--games", "kuhn", "--skip-peers", "--repeat", "1", "--cap", "60",
+         "--out-dir", str(tmp_path), "--quiet"],
+        cwd=str(ROOT), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout
+    lines = out.splitlines()
+    header = next(i for i, ln in enumerate(lines) if ln.startswith("| game |"))
+    cols = [c.strip() for c in lines[header].strip("|").split("|")]
+    assert lines[header + 1].startswith("|---")
+    row = [c.strip() for c in lines[header + 2].strip("|").split("|")]
+    assert row[0] == "kuhn"
+    assert row[cols.index("value (P1)")] == "-1/18"
+    assert row[cols.index("values agree")] == "yes"
+    float(row[cols.index("seqform float s")])  # a number, not a failure
+    float(row[cols.index("seqform certified s")])
+    # the results files
+    mds = list(tmp_path.glob("solve-*.md"))
+    jss = list(tmp_path.glob("solve-*.json"))
+    assert len(mds) == 1 and len(jss) == 1
+    assert mds[0].read_text() == out.rstrip("\n") or mds[0].read_text() in out
+    data = json.loads(jss[0].read_text())
+    (game,) = data["games"]
+    assert game["game"] == "kuhn"
+    assert game["runs"]["seqform-exact"]["value"] == "-1/18"
+    assert game["runs"]["seqform-exact"]["peak_rss_mib"] > 0
+    assert "cpu" in data["machine"] and "loadavg_start" in data["machine"]
