@@ -1,6 +1,7 @@
-"""The ``seqform`` command line: ``seqform solve GAME``, ``seqform info GAME``.
+"""The ``seqform`` command line: ``solve``, ``info``, ``evaluate``, ``convert``.
 
-GAME is a built-in game with parameters, e.g. ``kuhn``, ``leduc(ranks=5)``, ``liars_dice(1, 3)``.
+GAME is a built-in game with parameters (``kuhn``, ``leduc(ranks=5)``, ``liars_dice(1, 3)``), a
+Gambit ``.efg`` file, or ``openspiel:NAME`` (see ``seqform.gamespec``).
 Progress goes to standard error (``--quiet`` silences it), results to standard output. Errors are
 one line on standard error and exit status 2; Ctrl-C stops cleanly with status 130.
 """
@@ -11,7 +12,7 @@ import json
 import sys
 import time
 
-from . import games
+from .gamespec import load_game
 from .errors import SeqformError
 from .limits import memory_limit
 from .tree import compile_tree
@@ -29,8 +30,13 @@ class Progress:
             print(f"[{time.perf_counter() - self.t0:7.2f}s] {msg}", file=sys.stderr, flush=True)
 
 
-def _load(spec: str):
-    return games.load(spec)
+def _load(spec: str, args=None):
+    try:
+        return load_game(spec, getattr(args, "memory_limit", None))
+    except FileNotFoundError as e:
+        raise SeqformError(f"no such file: {e.filename}") from None
+    except OSError as e:
+        raise SeqformError(f"cannot read {spec}: {e.strerror or e}") from None
 
 
 def _fmt_sizes(sizes: dict) -> str:
@@ -41,7 +47,7 @@ def _fmt_sizes(sizes: dict) -> str:
 
 def cmd_info(args) -> int:
     prog = Progress(args.quiet)
-    game = _load(args.game)
+    game = _load(args.game, args)
     t0 = time.perf_counter()
     tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
                         memory_limit_bytes=memory_limit(args.memory_limit))
@@ -67,7 +73,7 @@ def cmd_info(args) -> int:
 def cmd_solve(args) -> int:
     from .solve import solve
     prog = Progress(args.quiet)
-    game = _load(args.game)
+    game = _load(args.game, args)
     sol = solve(game, method=args.method, certify_exact=not args.no_certify, exact_limit=args.exact_limit,
                 time_limit=args.time_limit, memory_limit_gib=args.memory_limit, progress=prog)
     if args.json:
@@ -104,7 +110,7 @@ def cmd_evaluate(args) -> int:
     from .evaluate import evaluate
     from .strategyio import read_profile
     prog = Progress(args.quiet)
-    game = _load(args.game)
+    game = _load(args.game, args)
     tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
                         memory_limit_bytes=memory_limit(args.memory_limit))
     profile = read_profile(tree, args.strategy, missing="uniform" if args.missing_uniform else "error")
@@ -128,11 +134,30 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
+def cmd_convert(args) -> int:
+    from .efg import write_efg
+    prog = Progress(args.quiet)
+    if not args.out.lower().endswith(".efg"):
+        raise SeqformError(f"cannot write {args.out!r}: seqform writes Gambit .efg files (name ending in .efg)")
+    game = _load(args.game, args)
+    tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
+                        memory_limit_bytes=memory_limit(args.memory_limit))
+    try:
+        write_efg(tree, args.out)
+    except OSError as e:
+        raise SeqformError(f"cannot write {args.out}: {e.strerror or e}") from None
+    prog(f"wrote {args.out}")
+    if not args.quiet:
+        print(f"{tree.name} -> {args.out}: {_fmt_sizes(tree.sizes())}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="seqform", description="Exact solving of extensive-form games.")
     sub = ap.add_subparsers(dest="command", required=True)
     sp = sub.add_parser("solve", help="solve a two-player zero-sum game exactly")
-    sp.add_argument("game", help="a built-in game, e.g. kuhn, 'leduc(ranks=5)', 'liars_dice(1,3)'")
+    sp.add_argument("game", help="a built-in game (kuhn, 'leduc(ranks=5)', 'liars_dice(1,3)'), a .efg file, "
+                                 "or openspiel:NAME")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
     sp.add_argument("--method", default="simplex", choices=["simplex", "ipm", "choose"],
@@ -159,6 +184,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
     ev.add_argument("--quiet", action="store_true")
     ev.set_defaults(func=cmd_evaluate)
+    cp = sub.add_parser("convert", help="write a game (built-in, OpenSpiel or .efg) as a Gambit .efg file")
+    cp.add_argument("game", help="e.g. leduc, 'openspiel:kuhn_poker', game.efg")
+    cp.add_argument("out", help="the .efg file to write")
+    cp.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
+    cp.add_argument("--quiet", action="store_true")
+    cp.set_defaults(func=cmd_convert)
     ip = sub.add_parser("info", help="print a game's sizes")
     ip.add_argument("game")
     ip.add_argument("--json", action="store_true")

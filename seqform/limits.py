@@ -9,6 +9,9 @@ Linux, CPython 3.11), with margin:
   per row and column (Leduc 5 ranks: +14 MB for 40k nonzeros; Liar's Dice 1x6: +65 MB for 221k
   nonzeros and 74k rows and columns); we budget 400 bytes and 1 kB.
 
+* reading and compiling a Gambit ``.efg`` file costs ~11-14 times the file's size (Leduc 5 ranks:
+  2.3 MB file, +33 MB; Liar's Dice 1x6: 13.5 MB file, +155 MB); we budget ``EFG_BYTES_PER_BYTE`` = 25.
+
 The limit is ``SEQFORM_MEMORY_LIMIT`` (GiB) if set, else 75% of the memory the system reports
 available (``/proc/meminfo``), else 4 GiB.
 """
@@ -21,6 +24,7 @@ from .errors import SeqformError
 BYTES_PER_NODE = 400
 BYTES_PER_LP_NONZERO = 400
 BYTES_PER_LP_ROW = 1000
+EFG_BYTES_PER_BYTE = 25
 GIB = 1 << 30
 
 
@@ -75,3 +79,13 @@ def check_lp(name: str, rows: int, cols: int, nonzeros: int, limit_bytes: int, u
             f"the sequence-form LP of {name!r} ({rows:,} rows, {cols:,} columns, {nonzeros:,} nonzeros) would "
             f"need about {_gib(need)} in HiGHS on top of {_gib(used_bytes)} already used, over the memory "
             f"limit of {_gib(limit_bytes)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT")
+
+
+def check_file(path: str, size: int, limit_bytes: int) -> None:
+    """Raise ``TooLargeError`` if reading the ``.efg`` file at ``path`` would exceed the limit."""
+    need = size * EFG_BYTES_PER_BYTE
+    if need > limit_bytes:
+        raise TooLargeError(
+            f"{path}: a {size / 2**20:,.1f} MiB game file would need about {_gib(need)} to read and compile "
+            f"(~{EFG_BYTES_PER_BYTE} bytes per byte of file), over the memory limit of {_gib(limit_bytes)}; "
+            f"set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT")

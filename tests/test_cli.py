@@ -97,3 +97,48 @@ def test_evaluate_errors_name_the_problem(tmp_path):
     path.write_text("{not json")
     r = run("evaluate", "kuhn", str(path))
     assert r.returncode == 2 and "line 1" in r.stderr
+
+
+def test_convert_then_solve_the_file(tmp_path):
+    out = tmp_path / "liars.efg"
+    r = run("convert", "liars_dice(1,3)", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    r = run("solve", str(out), "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    # the value known independently (OpenSpiel's LP gives 1/9 for liars_dice(1,3); see tests/games)
+    assert j["value"] == "1/9" and j["sizes"]["histories"] == 1147
+    r = run("info", str(out), "--json", "--quiet")
+    assert json.loads(r.stdout)["sizes"] == j["sizes"]
+
+
+def test_openspiel_game_names():
+    pytest.importorskip("pyspiel")
+    r = run("solve", "openspiel:kuhn_poker", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["value"] == "-1/18"
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["solve", "/nonexistent/game.efg"], "no such file: /nonexistent/game.efg"),
+    (["convert", "kuhn", "out.txt"], "seqform writes Gambit .efg files"),
+])
+def test_file_errors_are_one_line(args, needle):
+    r = run(*args)
+    assert r.returncode == 2 and needle in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_malformed_file_names_line_and_column(tmp_path):
+    bad = tmp_path / "bad.efg"
+    bad.write_text('EFG 2 R "x" { "a" "b" }\np "" 1 1 "" { "x" } 0\nt "" 1 "" { 1 2 3 }\n')
+    r = run("solve", str(bad))
+    assert r.returncode == 2
+    assert f"{bad}:3:17: expected '}}' after the 2 payoffs of outcome 1, found '3'" in r.stderr
+
+
+def test_file_too_large_refused_before_reading(tmp_path):
+    big = tmp_path / "big.efg"
+    big.write_text('EFG 2 R "x" { "a" "b" }\n' + "\n" * 5_000_000)
+    r = run("solve", str(big), "--memory-limit", "0.05")
+    assert r.returncode == 2 and "would need about" in r.stderr and "0.05 GiB" in r.stderr
