@@ -9,6 +9,9 @@ from . import games
 from .bestresponse import best_response, exploitability
 from .errors import (CertificateError, ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError,
                      SolverError, StrategyError, UnknownGameError, UnsupportedGameError)
+from .efg import write_efg
+from .efgread import read_efg
+from .evaluate import Evaluation, evaluate
 from .game import CHANCE, TERMINAL, Game
 from .regret import infoset_regret
 from .sequenceform import sequence_form
@@ -25,7 +28,7 @@ def from_openspiel(pyspiel_game, **kwargs) -> Game:
     return _f(pyspiel_game, **kwargs)
 
 
-__all__ = ["solve", "Solution", "games", "Game", "Tree", "compile_tree", "sequence_form", "Profile", "uniform",
+__all__ = ["solve", "Solution", "games", "Game", "read_efg", "write_efg", "evaluate", "Evaluation", "Tree", "compile_tree", "sequence_form", "Profile", "uniform",
            "best_response", "exploitability", "infoset_regret", "from_openspiel", "CHANCE", "TERMINAL",
            "SeqformError", "GameError", "ImperfectRecallError", "ChanceProbabilityError", "UnknownGameError",
            "UnsupportedGameError", "SolverError", "StrategyError", "CertificateError"]

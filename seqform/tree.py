@@ -308,7 +308,9 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
                     off = sum(probs) - 1
                     msg = (f"probabilities that sum to {sum(probs)}, not exactly 1 (off by {float(off):.3g}); "
                            f"give them as Fractions, e.g. Fraction(1, 3) rather than 0.333...")
-                raise ChanceProbabilityError(f"chance node {path} of {game.name!r} has {msg}")
+                desc = game.describe(h)
+                where = path if desc == repr(h) else f"{path} ({desc})"
+                raise ChanceProbabilityError(f"chance node {where} of {game.name!r} has {msg}")
             ch_nodes.append(nid)
             ch_probs.append(tuple(probs))
             ch_labels.append(tuple(str(x) for x in acts))
