@@ -19,6 +19,7 @@ chance probabilities must be non-negative and sum to exactly one at every chance
 """
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -232,6 +233,19 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
     """
     if max_nodes is None and memory_limit_bytes is not None:
         max_nodes = node_limit(memory_limit_bytes)
+    # the walk allocates a few small tuples per node and builds no reference cycles: the cyclic
+    # collector would only rescan the growing lists again and again (up to 2x the walk's time)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _compile(game, max_nodes, progress, memory_limit_bytes)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
+             memory_limit_bytes: int | None) -> Tree:
     N = int(game.num_players)
     if N < 1:
         raise GameError(f"game {game.name!r} has {N} players")
