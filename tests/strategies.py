@@ -540,3 +540,24 @@ def bad_chance_games(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: 
 
 __all__ = ["TreeGame", "analyze", "node_at", "label_path", "random_trees", "random_games",
            "imperfect_recall_games", "bad_chance_games", "LEAF", "CHANCE_NODE", "DECISION"]
+
+
+def random_behaviour_profile(tree, rng, zeros: bool = False):
+    """A random behavioural profile on a compiled tree (Dirichlet at every information set); with
+    ``zeros``, about 40% of information sets play one action purely, leaving parts unreached.
+    ``rng`` is a ``numpy.random.Generator``."""
+    import numpy as np
+
+    from seqform.strategy import Profile
+    out = []
+    for p in range(tree.num_players):
+        b = np.ones(tree.num_sequences[p])
+        for i in tree.player_infosets[p]:
+            f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
+            v = rng.dirichlet(np.ones(k))
+            if zeros and k > 1 and rng.random() < 0.4:
+                v = np.zeros(k)
+                v[rng.integers(k)] = 1.0
+            b[f:f + k] = v
+        out.append(b)
+    return Profile(out)

@@ -16,6 +16,7 @@ from seqform.game import CHANCE
 from seqform.games import load
 from seqform.tree import compile_tree
 from tests.strategies import TreeGame, random_games
+from tests.oracle.peers import openspiel_sizes
 
 # ----------------------------------------------------------------------------------------------
 # helpers
@@ -279,31 +280,15 @@ def _uniform_value(tree) -> float:
                for k, t in enumerate(tree.terminals))
 
 
-def _spiel_counts(game) -> dict:
-    hist = term = chance = 0
-    infos = [set(), set()]
-    stack = [game.new_initial_state()]
-    while stack:
-        s = stack.pop()
-        hist += 1
-        if s.is_terminal():
-            term += 1
-            continue
-        if s.is_chance_node():
-            chance += 1
-            stack.extend(s.child(a) for a, _ in s.chance_outcomes())
-            continue
-        infos[s.current_player()].add(s.information_state_string())
-        stack.extend(s.child(a) for a in s.legal_actions())
-    return {"nodes": hist, "terminals": term, "infosets": [len(infos[0]), len(infos[1])], "chance_nodes": chance}
-
-
 @pytest.mark.parametrize("name", ["kuhn", "goofspiel(3)", "liars_dice(1,2)"])
 def test_openspiel_reads_our_file(name):
     pyspiel = pytest.importorskip("pyspiel")
     tree = compile_tree(load(name))
     game = pyspiel.load_efg_game(efg_string(tree))
-    assert _spiel_counts(game) == _our_counts(tree)
+    counts = openspiel_sizes(game, chance_nodes=True)
+    ours = _our_counts(tree)
+    assert (counts["histories"], counts["terminals"], counts["infosets"], counts["chance_nodes"]) == (
+        ours["nodes"], ours["terminals"], ours["infosets"], ours["chance_nodes"])
     if name == "kuhn":
         from open_spiel.python.algorithms import expected_game_score
         from open_spiel.python import policy

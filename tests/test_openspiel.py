@@ -23,6 +23,7 @@ from seqform.openspiel import (OpenSpielGame, _Node, from_openspiel_policy, info
 from seqform.strategy import Profile  # noqa: E402
 from seqform.tree import compile_tree  # noqa: E402
 from tests.oracle.peers import openspiel_lp_value, openspiel_sizes  # noqa: E402
+from tests.strategies import random_behaviour_profile  # noqa: E402
 
 LD = "liars_dice(numdice=1,dice_sides=3)"
 # OpenSpiel game string, built-in seqform game, exact value for player 0 (None: not known in closed form)
@@ -83,18 +84,6 @@ def cfr_policies(name):
         if it in (5, 50):
             out[it] = solver.average_policy()
     return out
-
-
-def random_profile(tree, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    for p in range(tree.num_players):
-        b = np.ones(tree.num_sequences[p])
-        for i in tree.player_infosets[p]:
-            f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-            b[f:f + k] = rng.dirichlet(np.ones(k))
-        out.append(b)
-    return Profile(out)
 
 
 class _Generic(os_policy.Policy):
@@ -204,7 +193,7 @@ def test_equilibrium_is_unexploitable_in_openspiel(name, kind):
 @pytest.mark.parametrize("name", list(GAMES))
 def test_round_trip_profile_policy_profile(name, kind):
     tree = tree_of(name, kind)
-    for prof in (solution(name, kind).profile, random_profile(tree, 7)):
+    for prof in (solution(name, kind).profile, random_behaviour_profile(tree, np.random.default_rng(7))):
         pol = to_openspiel_policy(tree, prof, os_game(name))
         assert_profiles_close(from_openspiel_policy(tree, pol), prof, 1e-12)
         # the generic path (action_probabilities at representative states) agrees with the array path

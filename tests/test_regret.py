@@ -10,24 +10,8 @@ import seqform
 from seqform import compile_tree, games
 from seqform.bestresponse import best_response, exploitability
 from seqform.regret import infoset_regret
-from seqform.strategy import Profile
 from tests.oracle import infoset_regret as oracle
-from tests.strategies import random_games
-
-
-def random_profile(tree, rng, zeros=False):
-    out = []
-    for p in range(tree.num_players):
-        b = np.ones(tree.num_sequences[p])
-        for i in tree.player_infosets[p]:
-            f, k = tree.infoset_first_seq[i], tree.infoset_num_actions[i]
-            v = rng.dirichlet(np.ones(k))
-            if zeros and k > 1 and rng.random() < 0.4:
-                v = np.zeros(k)
-                v[rng.integers(k)] = 1.0  # pure: leaves information sets below unreached
-            b[f:f + k] = v
-        out.append(b)
-    return Profile(out)
+from tests.strategies import random_games, random_behaviour_profile
 
 
 def probs_fn(tree, profile):
@@ -39,7 +23,7 @@ def probs_fn(tree, profile):
 
 def check(game, seed, zeros):
     tree = compile_tree(game)
-    prof = random_profile(tree, np.random.default_rng(seed), zeros)
+    prof = random_behaviour_profile(tree, np.random.default_rng(seed), zeros)
     fn = probs_fn(tree, prof)
     want = oracle.infoset_regrets(game, fn)
     got = infoset_regret(tree, prof)

@@ -7,19 +7,9 @@ from hypothesis import given, settings, strategies as st
 from seqform import UnsupportedGameError, compile_tree, games, sequence_form
 from seqform.bestresponse import expected_payoffs
 from seqform.game import CHANCE, TERMINAL
-from seqform.strategy import Profile, behaviour_from_realization, realization_plan
+from seqform.strategy import behaviour_from_realization, realization_plan
+from tests.strategies import random_behaviour_profile
 from tests import smallgames
-
-
-def random_profile(tree, rng):
-    out = []
-    for p in range(2):
-        b = np.ones(tree.num_sequences[p])
-        for i in tree.player_infosets[p]:
-            f, k = tree.infoset_first_seq[i], tree.infoset_num_actions[i]
-            b[f:f + k] = rng.dirichlet(np.ones(k))
-        out.append(b)
-    return Profile(out)
 
 
 def walk_value(game, tree, profile):
@@ -45,7 +35,7 @@ def test_payoff_matrix_matches_a_walk_of_the_game(seed):
     g = games.kuhn() if seed % 2 else games.leduc()
     t = compile_tree(g)
     sf = sequence_form(t)
-    prof = random_profile(t, rng)
+    prof = random_behaviour_profile(t, rng)
     x, y = prof.realization(t)
     assert np.allclose(sf.E @ x, sf.e, atol=1e-12) and np.allclose(sf.F @ y, sf.f, atol=1e-12)
     want = walk_value(g, t, prof)
@@ -55,7 +45,7 @@ def test_payoff_matrix_matches_a_walk_of_the_game(seed):
 
 def test_behaviour_realization_round_trip_and_unreached_uniform():
     t = compile_tree(games.kuhn())
-    prof = random_profile(t, np.random.default_rng(0))
+    prof = random_behaviour_profile(t, np.random.default_rng(0))
     for p in range(2):
         x = realization_plan(t, p, prof.behaviour[p])
         assert np.allclose(behaviour_from_realization(t, p, x), prof.behaviour[p])

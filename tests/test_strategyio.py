@@ -20,7 +20,7 @@ from seqform.evaluate import evaluate, is_exact_profile
 from seqform.strategy import Profile, uniform
 from seqform.strategyio import (from_pygambit_behavior, infoset_labels, profile_from_json, profile_to_json,
                                 read_profile, to_pygambit_behavior, write_profile)
-from tests.strategies import TreeGame, random_games
+from tests.strategies import TreeGame, random_games, random_behaviour_profile
 from tests.test_evaluate import exact_behaviour, general_games, random_exact_profile
 
 BUILTIN = ["kuhn", "leduc", "leduc(ranks=4)", "liars_dice(1,3)", "liars_dice(2,2)", "liars_dice(1,6)",
@@ -30,17 +30,6 @@ BUILTIN = ["kuhn", "leduc", "leduc(ranks=4)", "liars_dice(1,3)", "liars_dice(2,2
 
 def kuhn_tree():
     return compile_tree(games.kuhn())
-
-
-def random_float_profile(tree, rng):
-    out = []
-    for p in range(tree.num_players):
-        b = np.ones(tree.num_sequences[p])
-        for i in tree.player_infosets[p]:
-            f, k = tree.infoset_first_seq[i], tree.infoset_num_actions[i]
-            b[f:f + k] = rng.dirichlet(np.ones(k))
-        out.append(b)
-    return Profile(out)
 
 
 def via_text(obj):
@@ -77,7 +66,7 @@ def test_round_trips(name):
     back = profile_from_json(tree, via_text(profile_to_json(tree, exact)))
     assert is_exact_profile(back) and back.behaviour == exact.behaviour
     assert all(type(v) is Fraction for b in back.behaviour for v in b)
-    fl = random_float_profile(tree, np.random.default_rng(2))
+    fl = random_behaviour_profile(tree, np.random.default_rng(2))
     fback = profile_from_json(tree, via_text(profile_to_json(tree, fl)))
     assert not is_exact_profile(fback)
     for a, b in zip(fback.behaviour, fl.behaviour):
@@ -297,7 +286,7 @@ def test_pygambit_round_trips(name):
         assert Fraction(gp.payoff(player)) == ev.values[p]
     back = from_pygambit_behavior(tree, gp)
     assert back.behaviour == prof.behaviour and all(type(v) is Fraction for b in back.behaviour for v in b)
-    fl = random_float_profile(tree, np.random.default_rng(4))
+    fl = random_behaviour_profile(tree, np.random.default_rng(4))
     gf = to_pygambit_behavior(tree, fl, g)
     assert type(gf).__name__ == "MixedBehaviorProfileDouble"
     fb = from_pygambit_behavior(tree, gf)
@@ -335,7 +324,7 @@ def test_pygambit_lp_equilibria_of_random_games(game):
 def test_pygambit_undefined_information_sets():
     """pygambit's lp_solve leaves the root information set of this all-zero game undefined (0, 0);
     here the profile is made so by hand."""
-    gbt = pytest.importorskip("pygambit")
+    pytest.importorskip("pygambit")
     z = ("leaf", (0, 0))
     tree = compile_tree(TreeGame(("decision", 0, "P0", ("L", "R"), (
         ("decision", 0, "P1", ("L", "R"), (z, z)), ("decision", 0, "P2", ("L", "R"), (z, z)))), name="zeros"))

@@ -10,10 +10,11 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 
-def openspiel_sizes(game) -> dict:
-    """Histories, terminals, information sets and sequences per player, by walking OpenSpiel."""
+def openspiel_sizes(game, chance_nodes: bool = False) -> dict:
+    """Histories, terminals, information sets and sequences per player, by walking OpenSpiel
+    (and, with ``chance_nodes``, how many chance nodes)."""
     n = game.num_players()
-    hist = term = 0
+    hist = term = chance = 0
     infos = [dict() for _ in range(n)]
     stack = [game.new_initial_state()]
     while stack:
@@ -23,13 +24,17 @@ def openspiel_sizes(game) -> dict:
             term += 1
             continue
         if s.is_chance_node():
+            chance += 1
             stack.extend(s.child(a) for a, _ in s.chance_outcomes())
             continue
         p = s.current_player()
         infos[p][s.information_state_string(p)] = len(s.legal_actions())
         stack.extend(s.child(a) for a in s.legal_actions())
-    return {"histories": hist, "terminals": term, "infosets": [len(d) for d in infos],
-            "sequences": [1 + sum(d.values()) for d in infos]}
+    out = {"histories": hist, "terminals": term, "infosets": [len(d) for d in infos],
+           "sequences": [1 + sum(d.values()) for d in infos]}
+    if chance_nodes:
+        out["chance_nodes"] = chance
+    return out
 
 
 def openspiel_lp_value(game) -> float:
