@@ -29,6 +29,7 @@ import flint
 import numpy as np
 
 from .errors import CertificateError
+from .exactbestresponse import exact_best_response_value
 from .lp import LPResult
 from .rationalsolve import TooLarge, solve_sparse
 from .sequenceform import SequenceForm
@@ -107,19 +108,6 @@ class ExactSequenceForm:
         return g
 
 
-def exact_best_response_value(tree: Tree, p: int, g: list, maximise: bool) -> flint.fmpq:
-    """Exact best-response value of player p for sequence payoffs g (max, or min if not maximise)."""
-    below = [flint.fmpq(0)] * tree.num_sequences[p]
-    pick = max if maximise else min
-    first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
-    # discovery order numbers an information set after the one above it: reversed is bottom-up
-    for i in reversed(tree.player_infosets[p].tolist()):
-        f = int(first[i])
-        v = pick(g[s] + below[s] for s in range(f, f + int(nact[i])))
-        below[int(pseq[i])] += v
-    return g[0] + below[0]
-
-
 def check_plan(tree: Tree, p: int, x: list) -> str:
     """Empty string if x is exactly a realization plan of player p; otherwise what is wrong."""
     if x[0] != 1:
@@ -141,8 +129,8 @@ def verify(tree: Tree, ex: ExactSequenceForm, x: list, y: list) -> tuple[str, fl
         bad = check_plan(tree, p, plan)
         if bad:
             return bad, flint.fmpq(0), flint.fmpq(0)
-    lower = -exact_best_response_value(tree, 1, [-v for v in ex.player1_payoffs(x)], True)
-    upper = exact_best_response_value(tree, 0, ex.player0_payoffs(y), True)
+    lower = -exact_best_response_value(tree, 1, [-v for v in ex.player1_payoffs(x)])
+    upper = exact_best_response_value(tree, 0, ex.player0_payoffs(y))
     return "", lower, upper
 
 

@@ -53,6 +53,7 @@ import numpy as np
 
 from .certificate import fmpq_of, fraction_of
 from .errors import StrategyError
+from .exactbestresponse import ExactPass, exact_backward_pass
 from .game import CHANCE, Game
 from .strategy import Profile, validate_behaviour, validate_profile
 from .tree import Tree, compile_tree
@@ -238,18 +239,6 @@ def float_profile(profile: Profile | Sequence) -> Profile:
 # exact machinery
 # ----------------------------------------------------------------------------------------------
 
-@dataclass
-class ExactPass:
-    """One player's exact backward pass (``fmpq``): ``best`` and ``current`` unnormalised values
-    per information set of the player (dict global id -> value); ``value_best`` (best-response
-    value) and ``value_current`` (the player's value under the profile)."""
-
-    best: dict
-    current: dict
-    value_best: flint.fmpq
-    value_current: flint.fmpq
-
-
 def _plans(tree: Tree, beh: list) -> list:
     """Exact realization plans (fmpq) of exact behaviour (fmpq lists)."""
     plans = []
@@ -291,32 +280,6 @@ def exact_sequence_payoffs(tree: Tree, plans: list) -> list:
                     w = w * f[q]
             g[p][ns[p][k]] += w * fmpq_of(up)
     return g
-
-
-def exact_backward_pass(tree: Tree, p: int, g: list, b: list) -> ExactPass:
-    """Player ``p``'s exact best and current values at each of its information sets for sequence
-    payoffs ``g`` and behaviour ``b`` (fmpq lists), bottom-up in reverse global-id order."""
-    n = tree.num_sequences[p]
-    best_below = [flint.fmpq(0)] * n
-    cur_below = [flint.fmpq(0)] * n
-    best, cur = {}, {}
-    first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
-    for i in reversed(tree.player_infosets[p].tolist()):
-        f, k = int(first[i]), int(nact[i])
-        vb = None
-        vc = flint.fmpq(0)
-        for s in range(f, f + k):
-            gs = g[s]
-            v = gs + best_below[s]
-            if vb is None or v > vb:
-                vb = v
-            if b[s]:
-                vc += b[s] * (gs + cur_below[s])
-        best[i], cur[i] = vb, vc
-        ps = int(pseq[i])
-        best_below[ps] += vb
-        cur_below[ps] += vc
-    return ExactPass(best, cur, g[0] + best_below[0], g[0] + cur_below[0])
 
 
 def _exact_reach_weights(tree: Tree, plans: list) -> list:
