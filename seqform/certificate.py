@@ -33,7 +33,7 @@ from .exactbestresponse import exact_best_response_value
 from .lp import LPResult
 from .rationalsolve import TooLarge, solve_sparse
 from .sequenceform import SequenceForm
-from .strategy import behaviour_from_realization
+from .strategy import behaviour_from_realization, realization_plan_exact
 from .tree import Tree
 
 DEFAULT_EXACT_LIMIT = 2_000_000
@@ -202,11 +202,7 @@ def rounded_plan(tree: Tree, p: int, x: np.ndarray, max_den: int = 1 << 20) -> l
             bq[f:f + k] = [flint.fmpq(1, k)] * k
         else:
             bq[f:f + k] = [v / tot for v in bq[f:f + k]]
-    plan = [flint.fmpq(1)] * tree.num_sequences[p]
-    par = tree.seq_parent[p].tolist()
-    for s in range(1, len(plan)):
-        plan[s] = plan[par[s]] * bq[s]
-    return plan
+    return realization_plan_exact(tree, p, bq)
 
 
 def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIMIT) -> Certificate:

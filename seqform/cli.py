@@ -39,6 +39,12 @@ def _load(spec: str, args=None):
         raise SeqformError(f"cannot read {spec}: {e.strerror or e}") from None
 
 
+def _build(game, args, prog: Progress):
+    """Compile ``game`` with progress and the memory limit of ``args``."""
+    return compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
+                        memory_limit_bytes=memory_limit(args.memory_limit))
+
+
 def _fmt_sizes(sizes: dict) -> str:
     return (f"{sizes['histories']:,} histories, {sizes['terminals']:,} terminals, "
             f"information sets {sizes['infosets'][0]:,} / {sizes['infosets'][1]:,}, "
@@ -49,8 +55,7 @@ def cmd_info(args) -> int:
     prog = Progress(args.quiet)
     game = _load(args.game, args)
     t0 = time.perf_counter()
-    tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
-                        memory_limit_bytes=memory_limit(args.memory_limit))
+    tree = _build(game, args, prog)
     secs = time.perf_counter() - t0
     sizes = tree.sizes()
     zs = "zero-sum" if tree.constant_sum == 0 else (
@@ -111,8 +116,7 @@ def cmd_evaluate(args) -> int:
     from .strategyio import read_profile
     prog = Progress(args.quiet)
     game = _load(args.game, args)
-    tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
-                        memory_limit_bytes=memory_limit(args.memory_limit))
+    tree = _build(game, args, prog)
     profile = read_profile(tree, args.strategy, missing="uniform" if args.missing_uniform else "error")
     exact = True if args.exact else (False if args.float else None)
     prog("evaluating" + (" in exact arithmetic" if exact is not False else ""))
@@ -140,8 +144,7 @@ def cmd_convert(args) -> int:
     if not args.out.lower().endswith(".efg"):
         raise SeqformError(f"cannot write {args.out!r}: seqform writes Gambit .efg files (name ending in .efg)")
     game = _load(args.game, args)
-    tree = compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
-                        memory_limit_bytes=memory_limit(args.memory_limit))
+    tree = _build(game, args, prog)
     try:
         write_efg(tree, args.out)
     except OSError as e:

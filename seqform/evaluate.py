@@ -55,7 +55,7 @@ from .certificate import fmpq_of, fraction_of
 from .errors import StrategyError
 from .exactbestresponse import ExactPass, exact_backward_pass
 from .game import CHANCE, Game
-from .strategy import Profile, validate_behaviour, validate_profile
+from .strategy import Profile, check_shape, realization_plan_exact, validate_behaviour, validate_profile
 from .tree import Tree, compile_tree
 
 __all__ = ["Evaluation", "evaluate", "is_exact_profile", "exact_profile", "float_profile",
@@ -191,15 +191,9 @@ def _fraction(v) -> Fraction:
 
 def _exact_profile(tree: Tree, profile) -> tuple[Profile, list]:
     beh = list(profile.behaviour if isinstance(profile, Profile) else profile)
-    if len(beh) != tree.num_players:
-        raise StrategyError(f"the profile has strategies for {len(beh)} players; {tree.name} has "
-                            f"{tree.num_players}")
+    check_shape(tree, beh)
     out, renorm = [], []
     for p, b in enumerate(beh):
-        n = tree.num_sequences[p]
-        if len(b) != n:
-            raise StrategyError(f"player {p}'s strategy has {len(b)} entries; {tree.name} has {n} sequences "
-                                f"for player {p} (the empty sequence included)")
         has_float = not all(_is_exact_value(v) for v in (b.tolist() if isinstance(b, np.ndarray) else b))
         if has_float:
             # check as floats (tolerance 1e-9), then take every entry at its binary value
@@ -238,18 +232,6 @@ def float_profile(profile: Profile | Sequence) -> Profile:
 # ----------------------------------------------------------------------------------------------
 # exact machinery
 # ----------------------------------------------------------------------------------------------
-
-def _plans(tree: Tree, beh: list) -> list:
-    """Exact realization plans (fmpq) of exact behaviour (fmpq lists)."""
-    plans = []
-    for p, b in enumerate(beh):
-        x = [flint.fmpq(1)] * tree.num_sequences[p]
-        par = tree.seq_parent[p].tolist()
-        for s in range(1, len(x)):
-            x[s] = x[par[s]] * b[s]
-        plans.append(x)
-    return plans
-
 
 def exact_sequence_payoffs(tree: Tree, plans: list) -> list:
     """Every player's exact sequence payoffs ``g_p`` (lists of fmpq) given exact realization
@@ -321,7 +303,7 @@ def _exact_reach_weights(tree: Tree, plans: list) -> list:
 def _evaluate_exact(tree: Tree, profile: Profile, renormalised: list) -> Evaluation:
     N = tree.num_players
     beh = [[fmpq_of(v) for v in b] for b in profile.behaviour]
-    plans = _plans(tree, beh)
+    plans = [realization_plan_exact(tree, p, b) for p, b in enumerate(beh)]
     g = exact_sequence_payoffs(tree, plans)
     M = len(tree.infoset_player)
     num = [None] * M
@@ -378,7 +360,4 @@ def evaluate(tree: Tree | Game, profile: Profile | Sequence, exact: bool | None 
     if exact:
         prof, renorm = _exact_profile(tree, profile)
         return _evaluate_exact(tree, prof, renorm)
-    if len(profile.behaviour) != tree.num_players:
-        raise StrategyError(f"the profile has strategies for {len(profile.behaviour)} players; {tree.name} has "
-                            f"{tree.num_players}")
-    return _evaluate_float(tree, float_profile(profile))
+    return _evaluate_float(tree, float_profile(profile))  # validates the profile

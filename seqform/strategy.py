@@ -81,8 +81,8 @@ def behaviour_from_realization(tree: Tree, p: int, x: np.ndarray) -> np.ndarray:
 def realization_plan_exact(tree: Tree, p: int, b: list) -> list:
     """Exact realization plan (list of Fractions or fmpq) of an exact behavioural strategy."""
     x = [None] * tree.num_sequences[p]
-    x[0] = b[0] * 0 + 1
-    par = tree.seq_parent[p]
+    x[0] = b[0] * 0 + 1  # one, of b's exact type
+    par = tree.seq_parent[p].tolist()
     for s in range(1, len(x)):
         x[s] = x[par[s]] * b[s]
     return x
@@ -106,10 +106,7 @@ def validate_behaviour(tree: Tree, p: int, b, tol: float = 1e-9) -> None:
     Float arrays are checked to ``tol`` (entries finite and >= -tol, each information set's sum
     within tol of 1) in a few vectorised calls; exact entries (Fractions) are checked exactly.
     """
-    n = tree.num_sequences[p]
-    if len(b) != n:
-        raise StrategyError(f"player {p}'s strategy has {len(b)} entries; {tree.name} has {n} sequences "
-                            f"for player {p} (the empty sequence included)")
+    check_length(tree, p, b)
     ids = tree.player_infosets[p]
     if not len(ids):
         return
@@ -138,11 +135,26 @@ def validate_behaviour(tree: Tree, p: int, b, tol: float = 1e-9) -> None:
                         f"{{{shown}}} (sum {sum(probs)})")
 
 
+def check_length(tree: Tree, p: int, b) -> None:
+    """``StrategyError`` unless player ``p``'s strategy has one entry per sequence."""
+    n = tree.num_sequences[p]
+    if len(b) != n:
+        raise StrategyError(f"player {p}'s strategy has {len(b)} entries; {tree.name} has {n} sequences "
+                            f"for player {p} (the empty sequence included)")
+
+
+def check_shape(tree: Tree, behaviours: list) -> None:
+    """``StrategyError`` unless there is one strategy per player, each of the right length."""
+    if len(behaviours) != tree.num_players:
+        raise StrategyError(f"the profile has strategies for {len(behaviours)} players; "
+                            f"{tree.name} has {tree.num_players}")
+    for p, b in enumerate(behaviours):
+        check_length(tree, p, b)
+
+
 def validate_profile(tree: Tree, profile: Profile, tol: float = 1e-9) -> None:
     """``validate_behaviour`` for every player, and the right number of players."""
-    if len(profile.behaviour) != tree.num_players:
-        raise StrategyError(f"the profile has strategies for {len(profile.behaviour)} players; "
-                            f"{tree.name} has {tree.num_players}")
+    check_shape(tree, profile.behaviour)
     for p, b in enumerate(profile.behaviour):
         validate_behaviour(tree, p, b, tol)
 
