@@ -297,18 +297,23 @@ def _write_efg_file(spec: str, directory: Path) -> tuple:
     return str(path), time.perf_counter() - t0, path.stat().st_size
 
 
+def _repeated(kind: str, spec: str, efg, times: int, args, tmp: Path, say) -> dict:
+    """Run one solver ``times`` times (stopping at the first failure), each in a fresh process."""
+    reps = []
+    for _ in range(max(1, times)):
+        say(f"  {spec}: {kind} ...")
+        r = run_child(kind, spec, efg, args.cap, args.mem_cap_gib, tmp)
+        reps.append(r)
+        say(f"    {_brief(r)}")
+        if r["status"] != "ok":
+            break
+    return _combine(reps)
+
+
 def bench_game(spec: str, args, tmp: Path, say) -> dict:
     rec: dict = {"game": spec, "runs": {}}
     for kind in SEQFORM:
-        reps = []
-        for _ in range(max(1, args.repeat)):
-            say(f"  {spec}: {kind} ...")
-            r = run_child(kind, spec, None, args.cap, args.mem_cap_gib, tmp)
-            reps.append(r)
-            say(f"    {_brief(r)}")
-            if r["status"] != "ok":
-                break
-        rec["runs"][kind] = _combine(reps)
+        rec["runs"][kind] = _repeated(kind, spec, None, args.repeat, args, tmp, say)
     ok = rec["runs"]["seqform-float"]
     rec["sizes"] = ok.get("sizes") or rec["runs"]["seqform-exact"].get("sizes")
     if not args.skip_peers:
@@ -332,15 +337,7 @@ def bench_game(spec: str, args, tmp: Path, say) -> dict:
                                               "slower (--no-skip-implied runs it anyway)"}
                 say(f"  {spec}: {kind} skipped (float LP timed out)")
                 continue
-            reps = []
-            for _ in range(max(1, args.peer_repeat)):
-                say(f"  {spec}: {kind} ...")
-                r = run_child(kind, spec, efg, args.cap, args.mem_cap_gib, tmp)
-                reps.append(r)
-                say(f"    {_brief(r)}")
-                if r["status"] != "ok":
-                    break
-            rec["runs"][kind] = _combine(reps)
+            rec["runs"][kind] = _repeated(kind, spec, efg, args.peer_repeat, args, tmp, say)
     rec["agree"] = _agreement(rec)
     return rec
 

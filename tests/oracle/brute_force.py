@@ -384,15 +384,17 @@ def _solve_linear_exact(rows: list, nvars: int) -> list | None:
     return [M[i][nvars] for i in range(nvars)]
 
 
-def _float_mixture(M: np.ndarray) -> tuple:
-    """Row player's optimal mixture and value of the float matrix ``M`` (HiGHS dual simplex: a vertex)."""
+def _float_mixture(M: np.ndarray, method: str = "highs-ds", options: dict | None = None) -> tuple:
+    """Row player's optimal mixture, value and the columns' slacks for the float matrix ``M``
+    (default HiGHS dual simplex, so the mixture is a vertex)."""
     m, n = M.shape
+    # variables (x_1..x_m, v): maximise v s.t. v <= (x^T M)_j for all j, sum x = 1, x >= 0
     c = np.zeros(m + 1)
     c[-1] = -1.0
     A_ub = np.hstack([-M.T, np.ones((n, 1))])
     A_eq = np.concatenate([np.ones(m), [0.0]])[None, :]
     res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=[1.0],
-                  bounds=[(0, None)] * m + [(None, None)], method="highs-ds")
+                  bounds=[(0, None)] * m + [(None, None)], method=method, options=options)
     if res.status != 0:
         raise OracleError(f"linprog failed: {res.message}")
     return res.x[:m], float(res.x[-1]), res.slack
@@ -485,17 +487,7 @@ def solve_matrix_game_float(A: Sequence[Sequence]) -> float:
     opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
     def row_value(M):
-        m, n = M.shape
-        # variables (x_1..x_m, v): maximise v s.t. v <= (x^T M)_j for all j, sum x = 1, x >= 0
-        c = np.zeros(m + 1)
-        c[-1] = -1.0
-        A_ub = np.hstack([-M.T, np.ones((n, 1))])
-        A_eq = np.concatenate([np.ones(m), [0.0]])[None, :]
-        res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=[1.0],
-                      bounds=[(0, None)] * m + [(None, None)], method="highs", options=opts)
-        if res.status != 0:
-            raise OracleError(f"linprog failed: {res.message}")
-        return float(res.x[-1])
+        return _float_mixture(M, "highs", opts)[1]
 
     v_row = row_value(M)
     v_col = -row_value(-M.T)
