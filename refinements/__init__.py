@@ -1,5 +1,19 @@
-"""Refined equilibria (extensive-form perfect, quasi-perfect) from perturbed sequence-form polytopes.
+"""Refined equilibria of two-player zero-sum games from perturbed sequence-form polytopes.
 
-Not yet implemented: the work is described in the project's refinements issue. The package is
-installed with seqform so that its place in the distribution is fixed.
+``refinements.efpe(game)`` and ``refinements.qpe(game)`` compute an extensive-form perfect or a
+quasi-perfect equilibrium exactly, as the limit eps -> 0 of the perturbed games' equilibria (the
+trembling LP of Farina, Gatti & Sandholm 2018), certified: the limit is an exact Nash equilibrium
+and every information set's regret (seed 001's measure, under the limit beliefs) is exactly zero.
+With ``eps=...`` they solve the perturbed game at that tremble instead. Modules:
+``perturbation`` (EFPE, QPE and user-given lower bounds), ``perturbedlp`` (the LP with eps as a
+symbol), ``iterativerefinement`` (exact optimality at one eps), ``trembling`` (the limit),
+``certify`` (the checks), ``solve`` (the API).
 """
+from __future__ import annotations
+
+from .errors import PerturbationError, RefinementError
+from .perturbation import Perturbation, custom
+from .solve import RefinedSolution, efpe, qpe, refine
+
+__all__ = ["efpe", "qpe", "refine", "RefinedSolution", "Perturbation", "custom", "PerturbationError",
+           "RefinementError"]

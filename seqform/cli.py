@@ -75,10 +75,57 @@ def cmd_info(args) -> int:
     return 0
 
 
+def _print_strategy(tree, profile) -> None:
+    from .strategyio import profile_to_json
+    obj = profile_to_json(tree, profile)
+    for p, player in enumerate(obj["strategies"]):
+        print(f"player {p} strategy:")
+        for e in player["infosets"]:
+            acts = ", ".join(f"{a}: {pr}" for a, pr in e["actions"].items())
+            print(f"  {e['infoset']}  {acts}")
+
+
+def cmd_refine(args, game, prog: Progress) -> int:
+    """``solve --refine efpe|qpe [--eps X]``: a refined equilibrium (package ``refinements``)."""
+    from refinements import refine
+    if args.eps is not None and not args.eps > 0:
+        raise SeqformError(f"--eps must be positive, got {args.eps}")
+    tree = _build(game, args, prog)
+    sol = refine(tree, args.refine, args.eps, progress=prog)
+    if args.json:
+        print(json.dumps(sol.to_json(strategy=args.strategy)))
+        return 0
+    print(f"game            {sol.game}")
+    print(f"sizes           {_fmt_sizes(sol.sizes)}")
+    if sol.eps is None:
+        what = "extensive-form perfect" if sol.concept == "efpe" else "quasi-perfect"
+        print(f"refinement      {sol.concept}: {what} equilibrium, exact limit eps -> 0 (trembling LP)")
+        print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
+        print(f"certificate     {'exact' if sol.certified else 'FAILED'}: Nash with the certified value "
+              f"{sol.nash_value}, every information set's regret exactly zero under the limit beliefs"
+              if sol.certified else f"certificate     FAILED: {'; '.join(sol.notes)}")
+        print(f"max infoset regret {sol.max_infoset_regret} ({sol.positive_regret_infosets} information sets positive)")
+    else:
+        print(f"refinement      {sol.concept} perturbed game at eps={sol.eps:g} (exact at that eps)")
+        print(f"value           {sol.value_float:.12g}  (perturbed game, player 0)")
+        print(f"trembles        every bound holds (largest shortfall {sol.tremble_violation:.3g})")
+        print(f"max infoset regret {float(sol.max_infoset_regret):.3g} ({sol.positive_regret_infosets} information sets "
+              f"above 1e-9)")
+    print(f"exploitability  {sol.exploitability:.3g}  (unperturbed game)")
+    print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in sol.seconds.items()))
+    if args.strategy:
+        _print_strategy(sol.tree, sol.exact_profile or sol.profile)
+    return 0
+
+
 def cmd_solve(args) -> int:
     from .solve import solve
     prog = Progress(args.quiet)
     game = _load(args.game, args)
+    if args.refine:
+        return cmd_refine(args, game, prog)
+    if args.eps is not None:
+        raise SeqformError("--eps needs --refine efpe|qpe")
     sol = solve(game, method=args.method, certify_exact=not args.no_certify, exact_limit=args.exact_limit,
                 time_limit=args.time_limit, memory_limit_gib=args.memory_limit, progress=prog)
     if args.json:
@@ -101,13 +148,7 @@ def cmd_solve(args) -> int:
     s = sol.seconds
     print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in s.items()))
     if args.strategy:
-        from .strategyio import profile_to_json
-        obj = profile_to_json(sol.tree, sol.exact_profile or sol.profile)
-        for p, player in enumerate(obj["strategies"]):
-            print(f"player {p} strategy:")
-            for e in player["infosets"]:
-                acts = ", ".join(f"{a}: {pr}" for a, pr in e["actions"].items())
-                print(f"  {e['infoset']}  {acts}")
+        _print_strategy(sol.tree, sol.exact_profile or sol.profile)
     return 0
 
 
@@ -172,6 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--memory-limit", type=float, default=None, metavar="GIB",
                     help="refuse games whose tree or LP would need more (default: SEQFORM_MEMORY_LIMIT, "
                          "else 75%% of available memory)")
+    sp.add_argument("--refine", choices=["efpe", "qpe"], default=None,
+                    help="a refined equilibrium: extensive-form perfect (efpe) or quasi-perfect (qpe), exactly "
+                         "in the limit eps -> 0 unless --eps is given")
+    sp.add_argument("--eps", type=float, default=None, help="with --refine: solve the perturbed game at this tremble")
     sp.add_argument("--quiet", action="store_true", help="no progress messages")
     sp.set_defaults(func=cmd_solve)
     ev = sub.add_parser("evaluate", help="exploitability and information-set regret of a strategy profile")

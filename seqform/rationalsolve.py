@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import heapq
 
+import flint
+
 from .errors import CertificateError
 
 
@@ -22,6 +24,133 @@ class TooLarge(Exception):
         self.nnz, self.limit = nnz, limit
 
 
+class SparseLU:
+    """An exact sparse LU factorization of a square nonsingular system, reusable for many right-hand
+    sides (the trembling LP of ``refinements`` solves one basis for every term of a power series).
+
+    ``rows``: one dict ``{col: fmpq}`` per equation. Elimination follows the Markowitz-style order
+    described in the module docstring; ``limit`` bounds the stored nonzeros (``TooLarge`` past it).
+    ``CertificateError`` if the system is not square, or singular unless ``allow_singular``: then
+    the factorization is rank-revealing: ``free_cols`` are the columns left without a pivot (one
+    null vector each, ``null_vector``) and ``free_rows`` the equations that became zero (the
+    right-hand side must vanish on them after elimination, ``residuals``).
+    """
+
+    def __init__(self, rows: list, ncols: int, limit: int = 2_000_000, allow_singular: bool = False):
+        n = len(rows)
+        if n != ncols:
+            raise CertificateError(f"basis system is not square: {n} equations, {ncols} unknowns")
+        rows = [dict(r) for r in rows]
+        cols: list = [set() for _ in range(ncols)]
+        for i, r in enumerate(rows):
+            for c in r:
+                cols[c].add(i)
+        nnz = sum(len(r) for r in rows)
+        heap = [(len(cols[c]), c) for c in range(ncols)]
+        heapq.heapify(heap)
+        done = [False] * ncols
+        order: list = []
+        # the row operations, in order, so that any right-hand side can replay them
+        ops: list = []
+        free: list = []
+        while heap:
+            cnt, c = heapq.heappop(heap)
+            if done[c] or cnt != len(cols[c]):
+                continue  # a stale heap entry
+            if cnt == 0:
+                if not allow_singular:
+                    raise CertificateError("basis system is singular")
+                done[c] = True
+                free.append(c)
+                continue
+            r = min(cols[c], key=lambda i: len(rows[i]))
+            prow = rows[r]
+            piv = prow[c]
+            done[c] = True
+            order.append((r, c))
+            for c2 in prow:
+                cols[c2].discard(r)
+            others = list(cols[c])
+            touched = set(prow)
+            for i in others:
+                row = rows[i]
+                fac = row.pop(c) / piv
+                for c2, a in prow.items():
+                    if c2 == c:
+                        continue
+                    v = row.get(c2)
+                    if v is None:
+                        row[c2] = -fac * a
+                        cols[c2].add(i)
+                        nnz += 1
+                    else:
+                        v -= fac * a
+                        if v == 0:
+                            del row[c2]
+                            cols[c2].discard(i)
+                        else:
+                            row[c2] = v
+                ops.append((i, r, fac))
+                touched.update(row)
+            cols[c] = set()
+            if nnz > limit:
+                raise TooLarge(nnz, limit)
+            for c2 in touched:
+                if not done[c2]:
+                    heapq.heappush(heap, (len(cols[c2]), c2))
+        if len(order) + len(free) != ncols:
+            raise CertificateError("basis system is singular")
+        self.n = ncols
+        self.free_cols = free
+        pivoted = {r for r, _ in order}
+        self.free_rows = [i for i in range(n) if i not in pivoted]
+        self._ops = ops
+        # back substitution in reverse pivot order: (pivot row's off-pivot entries, pivot, row, col)
+        self._back = [([(c2, a) for c2, a in rows[r].items() if c2 != c], rows[r][c], r, c)
+                      for r, c in reversed(order)]
+
+    def eliminate(self, rhs: list) -> list:
+        """The right-hand side after the elimination's row operations (its entries on
+        ``free_rows`` are the residuals a solution needs to vanish)."""
+        if len(rhs) != self.n:
+            raise CertificateError(f"right-hand side has {len(rhs)} entries for {self.n} equations")
+        b = list(rhs)
+        for i, r, fac in self._ops:
+            br = b[r]
+            if br:
+                b[i] -= fac * br
+        return b
+
+    def residuals(self, rhs: list) -> list:
+        """The left-null functionals of the system applied to ``rhs`` (one per free row)."""
+        b = self.eliminate(rhs)
+        return [b[i] for i in self.free_rows]
+
+    def null_vector(self, f: int) -> list:
+        """The null vector with 1 at free column ``f`` and 0 at the other free columns."""
+        return self.solve([flint.fmpq(0)] * self.n, {f: flint.fmpq(1)}, check=False)
+
+    def solve(self, rhs: list, free_values: dict | None = None, check: bool = True) -> list:
+        """``z`` with ``sum_c rows[r][c] * z[c] = rhs[r]`` for every r (lists of ``fmpq``). On a
+        singular system the free columns take ``free_values`` (default 0); ``check``: raise
+        ``CertificateError`` if the right-hand side is inconsistent."""
+        b = self.eliminate(rhs)
+        if check and any(b[i] for i in self.free_rows):
+            raise CertificateError("singular system with an inconsistent right-hand side")
+        z: list = [None] * self.n
+        zero = flint.fmpq(0)
+        for c in self.free_cols:
+            z[c] = (free_values or {}).get(c, zero)
+        for off, piv, r, c in self._back:
+            acc = b[r]
+            for c2, a in off:
+                zc = z[c2]
+                if zc:
+                    acc -= a * zc
+            z[c] = acc / piv
+        return z
+
+
 def solve_sparse(rows: list, rhs: list, ncols: int, limit: int = 2_000_000) -> list:
     """Solve ``sum_c rows[r][c] * z[c] = rhs[r]`` for every r, with ``rows`` dicts ``{col: fmpq}``.
 
@@ -29,69 +158,4 @@ def solve_sparse(rows: list, rhs: list, ncols: int, limit: int = 2_000_000) -> l
     elimination (``TooLarge`` past it), so that a dense-filling system fails fast instead of
     running for hours. Returns ``z`` as a list of ``fmpq``. ``CertificateError`` if singular.
     """
-    n = len(rows)
-    if n != ncols:
-        raise CertificateError(f"basis system is not square: {n} equations, {ncols} unknowns")
-    rows = [dict(r) for r in rows]
-    rhs = list(rhs)
-    cols: list = [set() for _ in range(ncols)]
-    for i, r in enumerate(rows):
-        for c in r:
-            cols[c].add(i)
-    nnz = sum(len(r) for r in rows)
-    heap = [(len(cols[c]), c) for c in range(ncols)]
-    heapq.heapify(heap)
-    done = [False] * ncols
-    order: list = []
-    while heap:
-        cnt, c = heapq.heappop(heap)
-        if done[c] or cnt != len(cols[c]):
-            continue  # a stale heap entry
-        if cnt == 0:
-            raise CertificateError("basis system is singular")
-        r = min(cols[c], key=lambda i: len(rows[i]))
-        prow = rows[r]
-        piv = prow[c]
-        done[c] = True
-        order.append((r, c))
-        for c2 in prow:
-            cols[c2].discard(r)
-        others = list(cols[c])
-        touched = set(prow)
-        for i in others:
-            row = rows[i]
-            fac = row.pop(c) / piv
-            for c2, a in prow.items():
-                if c2 == c:
-                    continue
-                v = row.get(c2)
-                if v is None:
-                    row[c2] = -fac * a
-                    cols[c2].add(i)
-                    nnz += 1
-                else:
-                    v -= fac * a
-                    if v == 0:
-                        del row[c2]
-                        cols[c2].discard(i)
-                    else:
-                        row[c2] = v
-            rhs[i] -= fac * rhs[r]
-            touched.update(row)
-        cols[c] = set()
-        if nnz > limit:
-            raise TooLarge(nnz, limit)
-        for c2 in touched:
-            if not done[c2]:
-                heapq.heappush(heap, (len(cols[c2]), c2))
-    if len(order) != ncols:
-        raise CertificateError("basis system is singular")
-    z: list = [None] * ncols
-    for r, c in reversed(order):
-        acc = rhs[r]
-        row = rows[r]
-        for c2, a in row.items():
-            if c2 != c:
-                acc -= a * z[c2]
-        z[c] = acc / row[c]
-    return z
+    return SparseLU(rows, ncols, limit).solve(rhs)

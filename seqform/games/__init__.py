@@ -1,7 +1,9 @@
 """Built-in games, and parsing of game names such as ``leduc(ranks=5)``.
 
 ``seqform.games.kuhn()``, ``leduc(ranks, suits)``, ``liars_dice(dice, sides)``,
-``goofspiel(cards, ...)``; ``load("leduc(ranks=5)")`` builds one from its name.
+``goofspiel(cards, ...)``; the refinement examples ``threat_zero_sum()``,
+``threat_general_sum()``, ``guess_the_ace()``, ``selten_horse()`` (``textbook.py``);
+``load("leduc(ranks=5)")`` builds one from its name.
 """
 from __future__ import annotations
 
@@ -15,9 +17,12 @@ from .goofspiel import goofspiel
 from .kuhn import kuhn
 from .leduc import leduc
 from .liars_dice import liars_dice
+from .textbook import guess_the_ace, selten_horse, threat_general_sum, threat_zero_sum
 
 REGISTRY: dict[str, Callable[..., Game]] = {
-    "kuhn": kuhn, "leduc": leduc, "liars_dice": liars_dice, "goofspiel": goofspiel}
+    "kuhn": kuhn, "leduc": leduc, "liars_dice": liars_dice, "goofspiel": goofspiel,
+    "threat_zero_sum": threat_zero_sum, "threat_general_sum": threat_general_sum,
+    "guess_the_ace": guess_the_ace, "selten_horse": selten_horse}
 
 
 def register(name: str, factory: Callable[..., Game]) -> None:
@@ -67,4 +72,5 @@ def load(spec: str) -> Game:
     return factory(*args, **kwargs)
 
 
-__all__ = ["kuhn", "leduc", "liars_dice", "goofspiel", "load", "register", "REGISTRY"]
+__all__ = ["kuhn", "leduc", "liars_dice", "goofspiel", "threat_zero_sum", "threat_general_sum", "guess_the_ace",
+           "selten_horse", "load", "register", "REGISTRY"]

@@ -1,0 +1,401 @@
+"""The trembling-LP method (Farina, Gatti & Sandholm, NeurIPS 2018): the exact limit eps -> 0 of
+the perturbed LP's optimal solutions, from one basis.
+
+Solve the perturbed LP (``perturbedlp``) numerically at some eps and take HiGHS's optimal basis.
+On that basis the basic solution is ``w_B(eps) = K_B(eps)^{-1} h(eps)`` and the duals are
+``pi(eps) = K_B(eps)^{-T} c_B(eps)``, rational functions of eps. Where ``K_B(0)`` is nonsingular
+both are power series, ``w_B = sum_k eps^k w_k`` with
+
+    K_B(0) w_k = h_k - sum_{j >= 1} K_j w_{k-j}          (and the transpose for pi),
+
+solved exactly (python-flint rationals) with one sparse LU of ``K_B(0)``. The basis is optimal
+for every eps in some interval (0, eps_bar] iff, for every quantity that must be nonnegative
+(basic values above their bounds, slacks of basic rows) or nonpositive (reduced costs of nonbasic
+columns, duals of tight inequality rows), the lowest-order nonzero coefficient of its series has
+the right sign. If so, the limit eps -> 0 of the basic solution, ``w_0`` and ``pi_0``, is the
+refined equilibrium's realization plans; the leading terms of the series also give the limit
+*behavioural* strategies everywhere, including at information sets the limit plans never reach.
+If not, eps is shrunk and the LP solved again.
+
+A quantity whose first ``order + 1`` coefficients all vanish is taken as identically zero (it is a
+rational function, so this holds when ``order`` reaches its degree); the count of such quantities
+is reported, and the final answer is verified independently (``certify``: exact Nash check and
+exact information-set regrets), so a wrong basis can not pass silently.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+import flint
+import numpy as np
+
+from seqform.certificate import fmpq_of
+from seqform.errors import CertificateError, SolverError
+from seqform.highs import BASIC
+from seqform.rationalsolve import SparseLU, TooLarge
+
+from .errors import RefinementError
+from .iterativerefinement import refine
+from .perturbedlp import PolyLP, solve_at
+
+ZERO = flint.fmpq(0)
+
+
+@dataclass
+class Series:
+    """Truncated power series of many quantities at once: ``terms[k][i]`` is the eps^k coefficient
+    of quantity i (fmpq)."""
+
+    terms: list = field(default_factory=list)
+
+    def leading(self, i: int) -> tuple[int, flint.fmpq]:
+        """``(order, coefficient)`` of quantity i's lowest-order nonzero term, or (-1, 0) if every
+        computed term is zero."""
+        for k, t in enumerate(self.terms):
+            if t[i] != 0:
+                return k, t[i]
+        return -1, ZERO
+
+
+@dataclass
+class BasisTest:
+    """Outcome of the exact test of one basis. ``optimal``: optimal for all small eps > 0;
+    ``reason``: the first violated sign condition, if any; ``x``, ``y``: realization series of
+    both players (``Series`` over sequences); ``order``: terms computed; ``zero_to_order``:
+    quantities identically zero through that order; ``basis_size``."""
+
+    optimal: bool
+    reason: str
+    x: Series | None
+    y: Series | None
+    order: int
+    zero_to_order: int
+    basis_size: int
+
+
+def _conv_rows(parts: dict, rows_sel: np.ndarray, n_rows: int) -> dict:
+    """{power: list over selected rows of {col: fmpq}} for the matrix parts of a PolyLP."""
+    pos = np.full(n_rows, -1, dtype=np.int64)
+    pos[rows_sel] = np.arange(len(rows_sel))
+    out = {}
+    for k, t in parts.items():
+        rows = [dict() for _ in range(len(rows_sel))]
+        pr = pos[t.rows]
+        for r, c, v in zip(pr.tolist(), t.cols.tolist(), t.exact):
+            if r >= 0:
+                rows[r][c] = v
+        out[k] = rows
+    return out
+
+
+def _poly_vector(parts: dict, n: int, K: int) -> list:
+    """Dense exact coefficient lists ``[power][index]`` (powers 0..K) of a polynomial vector."""
+    out = [[ZERO] * n for _ in range(K + 1)]
+    for k, t in parts.items():
+        if k <= K:
+            for c, v in zip(t.cols.tolist(), t.exact):
+                out[k][c] += v
+    return out
+
+
+class SeriesError(Exception):
+    """The basis system's solution is not a power series this module can compute."""
+
+
+def _apply(rows: list, v: list) -> list:
+    """Sparse rows (dicts) times a dense vector, exactly."""
+    out = []
+    for row in rows:
+        acc = ZERO
+        for c, a in row.items():
+            vc = v[c]
+            if vc:
+                acc += a * vc
+        out.append(acc)
+    return out
+
+
+def _transpose(rows: list, n: int) -> list:
+    out: list = [dict() for _ in range(n)]
+    for i, r in enumerate(rows):
+        for c, v in r.items():
+            out[c][i] = v
+    return out
+
+
+def series_solve(mats: dict, rhs: list, K: int, exact_limit: int) -> list:
+    """Coefficients ``w_0..w_K`` of the power series solving ``(sum_j eps^j mats[j]) w = sum_k
+    eps^k rhs[k]`` (``mats[j]``: square sparse rows; ``rhs``: K + 2 dense vectors).
+
+    With ``M_0`` nonsingular this is the recursion of the module docstring. When ``M_0`` is
+    singular (it happens: a basic variable of order eps whose coefficient only the eps-terms of
+    the matrix determine), write ``w_k = p_k + N c_k`` with N a null basis of ``M_0`` (from a
+    rank-revealing LU) and choose ``c_{k-1}`` so that the order-k equation is solvable: the small
+    system ``(L M_1 N) c_{k-1} = L r_k`` with L the left null functionals. This covers the
+    index-one case (``L M_1 N`` nonsingular); ``SeriesError`` otherwise, or when the solution has
+    a pole at eps = 0."""
+    n = len(mats[0])
+    try:
+        lu = SparseLU(mats[0], n, exact_limit, allow_singular=True)
+    except CertificateError as e:
+        raise SeriesError(str(e)) from None
+    free = lu.free_cols
+    d = len(free)
+    if d:
+        if 1 not in mats:
+            raise SeriesError("the basis matrix is singular and constant in eps")
+        nulls = [lu.null_vector(f) for f in free]
+        m1n = [_apply(mats[1], v) for v in nulls]
+        S = flint.fmpq_mat(d, d)
+        for f, v in enumerate(m1n):
+            for i, r in enumerate(lu.residuals(v)):
+                S[i, f] = r
+        if S.det() == 0:
+            raise SeriesError(f"the basis matrix is singular at eps = 0 with index above one (nullity {d})")
+        Sinv = S.inv()
+    ws: list = []
+    prev = None
+    for k in range(K + 1 + (1 if d else 0)):
+        r = list(rhs[k])
+        for j, rows in mats.items():
+            if j == 0 or j > k:
+                continue
+            v = prev if (j == 1 and d) else ws[k - j]
+            for i, a in enumerate(_apply(rows, v)):
+                if a:
+                    r[i] -= a
+        if d:
+            res = lu.residuals(r)
+            if k == 0:
+                if any(res):
+                    raise SeriesError("the basic solution has a pole at eps = 0")
+            else:
+                c = [sum((Sinv[f, i] * res[i] for i in range(d)), ZERO) for f in range(d)]
+                w = list(prev)
+                for f in range(d):
+                    if c[f]:
+                        for t in range(n):
+                            if nulls[f][t]:
+                                w[t] += c[f] * nulls[f][t]
+                        for t in range(n):
+                            if m1n[f][t]:
+                                r[t] -= c[f] * m1n[f][t]
+                ws.append(w)
+        p = lu.solve(r)
+        if d:
+            prev = p
+        else:
+            ws.append(p)
+    return ws[:K + 1]
+
+
+def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, order: int,
+               exact_limit: int = 2_000_000) -> BasisTest:
+    """Is this basis optimal for all small eps > 0? (see the module docstring). ``order``: the
+    number of series terms after the constant one. Raises ``TooLarge`` if the exact LU would
+    exceed ``exact_limit`` nonzeros."""
+    B = np.flatnonzero(col_status == BASIC)
+    T = np.flatnonzero(row_status != BASIC)
+    Rb = np.flatnonzero(row_status == BASIC)
+    nb = len(B)
+    if nb != len(T):
+        return BasisTest(False, f"basis is not square ({nb} basic columns, {len(T)} tight rows)", None, None, 0, 0, nb)
+    N = np.flatnonzero(col_status != BASIC)
+    bpos = np.full(plp.n_cols, -1, dtype=np.int64)
+    bpos[B] = np.arange(nb)
+    K = order
+    rowsT = _conv_rows(plp.K, T, plp.n_rows)       # power -> rows (tight) as {col: v}
+    rowsR = _conv_rows(plp.K, Rb, plp.n_rows)      # basic rows
+    # M_j = K_j[T, B] in basis positions; the nonbasic part K_j[T, N] moves to the right-hand side
+    M = {k: [{int(bpos[c]): v for c, v in r.items() if bpos[c] >= 0} for r in rows] for k, rows in rowsT.items()}
+    lower = _poly_vector(plp.col_lower, plp.n_cols, K + 1)  # nonbasic columns sit at their lower bounds
+    for c in np.flatnonzero(plp.col_free).tolist():
+        for k in range(K + 2):
+            lower[k][c] = ZERO
+    cost = _poly_vector(plp.cost, plp.n_cols, K + 1)
+    Bl = B.tolist()
+    row_lo = [plp.row_lower_exact[i] for i in T.tolist()]
+    rhs = []
+    for k in range(K + 2):
+        r = list(row_lo) if k == 0 else [ZERO] * nb
+        for j, rows in rowsT.items():
+            if j <= k:
+                low = lower[k - j]
+                for i, row in enumerate(rows):
+                    acc = ZERO
+                    for c, v in row.items():
+                        if bpos[c] < 0 and low[c]:
+                            acc += v * low[c]
+                    if acc:
+                        r[i] -= acc
+        rhs.append(r)
+    try:
+        wb = series_solve(M, rhs, K, exact_limit)
+        pis = series_solve({k: _transpose(rows, nb) for k, rows in M.items()},
+                           [[cost[k][c] for c in Bl] for k in range(K + 2)], K, exact_limit)
+    except SeriesError as e:
+        return BasisTest(False, str(e), None, None, K, 0, nb)
+    wfull: list = []
+    for k in range(K + 1):
+        full = list(lower[k])
+        for c, v in zip(Bl, wb[k]):
+            full[c] = v
+        wfull.append(full)
+    # the sign conditions, as series
+    equal = plp.row_equal
+
+    def first_nonzero(seq_of_k):
+        for k, v in enumerate(seq_of_k):
+            if v != 0:
+                return k, v
+        return -1, ZERO
+
+    zero = 0
+    xc = plp.xcols
+    for c in B.tolist():
+        if plp.col_free[c]:
+            continue
+        ser = [wfull[k][c] - lower[k][c] for k in range(K + 1)]
+        o, v = first_nonzero(ser)
+        if o < 0:
+            zero += 1
+        elif v < 0:
+            kind = "x" if xc.start <= c < xc.stop else "r"
+            return BasisTest(False, f"basic column {kind}[{c}] falls below its bound at order eps^{o}", None, None,
+                             K, zero, nb)
+    for i, row_i in zip(Rb.tolist(), range(len(Rb))):
+        ser = []
+        for k in range(K + 1):
+            acc = ZERO
+            for j, rows in rowsR.items():
+                if j <= k:
+                    wk = wfull[k - j]
+                    for c, v in rows[row_i].items():
+                        wv = wk[c]
+                        if wv:
+                            acc += v * wv
+            ser.append(acc - (plp.row_lower_exact[i] if k == 0 else ZERO))
+        o, v = first_nonzero(ser)
+        if o < 0:
+            zero += 1
+        elif v < 0 or equal[i]:
+            return BasisTest(False, f"row {i} is violated at order eps^{o}", None, None, K, zero, nb)
+    for p, i in enumerate(T.tolist()):
+        if equal[i]:
+            continue
+        o, v = first_nonzero([pis[k][p] for k in range(K + 1)])
+        if o < 0:
+            zero += 1
+        elif v > 0:
+            return BasisTest(False, f"the dual of tight row {i} has the wrong sign at order eps^{o}", None, None,
+                             K, zero, nb)
+    # reduced costs of nonbasic columns: c_j - sum_i pi_i K_ij, as series
+    colsN: dict = {}
+    for j, rows in rowsT.items():
+        for i, r in enumerate(rows):
+            for c, v in r.items():
+                if bpos[c] < 0:
+                    colsN.setdefault(c, []).append((j, i, v))
+    for c in N.tolist():
+        ser = []
+        ent = colsN.get(c, [])
+        for k in range(K + 1):
+            acc = cost[k][c]
+            for j, i, v in ent:
+                if j <= k:
+                    pv = pis[k - j][i]
+                    if pv:
+                        acc -= pv * v
+            ser.append(acc)
+        o, v = first_nonzero(ser)
+        if o < 0:
+            zero += 1
+        elif v > 0 or plp.col_free[c]:
+            return BasisTest(False, f"nonbasic column {c} has a reduced cost of the wrong sign at order eps^{o}",
+                             None, None, K, zero, nb)
+    xs = Series([w[xc] for w in wfull])
+    tpos = {int(i): p for p, i in enumerate(T.tolist())}
+    d0 = plp.drows.start
+    n2 = plp.drows.stop - d0
+    lam1 = [[ZERO] * n2 for _ in range(K + 1)]
+    for k, coefs in plp.pert.realization[1].items():
+        if k <= K:
+            lam1[k] = [fmpq_of(c) for c in coefs]
+    ys = Series([[lam1[k][t] - (pis[k][tpos[d0 + t]] if (d0 + t) in tpos else ZERO) for t in range(n2)]
+                 for k in range(K + 1)])
+    return BasisTest(True, "", xs, ys, K, zero, nb)
+
+
+@dataclass
+class LimitSearch:
+    """The trembling-LP search's result: the accepted ``test`` (with series), the ``eps`` whose
+    basis was accepted, every eps ``tried`` with the reason it was rejected, and ``seconds``
+    (``lp`` for HiGHS, ``refine`` for iterative refinement, ``exact`` for the series), and the
+    accepted ``basis`` (col_status, row_status)."""
+
+    test: BasisTest
+    eps: Fraction
+    tried: list
+    seconds: dict
+    basis: tuple = ()
+
+
+def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), tries: int = 6,
+           order: int | None = None, exact_limit: int = 2_000_000,
+           progress: Callable[[str], None] | None = None) -> LimitSearch:
+    """Solve at eps0, eps0*shrink, ... (rationals) until a basis passes ``test_basis``;
+    ``RefinementError`` after ``tries`` failures. At each eps, HiGHS's basis is first made exactly
+    optimal at that eps by iterative refinement (``iterativerefinement.refine``), since float
+    tolerances cannot resolve the eps^depth values of deep trembles. ``order`` defaults to
+    ``2 D + 2`` with D the perturbation's ``order_bound`` (every realization has its leading term
+    at or below D; reduced costs and slacks are differences of such terms), or 24 when some
+    sequence is unbounded."""
+    say = progress or (lambda m: None)
+    tree = plp.sf.tree
+    if order is None:
+        bound = plp.pert.order_bound(tree)
+        order = 24 if bound is None else 2 * bound + 2
+    eps = Fraction(eps0)
+    tried: list = []
+    secs = {"lp": 0.0, "refine": 0.0, "exact": 0.0}
+    basis = None
+    for _ in range(tries):
+        plp.pert.check(tree, float(eps))
+        say(f"trembling LP: solving at eps={float(eps):g}")
+        try:
+            res = solve_at(plp, float(eps), basis=basis)
+        except SolverError as e:
+            tried.append((eps, f"LP failed: {e}"))
+            eps *= shrink
+            continue
+        secs["lp"] += res.highs.seconds
+        if res.highs.col_status is None:
+            raise RefinementError("HiGHS returned no basis for the perturbed LP")
+        t0 = time.perf_counter()
+        try:
+            cs, rs, _ = refine(plp, eps, res.highs, limit=exact_limit)
+        except (SolverError, CertificateError) as e:
+            secs["refine"] += time.perf_counter() - t0
+            tried.append((eps, f"iterative refinement failed: {e}"))
+            eps *= shrink
+            continue
+        except TooLarge as e:
+            raise RefinementError(f"the exact basis solve is too large: {e}") from None
+        secs["refine"] += time.perf_counter() - t0
+        basis = (cs, rs)
+        say(f"trembling LP: testing the basis exactly ({order} series terms)")
+        t0 = time.perf_counter()
+        try:
+            test = test_basis(plp, cs, rs, order, exact_limit)
+        except TooLarge as e:
+            raise RefinementError(f"the exact basis test is too large: {e}") from None
+        secs["exact"] += time.perf_counter() - t0
+        if test.optimal:
+            return LimitSearch(test, eps, tried, secs, (cs, rs))
+        tried.append((eps, test.reason))
+        eps *= shrink
+    lines = "; ".join(f"eps={float(e):g}: {r}" for e, r in tried)
+    raise RefinementError(f"no basis stayed optimal as eps -> 0 after {tries} tries ({lines})")
