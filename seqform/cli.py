@@ -204,8 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
                                  "or openspiel:NAME")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
-    sp.add_argument("--method", default="simplex", choices=["simplex", "ipm", "choose"],
-                    help="HiGHS LP algorithm (ipm runs crossover to get a basis)")
+    sp.add_argument("--method", default="auto", choices=["auto", "simplex", "ipm", "choose"],
+                    help="HiGHS LP algorithm: auto (interior point for dense LPs, else dual simplex), simplex, "
+                         "ipm (with crossover, to get a basis), choose (HiGHS decides)")
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
     sp.add_argument("--exact-limit", type=int, default=2_000_000,
                     help="most nonzeros the exact basis solve may store (default 2,000,000)")

@@ -15,24 +15,34 @@ are player 1's plan y (complementary slackness). Columns are ``[x (|Sigma_1|), q
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
-import highspy
 import numpy as np
 import scipy.sparse as sp
 
 from .errors import SolverError
+from .highs import INF, solve_highs
 from .sequenceform import SequenceForm
 
-METHODS = {"simplex": "simplex", "ipm": "ipm", "choose": "choose", "pdlp": "pdlp"}
+METHODS = {"auto": None, "simplex": "simplex", "ipm": "ipm", "choose": "choose", "pdlp": "pdlp"}
+
+#: "auto" runs the interior-point method (with crossover) on an LP with at least ``IPM_MIN_ROWS``
+#: rows and at least ``IPM_MIN_DENSITY`` nonzeros per row, the dual simplex on any other. Measured
+#: with HiGHS 1.15 on 17 games (bench/README.md, "Choosing the LP method"): the dual simplex needs
+#: more and costlier iterations as the rows get denser; the interior point wins on every LP with
+#: 7.4 or more nonzeros a row (Leduc with 5 ranks, 8.7 a row: 0.44 s against 0.68 s; with 6 ranks,
+#: 10.5: 1.0 s against 2.2 s), ties at 6.9 and loses on every one with at most 6.1 (Liar's Dice
+#: 1x6, 6.0: 4.2 s against 1.3 s; Goofspiel; small games, where it also costs more to start).
+IPM_MIN_ROWS = 1000
+IPM_MIN_DENSITY = 7.0
 
 
 @dataclass
 class LPResult:
     """The LP's solution: ``value`` (player 0's), plans ``x`` and ``y``, HiGHS basis status codes
     (``col_status``, ``row_status``: 0 lower, 1 basic, 2 upper, 3 zero, 4 nonbasic; None when no
-    basis, e.g. IPM without crossover), the raw column values, ``seconds`` and ``iterations``."""
+    basis, e.g. IPM without crossover), the raw column values, ``seconds``, ``iterations`` and the
+    ``method`` that ran (what "auto" chose)."""
 
     value: float
     x: np.ndarray
@@ -47,20 +57,23 @@ class LPResult:
 
 def lp_matrix(sf: SequenceForm) -> sp.csc_matrix:
     """The constraint matrix ``K = [[E, 0], [A^T, -F^T]]`` (CSC) of the LP above."""
-    m1 = sf.E.shape[0]
-    n2 = sf.F.shape[1]
-    top = sp.hstack([sf.E, sp.csr_matrix((m1, sf.F.shape[0]))])
-    bottom = sp.hstack([sf.A.T, -sf.F.T])
-    K = sp.vstack([top, bottom]).tocsc()
+    m1, n1 = sf.E.shape
+    m2, n2 = sf.F.shape
+    # one COO -> CSC conversion of the three blocks' entries (sparse hstack/vstack cost 2-3x more)
+    E, A, F = sf.E.tocoo(), sf.A.tocoo(), sf.F.tocoo()
+    rows = np.concatenate([E.row, m1 + A.col, m1 + F.col])
+    cols = np.concatenate([E.col, A.row, n1 + F.row])
+    vals = np.concatenate([E.data, A.data, -F.data])
+    K = sp.csc_matrix((vals, (rows, cols)), shape=(m1 + n2, n1 + m2))
     K.sort_indices()
-    assert K.shape == (m1 + n2, sf.E.shape[1] + sf.F.shape[0])
     return K
 
 
-def solve_lp(sf: SequenceForm, method: str = "simplex", time_limit: float | None = None,
+def solve_lp(sf: SequenceForm, method: str = "auto", time_limit: float | None = None,
              verbose: bool = False, options: dict | None = None) -> LPResult:
-    """Solve the LP with HiGHS. ``method``: "simplex" (dual simplex, gives a basis), "ipm"
-    (interior point with crossover, gives a basis), "choose" (HiGHS decides), "pdlp".
+    """Solve the LP with HiGHS. ``method``: "auto" (``auto_method``), "simplex" (dual simplex,
+    gives a basis), "ipm" (interior point with crossover, gives a basis), "choose" (HiGHS
+    decides), "pdlp".
     ``options``: further HiGHS options by name (e.g. ``{"presolve": "off"}``).
     Raises ``SolverError`` naming HiGHS's status when it does not reach an optimum."""
     if method not in METHODS:
@@ -70,59 +83,26 @@ def solve_lp(sf: SequenceForm, method: str = "simplex", time_limit: float | None
     n2 = sf.F.shape[1]
     m2 = sf.F.shape[0]
     K = lp_matrix(sf)
-    lp = highspy.HighsLp()
-    lp.num_col_ = n1 + m2
-    lp.num_row_ = m1 + n2
-    cost = np.zeros(n1 + m2)
+    if method == "auto":
+        method = auto_method(K)
+    ncol = n1 + m2
+    cost = np.zeros(ncol)
     cost[n1] = 1.0
-    lp.col_cost_ = cost
-    lp.col_lower_ = np.concatenate([np.zeros(n1), np.full(m2, -highspy.kHighsInf)])
-    lp.col_upper_ = np.full(n1 + m2, highspy.kHighsInf)
-    lp.row_lower_ = np.concatenate([sf.e, np.zeros(n2)])
-    lp.row_upper_ = np.concatenate([sf.e, np.full(n2, highspy.kHighsInf)])
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = K.indptr.astype(np.int32)
-    lp.a_matrix_.index_ = K.indices.astype(np.int32)
-    lp.a_matrix_.value_ = K.data.astype(np.float64)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", bool(verbose))
-    h.setOptionValue("solver", METHODS[method])
-    if method == "ipm":
-        h.setOptionValue("run_crossover", "on")
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(time_limit))
-    for name, value in (options or {}).items():
-        if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
-            raise SolverError(f"HiGHS does not accept option {name}={value!r}")
-    t0 = time.perf_counter()
-    st = h.passModel(lp)
-    if st == highspy.HighsStatus.kError:
-        raise SolverError("HiGHS rejected the LP model (passModel returned an error)")
-    # HiGHS in a thread, so that Ctrl-C cancels the solve cleanly instead of waiting for it
-    h.HandleKeyboardInterrupt = True
-    h.solve()
-    secs = time.perf_counter() - t0
-    ms = h.getModelStatus()
-    if ms in (highspy.HighsModelStatus.kInterrupt, highspy.HighsModelStatus.kHighsInterrupt):
-        raise KeyboardInterrupt("HiGHS solve interrupted")
-    if ms != highspy.HighsModelStatus.kOptimal:
-        why = h.modelStatusToString(ms)
-        hint = f" after {secs:.1f} s (time limit {time_limit} s)" if ms == highspy.HighsModelStatus.kTimeLimit else ""
-        raise SolverError(f"HiGHS stopped without an optimal solution: {why}{hint}")
-    sol = h.getSolution()
-    col = np.asarray(sol.col_value)
-    rdual = np.asarray(sol.row_dual)
+    res = solve_highs(K, cost, np.concatenate([np.zeros(n1), np.full(m2, -INF)]), np.full(ncol, INF),
+                      np.concatenate([sf.e, np.zeros(n2)]), np.concatenate([sf.e, np.full(n2, INF)]),
+                      maximize=True, method=METHODS[method], time_limit=time_limit, verbose=verbose,
+                      options=options)
+    col = res.col_value
     x = np.clip(col[:n1], 0.0, None)
-    y = -rdual[m1:]
+    y = -res.row_dual[m1:]
     if y[0] < 0:  # HiGHS's dual sign convention for maximisation
         y = -y
     y = np.clip(y, 0.0, None)
-    basis = h.getBasis()
-    cs = rs = None
-    if basis.valid:
-        cs = np.fromiter((int(s) for s in basis.col_status), dtype=np.int8, count=n1 + m2)
-        rs = np.fromiter((int(s) for s in basis.row_status), dtype=np.int8, count=m1 + n2)
-    info = h.getInfo()
-    iters = int(info.simplex_iteration_count) + int(info.ipm_iteration_count)
-    return LPResult(float(h.getInfo().objective_function_value), x, y, col, cs, rs, secs, iters, method)
+    return LPResult(res.objective, x, y, col, res.col_status, res.row_status, res.seconds, res.iterations, method)
+
+
+def auto_method(K: sp.spmatrix) -> str:
+    """The method "auto" picks for the LP with constraint matrix ``K``: "ipm" when it has at least
+    ``IPM_MIN_ROWS`` rows and ``IPM_MIN_DENSITY`` nonzeros per row on average, else "simplex"."""
+    rows = K.shape[0]
+    return "ipm" if rows >= IPM_MIN_ROWS and K.nnz >= IPM_MIN_DENSITY * rows else "simplex"

@@ -79,12 +79,13 @@ class Solution:
                         for p, x in enumerate(self.exact_realization)])
 
 
-def solve(game: Game | Tree, *, method: str = "simplex", certify_exact: bool = True,
+def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True,
           exact_limit: int = DEFAULT_EXACT_LIMIT, time_limit: float | None = None,
           memory_limit_gib: float | None = None, progress: Callable[[str], None] | None = None) -> Solution:
     """Solve a two-player zero-sum game: value and equilibrium strategies, certified exactly.
 
-    ``method``: the LP algorithm ("simplex", "ipm" with crossover, "choose"). ``certify_exact``:
+    ``method``: the LP algorithm ("auto": "ipm" for dense LPs, else "simplex", see
+    ``seqform.lp.auto_method``; "simplex"; "ipm" with crossover; "choose"). ``certify_exact``:
     verify in rational arithmetic (``certificate.certify``); ``exact_limit`` bounds its
     elimination (nonzeros); ``time_limit`` (seconds) bounds HiGHS. ``progress(msg)`` is told each
     step. ``memory_limit_gib`` (default: ``seqform.limits.memory_limit()``) refuses, with

@@ -23,6 +23,7 @@ import gc
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from itertools import chain
 from typing import Callable
 
 import numpy as np
@@ -249,18 +250,27 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
     N = int(game.num_players)
     if N < 1:
         raise GameError(f"game {game.name!r} has {N} players")
+    two = N == 2
+    # This loop runs once per node (millions of times for big games): the game's queries and the
+    # lists' appends are bound to locals, and per-node facts that can be recovered afterwards with
+    # numpy (each node's player and information set, the leaves' ids) are not recorded per node.
+    player_of, actions_of, infoset_of, next_of, utility_of = (
+        game.player, game.actions, game.infoset, game.next, game.utility)
     parent: list = []
     action: list = []
-    players: list = []
-    node_infoset: list = []
     creach: list = []
     curs: list = []  # each node's tuple of the players' current sequences
+    add_parent, add_action, add_creach, add_cur = parent.append, action.append, creach.append, curs.append
+    dec_nodes: list = []  # decision nodes and their global information-set ids, in node order
+    dec_gids: list = []
+    add_dec, add_gid = dec_nodes.append, dec_gids.append
     ch_nodes: list = []
     ch_probs: list = []
     ch_labels: list = []
-    term_nodes: list = []
     term_chance: list = []
     term_pay: list = []
+    add_tchance, add_tpay = term_chance.append, term_pay.append
+    probs_seen: dict = {}  # id(chance's tuple) -> (tuple, outcomes, exact probabilities), validated
 
     ids: list = [dict() for _ in range(N)]
     I_player: list = []
@@ -276,32 +286,37 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
     seq_act: list = [[-1] for _ in range(N)]
     ONE = Fraction(1)
 
+    # node count at which to check the size limit or report progress next
+    tick = 0x10000 if progress is not None else float("inf")
+    mark = tick if max_nodes is None else min(max_nodes, tick)
+
     stack = [(game.root(), -1, -1, ONE, 1.0, (0,) * N)]
+    pop, push = stack.pop, stack.append
+    nid = -1
     while stack:
-        h, par, a, reach, freach, cur = stack.pop()
-        nid = len(parent)
-        if max_nodes is not None and nid >= max_nodes:
-            raise too_many_nodes(game.name, max_nodes, memory_limit_bytes or max_nodes * BYTES_PER_NODE)
-        if progress is not None and nid & 0xFFFF == 0 and nid:
+        h, par, a, reach, freach, cur = pop()
+        nid += 1
+        if nid >= mark:
+            if max_nodes is not None and nid >= max_nodes:
+                raise too_many_nodes(game.name, max_nodes, memory_limit_bytes or max_nodes * BYTES_PER_NODE)
             progress(nid)
-        parent.append(par)
-        action.append(a)
-        creach.append(freach)
-        curs.append(cur)
-        pl = game.player(h)
+            tick += 0x10000
+            mark = tick if max_nodes is None else min(max_nodes, tick)
+        add_parent(par)
+        add_action(a)
+        add_creach(freach)
+        add_cur(cur)
+        pl = player_of(h)
         if pl == TERMINAL:
-            players.append(TERMINAL)
-            node_infoset.append(-1)
-            u = game.utility(h)
+            u = utility_of(h)
             if len(u) != N:
                 raise GameError(
                     f"leaf {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} gives "
                     f"{len(u)} utilities for {N} players")
-            term_nodes.append(nid)
-            term_chance.append(reach)
-            term_pay.append(u)  # made exact after the walk, in one pass
+            add_tchance(reach)
+            add_tpay(u)  # made exact after the walk, in one pass
             continue
-        acts = game.actions(h)
+        acts = actions_of(h)
         if type(acts) is not tuple:
             acts = tuple(acts)
         if not acts:
@@ -309,34 +324,30 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
                 f"non-terminal node {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} "
                 f"has no actions")
         if pl == CHANCE:
-            players.append(CHANCE)
-            node_infoset.append(-1)
-            probs = [_exact(x, "chance probability") for x in game.chance(h)]
-            if len(probs) != len(acts) or any(x < 0 for x in probs) or sum(probs) != 1:
-                path = _path_str(_history_of(game, parent, action, nid))
-                if len(probs) != len(acts):
-                    msg = f"{len(probs)} probabilities for {len(acts)} outcomes"
-                elif any(x < 0 for x in probs):
-                    msg = f"a negative probability ({min(probs)})"
-                else:
-                    off = sum(probs) - 1
-                    msg = (f"probabilities that sum to {sum(probs)}, not exactly 1 (off by {float(off):.3g}); "
-                           f"give them as Fractions, e.g. Fraction(1, 3) rather than 0.333...")
-                desc = game.describe(h)
-                where = path if desc == repr(h) else f"{path} ({desc})"
-                raise ChanceProbabilityError(f"chance node {where} of {game.name!r} has {msg}")
+            raw = game.chance(h)
+            seen = probs_seen.get(id(raw))
+            if seen is not None and seen[0] is raw and seen[1] == len(acts):
+                probs = seen[2]
+            else:
+                probs = _chance_probs(game, h, raw, acts, parent, action, nid)
+                # a game that hands out the same (immutable) tuple again is not checked again; a
+                # few dozen such tuples are kept (held, so that their ids stay theirs)
+                if type(raw) is tuple and len(probs_seen) < 64:
+                    probs_seen[id(raw)] = (raw, len(acts), probs)
             ch_nodes.append(nid)
-            ch_probs.append(tuple(probs))
-            ch_labels.append(tuple(str(x) for x in acts))
+            ch_probs.append(probs)
+            ch_labels.append(_labels(acts))
+            last = None  # uniform chance repeats one probability: multiply once, not per outcome
             for i in range(len(acts) - 1, -1, -1):
                 pr = probs[i]
-                stack.append((game.next(h, i), nid, i, reach * pr, freach * float(pr), cur))
+                if pr is not last:
+                    last, r, fr = pr, reach * pr, freach * float(pr)
+                push((next_of(h, i), nid, i, r, fr, cur))
             continue
         if not (0 <= pl < N):
             raise GameError(f"node {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} "
                             f"has player {pl!r}; expected 0..{N - 1}, CHANCE or TERMINAL")
-        players.append(pl)
-        key = game.infoset(h)
+        key = infoset_of(h)
         try:
             gid = ids[pl].get(key)
         except TypeError:
@@ -353,7 +364,7 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
             I_first.append(nseq[pl])
             I_node.append(nid)
             I_key.append(key)
-            I_actions.append(tuple(str(x) for x in acts))
+            I_actions.append(_labels(acts))
             for i in range(len(acts)):
                 seq_inf[pl].append(gid)
                 seq_act[pl].append(i)
@@ -365,42 +376,54 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
                 raise ImperfectRecallError(
                     f"imperfect recall in {game.name!r}: player {pl} information set {key!r} is reached "
                     f"after different own histories, at {first} and at {here}")
-            if I_actions[gid] != acts and I_actions[gid] != tuple(str(x) for x in acts):
+            known = I_actions[gid]
+            if known is not acts and known != acts and known != tuple(str(x) for x in acts):
                 raise GameError(
                     f"player {pl} information set {key!r} of {game.name!r} has actions {list(I_actions[gid])} "
                     f"at {_path_str(_history_of(game, parent, action, I_node[gid]))} but {list(acts)} at "
                     f"{_path_str(_history_of(game, parent, action, nid))}")
-        node_infoset.append(gid)
+        add_dec(nid)
+        add_gid(gid)
         first = I_first[gid]
-        for i in range(len(acts) - 1, -1, -1):
-            stack.append((game.next(h, i), nid, i, reach, freach, cur[:pl] + (first + i,) + cur[pl + 1:]))
+        if two:  # the common case, without slicing tuples
+            other = cur[1 - pl]
+            for i in range(len(acts) - 1, -1, -1):
+                push((next_of(h, i), nid, i, reach, freach, (first + i, other) if pl == 0 else (other, first + i)))
+        else:
+            for i in range(len(acts) - 1, -1, -1):
+                push((next_of(h, i), nid, i, reach, freach, cur[:pl] + (first + i,) + cur[pl + 1:]))
 
-    if not term_nodes:
+    if not term_pay:
         raise GameError(f"game {game.name!r} has no leaves")
-    kinds = {type(x) for u in term_pay for x in u}
-    if kinds <= {int, Fraction}:
-        term_pay = [u if type(u) is tuple else tuple(u) for u in term_pay]
-    else:
-        term_pay = [tuple(_exact(x, lambda: f"utility at leaf {_path_str(_history_of(game, parent, action, z))}")
-                          for x in u) for z, u in zip(term_nodes, term_pay)]
-    sums = {sum(u) for u in term_pay}
-    constant_sum = next(iter(sums)) if len(sums) == 1 else None
+    term_pay = _exact_payoffs(game, term_pay, parent, action, dec_nodes, ch_nodes)
+    sums = set(map(sum, term_pay))
+    constant_sum = sum(term_pay[0]) if len(sums) == 1 else None
     i32 = np.int32
+    n = len(parent)
     player_arr = np.asarray(I_player, dtype=i32)
+    dec_arr = np.asarray(dec_nodes, dtype=np.int64)
+    gid_arr = np.asarray(dec_gids, dtype=i32)
+    players = np.full(n, TERMINAL, dtype=np.int8)
+    players[np.asarray(ch_nodes, dtype=np.int64)] = CHANCE
+    players[dec_arr] = player_arr[gid_arr]
+    node_infoset = np.full(n, -1, dtype=i32)
+    node_infoset[dec_arr] = gid_arr
+    term_arr = np.flatnonzero(players == TERMINAL).astype(i32)
     chance_reach = np.asarray(creach, dtype=np.float64)
-    term_arr = np.asarray(term_nodes, dtype=i32)
     seq_inf_arr = [np.asarray(s, dtype=i32) for s in seq_inf]
     return Tree(
         name=game.name,
         num_players=N,
         parent=np.asarray(parent, dtype=i32),
-        player=np.asarray(players, dtype=np.int8),
-        infoset=np.asarray(node_infoset, dtype=i32),
+        player=players,
+        infoset=node_infoset,
         action=np.asarray(action, dtype=i32),
         chance_reach=chance_reach,
-        node_seq=np.ascontiguousarray(np.asarray(curs, dtype=i32).reshape(-1, N).T),
+        node_seq=np.ascontiguousarray(
+            np.fromiter(chain.from_iterable(curs), dtype=i32, count=n * N).reshape(n, N).T),
         terminals=term_arr,
-        payoff=np.asarray(term_pay, dtype=np.float64).reshape(-1, N),
+        payoff=np.fromiter(chain.from_iterable(term_pay), dtype=np.float64,
+                           count=len(term_pay) * N).reshape(-1, N),
         terminal_chance=chance_reach[term_arr],
         payoff_exact=term_pay,
         terminal_chance_exact=term_chance,
@@ -422,6 +445,46 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
         chance_labels=ch_labels,
         game=game,
     )
+
+
+def _labels(acts: tuple) -> tuple:
+    """The actions' labels as strings: the game's own tuple when it holds strings already (shared,
+    not copied: fewer objects for the garbage collector to scan after the walk)."""
+    return acts if all(type(x) is str for x in acts) else tuple(map(str, acts))
+
+
+def _chance_probs(game: Game, h, raw, acts: tuple, parent: list, action: list, nid: int) -> tuple:
+    """The exact probabilities ``raw`` that chance gives at node ``nid`` (state ``h``), checked:
+    one per outcome, non-negative, summing to exactly one (``ChanceProbabilityError`` otherwise)."""
+    probs = [_exact(x, "chance probability") for x in raw]
+    if len(probs) != len(acts) or any(x < 0 for x in probs) or sum(probs) != 1:
+        path = _path_str(_history_of(game, parent, action, nid))
+        if len(probs) != len(acts):
+            msg = f"{len(probs)} probabilities for {len(acts)} outcomes"
+        elif any(x < 0 for x in probs):
+            msg = f"a negative probability ({min(probs)})"
+        else:
+            off = sum(probs) - 1
+            msg = (f"probabilities that sum to {sum(probs)}, not exactly 1 (off by {float(off):.3g}); "
+                   f"give them as Fractions, e.g. Fraction(1, 3) rather than 0.333...")
+        desc = game.describe(h)
+        where = path if desc == repr(h) else f"{path} ({desc})"
+        raise ChanceProbabilityError(f"chance node {where} of {game.name!r} has {msg}")
+    return tuple(probs)
+
+
+def _exact_payoffs(game: Game, term_pay: list, parent: list, action: list, dec_nodes: list,
+                   ch_nodes: list) -> list:
+    """The leaves' utilities as tuples of exact numbers (``int`` or ``Fraction``), in leaf order."""
+    if set(map(type, chain.from_iterable(term_pay))) <= {int, Fraction}:
+        if set(map(type, term_pay)) == {tuple}:
+            return term_pay
+        return [u if type(u) is tuple else tuple(u) for u in term_pay]
+    inner = np.zeros(len(parent), dtype=bool)  # the leaves' node ids, for error messages only
+    inner[np.asarray(dec_nodes + ch_nodes, dtype=np.int64)] = True
+    leaves = np.flatnonzero(~inner).tolist()
+    return [tuple(_exact(x, lambda: f"utility at leaf {_path_str(_history_of(game, parent, action, z))}")
+                  for x in u) for z, u in zip(leaves, term_pay)]
 
 
 def _history_of(game: Game, parent: list, action: list, node: int) -> list:

@@ -111,6 +111,21 @@ def test_exact_limit_falls_back_to_rigorous_bound(leduc_solution):
     assert sol.exploitability <= float(sol.exploitability_bound) + 1e-12
 
 
+def test_auto_method_picks_the_interior_point_for_dense_lps_only():
+    from seqform.lp import auto_method, lp_matrix, solve_lp
+    from seqform.sequenceform import sequence_form
+    forms = {spec: sequence_form(seqform.compile_tree(games.load(spec)))
+             for spec in ("kuhn", "leduc", "liars_dice(1,4)", "leduc(ranks=5)")}
+    picks = {spec: auto_method(lp_matrix(sf)) for spec, sf in forms.items()}
+    assert picks == {"kuhn": "simplex", "leduc": "simplex", "liars_dice(1,4)": "simplex",
+                     "leduc(ranks=5)": "ipm"}
+    # the result says which method "auto" ran; "auto" is solve's default
+    lp = solve_lp(forms["kuhn"], method="auto")
+    assert lp.method == "simplex" and abs(lp.value + 1 / 18) < 1e-12
+    import inspect
+    assert inspect.signature(seqform.solve).parameters["method"].default == "auto"
+
+
 def test_solver_errors_are_ours():
     with pytest.raises(seqform.SolverError, match="unknown LP method"):
         seqform.solve(games.kuhn(), method="magic")

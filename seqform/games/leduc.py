@@ -21,7 +21,16 @@ FOLD, CALL, RAISE = "Fold", "Call", "Raise"
 
 
 class Leduc(Game):
-    """State: (cards, public, history) with history a tuple of rounds, each a string over 'fcr'."""
+    """State: ``(cards, public, node)``: the private cards dealt so far (a tuple), the public card
+    (-1 before it is dealt) and the betting node, a tuple ``(history, player, actions, children,
+    fold_payoff, put)`` that every deal shares (see ``_betting``). ``history`` is a tuple of
+    rounds, each a string over 'fcr'; ``put`` is each player's contribution to the pot; a chance
+    node's ``actions`` is the word its outcomes are labelled with ("deal", "public").
+
+    The compiler queries every node several times (player, actions, information set, next), so
+    everything that depends only on the betting is worked out once per betting node, in
+    ``__init__``: each query is then a few tuple lookups.
+    """
 
     num_players = 2
 
@@ -31,20 +40,31 @@ class Leduc(Game):
         self.ranks, self.suits = ranks, suits
         self.deck = tuple(range(ranks * suits))
         self.name = f"leduc(ranks={ranks},suits={suits})" if (ranks, suits) != (3, 2) else "leduc"
-        self._rounds: dict = {}
+        self._deal = (("",), CHANCE, "deal", (), None, None)
+        self._start = self._betting(("",))
         self._rests: dict = {}
-        self._puts: dict = {}
+        self._labels: dict = {}
+        # hand strength against each public card: a pair beats every unpaired card, then rank
+        self._strength = tuple(tuple(c // suits + (ranks if c // suits == pub // suits else 0) for c in self.deck)
+                               for pub in self.deck)
+        self._probs = {n: (Fraction(1, n),) * n for n in range(1, len(self.deck) + 1)}
 
-    # Betting facts depend only on the round's action string, and there are a handful of those:
-    # memoised, so the compiler's calls cost a dict lookup.
-    def _round(self, r: str):
-        info = self._rounds.get(r)
-        if info is None:
-            bets = r.count("r")
-            over = bool(r) and (r[-1] == "f" or (r[-1] == "c" and len(r) >= 2))
-            acts = ((FOLD,) if bets > 0 and r[-1] == "r" else ()) + (CALL,) + ((RAISE,) if bets < 2 else ())
-            info = self._rounds[r] = (over, acts, tuple(r + a[0].lower() for a in acts))
-        return info
+    def _betting(self, hist: tuple):
+        """The betting node after ``hist``, with (recursively) all the nodes below it."""
+        r = hist[-1]
+        put = tuple(_contributions(hist))
+        if r.endswith("f"):
+            folder = (len(r) - 1) % 2
+            win = put[folder] if folder == 1 else -put[folder]
+            return (hist, TERMINAL, (), (), (win, -win), put)
+        if len(r) >= 2 and r[-1] == "c":  # the round is over: showdown, or the public card
+            if len(hist) == 2:
+                return (hist, TERMINAL, (), (), None, put)
+            return (hist, CHANCE, "public", (self._betting(hist + ("",)),), None, put)
+        bets = r.count("r")
+        acts = ((FOLD,) if bets > 0 and r[-1] == "r" else ()) + (CALL,) + ((RAISE,) if bets < 2 else ())
+        children = tuple(self._betting(hist[:-1] + (r + a[0].lower(),)) for a in acts)
+        return (hist, len(r) % 2, acts, children, None, put)
 
     def _rest(self, cards):
         rest = self._rests.get(cards)
@@ -52,81 +72,68 @@ class Leduc(Game):
             rest = self._rests[cards] = tuple(c for c in self.deck if c not in cards)
         return rest
 
+    def _chance_labels(self, cards, what: str):
+        labels = self._labels.get((cards, what))
+        if labels is None:
+            labels = self._labels[cards, what] = tuple(f"{what} {c}" for c in self._rest(cards))
+        return labels
+
     def root(self):
-        return ((), -1, ("",))
+        return ((), -1, self._deal)
 
     def player(self, h):
-        cards, pub, hist = h
-        if len(cards) < 2:
-            return CHANCE
-        r = hist[-1]
-        if r.endswith("f"):
-            return TERMINAL
-        if self._round(r)[0]:
-            return TERMINAL if len(hist) == 2 else CHANCE
-        return len(r) % 2
+        return h[2][1]
 
     def infoset(self, h):
-        cards, pub, hist = h
-        return (cards[len(hist[-1]) % 2], pub, hist)
+        cards, pub, node = h
+        return (cards[node[1]], pub, node[0])
 
     def actions(self, h):
-        cards, pub, hist = h
-        if len(cards) < 2:
-            return tuple(f"deal {c}" for c in self._rest(cards))
-        over, acts, _ = self._round(hist[-1])
-        if over:
-            return tuple(f"public {c}" for c in self._rest(cards))
-        return acts
+        cards, pub, node = h
+        if node[1] == CHANCE:
+            return self._chance_labels(cards, node[2])
+        return node[2]
 
     def chance(self, h):
-        n = len(self.deck) - len(h[0])
-        return (Fraction(1, n),) * n
+        return self._probs[len(self.deck) - len(h[0])]
 
     def next(self, h, a):
-        cards, pub, hist = h
-        if len(cards) < 2:
-            return (cards + (self._rest(cards)[a],), pub, hist)
-        over, _, after = self._round(hist[-1])
-        if over:
-            return (cards, self._rest(cards)[a], hist + ("",))
-        return (cards, pub, hist[:-1] + (after[a],))
-
-    def _contributions(self, hist):
-        put = self._puts.get(hist)
-        if put is None:
-            put = [1, 1]
-            for rnd, r in enumerate(hist):
-                size = 2 if rnd == 0 else 4
-                for i, c in enumerate(r):
-                    p = i % 2
-                    if c == "c":
-                        put[p] = put[1 - p]
-                    elif c == "r":
-                        put[p] = put[1 - p] + size
-            self._puts[hist] = put
-        return put
+        cards, pub, node = h
+        if node[1] >= 0:
+            return (cards, pub, node[3][a])
+        if node is self._deal:
+            cards = cards + (self._rest(cards)[a],)
+            return (cards, pub, self._start if len(cards) == 2 else node)
+        return (cards, self._rest(cards)[a], node[3][0])
 
     def utility(self, h):
-        cards, pub, hist = h
-        put = self._contributions(hist)
-        r = hist[-1]
-        if r.endswith("f"):
-            folder = (len(r) - 1) % 2
-            win = put[folder] if folder == 1 else -put[folder]
-            return (win, -win)
-        s = self.suits
-        prk = pub // s
-        r0, r1 = cards[0] // s, cards[1] // s
-        s0 = (r0 == prk, r0)
-        s1 = (r1 == prk, r1)
+        cards, pub, node = h
+        if node[4] is not None:  # a fold: the betting alone fixes the payoff
+            return node[4]
+        strength = self._strength[pub]
+        s0, s1 = strength[cards[0]], strength[cards[1]]
         if s0 == s1:
             return (0, 0)
+        put = node[5]
         win = put[1] if s0 > s1 else -put[0]
         return (win, -win)
 
     def describe(self, h):
-        return f"cards={h[0]} public={h[1]} history={'/'.join(h[2])!r}"
+        return f"cards={h[0]} public={h[1]} history={'/'.join(h[2][0])!r}"
+
+
+def _contributions(hist: tuple) -> list:
+    """Each player's total contribution to the pot after the betting ``hist``."""
+    put = [1, 1]
+    for rnd, r in enumerate(hist):
+        size = 2 if rnd == 0 else 4
+        for i, c in enumerate(r):
+            p = i % 2
+            if c == "c":
+                put[p] = put[1 - p]
+            elif c == "r":
+                put[p] = put[1 - p] + size
+    return put
 
 
 def leduc(ranks: int = 3, suits: int = 2) -> Leduc:

@@ -64,6 +64,7 @@ class LiarsDice(Game):
         self._probs = (Fraction(1, sides),) * sides
         self._views: dict = {}   # full deal -> (player 0's sorted dice, player 1's sorted dice)
         self._counts: dict = {}  # full deal -> matches per face index 0..S-1 (wild face S included)
+        self._payoffs = {1: (1, -1), -1: (-1, 1)}  # shared by the leaves: fewer objects to keep
 
     def _view(self, dice):
         v = self._views.get(dice)
@@ -111,8 +112,7 @@ class LiarsDice(Game):
         bid = bids[-2]
         caller = (len(bids) - 1) & 1
         bidder_wins = counts[bid % self.sides] >= bid // self.sides + 1
-        win0 = 1 if bidder_wins == (caller == 1) else -1
-        return (win0, -win0)
+        return self._payoffs[1 if bidder_wins == (caller == 1) else -1]
 
     def describe(self, h):
         dice, bids = h
