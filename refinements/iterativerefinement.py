@@ -27,7 +27,8 @@ from seqform.rationalsolve import SparseLU
 from .perturbedlp import PolyLP
 
 ZERO = flint.fmpq(0)
-CLIP = 1e9
+BIG = 1e9
+TIGHT = {"primal_feasibility_tolerance": 1e-9, "dual_feasibility_tolerance": 1e-9}
 
 
 @dataclass
@@ -97,14 +98,11 @@ def exact_basic(ex: ExactLP, col_status: np.ndarray, row_status: np.ndarray, lim
         M.append({bpos[c]: v for c, v in row.items() if c in bpos})
         bound = ex.row_lower[i] if row_status[i] != 2 or ex.row_upper[i] is None else ex.row_upper[i]
         rhs.append(bound - sum((v * w[c] for c, v in row.items() if c not in bpos and w[c]), ZERO))
-    wb = SparseLU(M, len(B), limit).solve(rhs)
+    lu = SparseLU(M, len(B), limit)
+    wb = lu.solve(rhs)
     for c, v in zip(B, wb):
         w[c] = v
-    Mt: list = [dict() for _ in B]
-    for k, r in enumerate(M):
-        for c, v in r.items():
-            Mt[c][k] = v
-    pit = SparseLU(Mt, len(B), limit).solve([ex.cost[c] for c in B])
+    pit = lu.solve_transpose([ex.cost[c] for c in B])
     pi = [ZERO] * m
     for i, v in zip(T, pit):
         pi[i] = v
@@ -161,24 +159,27 @@ def refine(plp: PolyLP, eps: Fraction, start: HighsResult, *, rounds: int = 20, 
             return cs, rs, k
         if k == rounds:
             break
-        # magnify each side's residuals to unit size
-        sp_ = min(max_scale, 1.0 / float(sol.primal_violation)) if sol.primal_violation else 1.0
-        sd = min(max_scale, 1.0 / float(sol.dual_violation)) if sol.dual_violation else 1.0
         w = np.array([float(v) for v in sol.w])
         act = np.array([float(v) for v in sol.act])
-        col_lo = np.concatenate([np.where(np.isinf(lo), -INF, (lo - w) * sp_), (rlo - act) * sp_])
-        col_hi = np.concatenate([np.full(n, INF), np.where(np.isinf(rhi), INF, (rhi - act) * sp_)])
+        dist_lo = np.concatenate([np.where(np.isinf(lo), -INF, lo - w), rlo - act])
+        dist_hi = np.concatenate([np.full(n, INF), np.where(np.isinf(rhi), INF, rhi - act)])
+        cost = np.concatenate([[float(v) for v in sol.d], [float(v) for v in sol.pi]])
+        # magnify each side's residuals to unit size; the costs' scale stops where the largest
+        # reaches BIG, since HiGHS's dual tolerance is relative to them (the correction LP runs
+        # with tight tolerances so that the magnified violations stay visible)
+        sp_ = min(max_scale, 1.0 / float(sol.primal_violation)) if sol.primal_violation else 1.0
+        big_d = max(float(np.max(np.abs(cost), initial=0.0)), 1.0)
+        sd = min(max_scale, BIG / big_d, 1.0 / float(sol.dual_violation)) if sol.dual_violation else 1.0
+        col_lo, col_hi, cost = dist_lo * sp_, dist_hi * sp_, cost * sd
         # the residuals are exact; their float images can land a hair off zero where a bound is met
         col_lo[np.abs(col_lo) < 1e-12] = 0.0
         col_hi[np.abs(col_hi) < 1e-12] = 0.0
-        cost = np.concatenate([[float(v) for v in sol.d], [float(v) for v in sol.pi]]) * sd
-        # far-from-bound distances and large (right-signed) costs scale past the solver's range:
-        # clipping them keeps every sign and makes the correction LP only looser
-        np.clip(col_lo, -CLIP, None, out=col_lo)
-        np.clip(col_hi, None, CLIP, out=col_hi)
-        np.clip(cost, -CLIP, CLIP, out=cost)
-        res = solve_highs(K, cost, col_lo, col_hi, zeros, zeros, maximize=True,
-                          basis=(np.concatenate([cs, rs]), np.zeros(m, dtype=np.int8)))
+        start_basis = (np.concatenate([cs, rs]), np.zeros(m, dtype=np.int8))
+        try:
+            res = solve_highs(K, cost, col_lo, col_hi, zeros, zeros, maximize=True, options=TIGHT,
+                              basis=start_basis)
+        except SolverError:  # tight tolerances can trip HiGHS's numerics; the default ones then
+            res = solve_highs(K, cost, col_lo, col_hi, zeros, zeros, maximize=True, basis=start_basis)
         if res.col_status is None:
             raise SolverError("HiGHS returned no basis for the correction LP")
         cs, rs = res.col_status[:n], res.col_status[n:]

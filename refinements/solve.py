@@ -147,8 +147,9 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     say("certifying: the plain Nash LP's value, independently")
     nash = nash_solve(tree)
     secs["nash"] = nash.seconds.get("solve", 0.0) + nash.seconds.get("certify", 0.0)
-    notes = [f"basis from eps={res.eps} proved optimal for all smaller eps ({test.order} series terms; "
-             f"{test.zero_to_order} quantities vanish to that order and are taken as zero)"]
+    notes = [f"basis from eps={res.eps} proved optimal for all smaller eps ({test.order} series terms; every "
+             f"sign decided by order {test.deepest}; {test.zero_to_order} quantities vanish to order "
+             f"{test.order} and are taken as zero)"]
     notes += [f"eps={e}: {why}" for e, why in res.tried]
     if bad:
         notes.append(f"limit plans invalid: {bad}")

@@ -17,10 +17,13 @@ refined equilibrium's realization plans; the leading terms of the series also gi
 *behavioural* strategies everywhere, including at information sets the limit plans never reach.
 If not, eps is shrunk and the LP solved again.
 
-A quantity whose first ``order + 1`` coefficients all vanish is taken as identically zero (it is a
-rational function, so this holds when ``order`` reaches its degree); the count of such quantities
-is reported, and the final answer is verified independently (``certify``: exact Nash check and
-exact information-set regrets), so a wrong basis can not pass silently.
+A quantity whose first ``order + 1`` coefficients all vanish is taken as identically zero. For
+realization bounds only (QPE), ``K_B`` does not depend on eps and every quantity is a polynomial
+of the perturbation's degree, so computing that many terms decides every sign exactly. With
+behavioural bounds (EFPE) they are rational functions, and vanishing to ``order`` is evidence,
+not proof; the count of such quantities is reported, and the final answer is verified
+independently (``certify``: exact Nash check and exact information-set regrets), so a wrong basis
+cannot pass silently.
 """
 from __future__ import annotations
 
@@ -65,7 +68,8 @@ class BasisTest:
     """Outcome of the exact test of one basis. ``optimal``: optimal for all small eps > 0;
     ``reason``: the first violated sign condition, if any; ``x``, ``y``: realization series of
     both players (``Series`` over sequences); ``order``: terms computed; ``zero_to_order``:
-    quantities identically zero through that order; ``basis_size``."""
+    quantities identically zero through that order; ``basis_size``; ``deepest``: the highest order
+    at which a checked quantity's first nonzero term appeared."""
 
     optimal: bool
     reason: str
@@ -74,6 +78,7 @@ class BasisTest:
     order: int
     zero_to_order: int
     basis_size: int
+    deepest: int = 0
 
 
 def _conv_rows(parts: dict, rows_sel: np.ndarray, n_rows: int) -> dict:
@@ -126,7 +131,7 @@ def _transpose(rows: list, n: int) -> list:
     return out
 
 
-def series_solve(mats: dict, rhs: list, K: int, exact_limit: int) -> list:
+def series_solve(mats: dict, rhs: list, K: int, exact_limit: int, lu: SparseLU | None = None) -> tuple:
     """Coefficients ``w_0..w_K`` of the power series solving ``(sum_j eps^j mats[j]) w = sum_k
     eps^k rhs[k]`` (``mats[j]``: square sparse rows; ``rhs``: K + 2 dense vectors).
 
@@ -136,12 +141,19 @@ def series_solve(mats: dict, rhs: list, K: int, exact_limit: int) -> list:
     rank-revealing LU) and choose ``c_{k-1}`` so that the order-k equation is solvable: the small
     system ``(L M_1 N) c_{k-1} = L r_k`` with L the left null functionals. This covers the
     index-one case (``L M_1 N`` nonsingular); ``SeriesError`` otherwise, or when the solution has
-    a pole at eps = 0."""
+    a pole at eps = 0. ``lu``: a nonsingular factorization of ``mats[0]``'s *transpose*, to
+    solve with by transposed solves instead of factoring again. Returns the terms and the
+    factorization used (as made here, for reuse by the transposed system)."""
     n = len(mats[0])
+    if lu is not None:
+        terms = _series_nonsingular(mats, rhs, K, lu.solve_transpose)
+        return terms, lu
     try:
         lu = SparseLU(mats[0], n, exact_limit, allow_singular=True)
     except CertificateError as e:
         raise SeriesError(str(e)) from None
+    if not lu.free_cols:
+        return _series_nonsingular(mats, rhs, K, lu.solve), lu
     free = lu.free_cols
     d = len(free)
     if d:
@@ -189,7 +201,21 @@ def series_solve(mats: dict, rhs: list, K: int, exact_limit: int) -> list:
             prev = p
         else:
             ws.append(p)
-    return ws[:K + 1]
+    return ws[:K + 1], lu
+
+
+def _series_nonsingular(mats: dict, rhs: list, K: int, solve) -> list:
+    """The plain recursion ``M_0 w_k = rhs_k - sum_{j>=1} M_j w_{k-j}`` with a given solver."""
+    ws: list = []
+    for k in range(K + 1):
+        r = list(rhs[k])
+        for j, rows in mats.items():
+            if 0 < j <= k:
+                for i, a in enumerate(_apply(rows, ws[k - j])):
+                    if a:
+                        r[i] -= a
+        ws.append(solve(r))
+    return ws
 
 
 def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, order: int,
@@ -233,9 +259,11 @@ def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, orde
                         r[i] -= acc
         rhs.append(r)
     try:
-        wb = series_solve(M, rhs, K, exact_limit)
-        pis = series_solve({k: _transpose(rows, nb) for k, rows in M.items()},
-                           [[cost[k][c] for c in Bl] for k in range(K + 2)], K, exact_limit)
+        wb, lu = series_solve(M, rhs, K, exact_limit)
+        Mt = {k: _transpose(rows, nb) for k, rows in M.items()}
+        crhs = [[cost[k][c] for c in Bl] for k in range(K + 2)]
+        # a nonsingular LU serves the dual system too (transposed solves)
+        pis, _ = series_solve(Mt, crhs, K, exact_limit, lu=lu if not lu.free_cols else None)
     except SeriesError as e:
         return BasisTest(False, str(e), None, None, K, 0, nb)
     wfull: list = []
@@ -247,9 +275,13 @@ def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, orde
     # the sign conditions, as series
     equal = plp.row_equal
 
+    deepest = 0  # the highest order at which some quantity's first nonzero term appeared
+
     def first_nonzero(seq_of_k):
+        nonlocal deepest
         for k, v in enumerate(seq_of_k):
             if v != 0:
+                deepest = max(deepest, k)
                 return k, v
         return -1, ZERO
 
@@ -326,7 +358,7 @@ def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, orde
             lam1[k] = [fmpq_of(c) for c in coefs]
     ys = Series([[lam1[k][t] - (pis[k][tpos[d0 + t]] if (d0 + t) in tpos else ZERO) for t in range(n2)]
                  for k in range(K + 1)])
-    return BasisTest(True, "", xs, ys, K, zero, nb)
+    return BasisTest(True, "", xs, ys, K, zero, nb, deepest)
 
 
 @dataclass
@@ -349,15 +381,22 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
     """Solve at eps0, eps0*shrink, ... (rationals) until a basis passes ``test_basis``;
     ``RefinementError`` after ``tries`` failures. At each eps, HiGHS's basis is first made exactly
     optimal at that eps by iterative refinement (``iterativerefinement.refine``), since float
-    tolerances cannot resolve the eps^depth values of deep trembles. ``order`` defaults to
-    ``2 D + 2`` with D the perturbation's ``order_bound`` (every realization has its leading term
-    at or below D; reduced costs and slacks are differences of such terms), or 24 when some
-    sequence is unbounded."""
+    tolerances cannot resolve the eps^depth values of deep trembles. ``order`` defaults, for
+    realization bounds only (QPE), to their degree in eps, which is exact (see above); with
+    behavioural bounds (EFPE) the basis matrix depends on eps and the solution is a rational
+    function: then to ``D + 2`` with D the perturbation's ``order_bound`` (every realization has
+    its leading term at or below D; on Kuhn, Leduc, Liar's Dice, Goofspiel and random games every
+    sign we saw was decided by order D), or 24 when some sequence is unbounded."""
     say = progress or (lambda m: None)
     tree = plp.sf.tree
     if order is None:
-        bound = plp.pert.order_bound(tree)
-        order = 24 if bound is None else 2 * bound + 2
+        if not any(plp.pert.behavioural):
+            # K constant: the basic solution and duals are polynomials of the perturbation's degree,
+            # so that many terms decide every sign exactly (a quantity zero to it is zero)
+            order = plp.pert.max_power()
+        else:
+            bound = plp.pert.order_bound(tree)
+            order = 24 if bound is None else bound + 2
     eps = Fraction(eps0)
     tried: list = []
     secs = {"lp": 0.0, "refine": 0.0, "exact": 0.0}
@@ -374,6 +413,19 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
         secs["lp"] += res.highs.seconds
         if res.highs.col_status is None:
             raise RefinementError("HiGHS returned no basis for the perturbed LP")
+        # HiGHS's own basis, judged at order 0 only: a sign wrong already in the limit is no
+        # tolerance artifact (those live at the eps^depth scale), so skip refining it and shrink
+        t0 = time.perf_counter()
+        try:
+            quick = test_basis(plp, res.highs.col_status, res.highs.row_status, 0, exact_limit)
+        except TooLarge as e:
+            raise RefinementError(f"the exact basis test is too large: {e}") from None
+        secs["exact"] += time.perf_counter() - t0
+        if not quick.optimal and "order eps^0" in quick.reason:
+            tried.append((eps, quick.reason))
+            eps *= shrink
+            basis = (res.highs.col_status, res.highs.row_status)
+            continue
         t0 = time.perf_counter()
         try:
             cs, rs, _ = refine(plp, eps, res.highs, limit=exact_limit)
@@ -389,7 +441,10 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
         say(f"trembling LP: testing the basis exactly ({order} series terms)")
         t0 = time.perf_counter()
         try:
-            test = test_basis(plp, cs, rs, order, exact_limit)
+            # the low orders first: a wrong sign there rejects the basis at a fraction of the cost
+            test = test_basis(plp, cs, rs, min(order, 1), exact_limit)
+            if test.optimal and order > 1:
+                test = test_basis(plp, cs, rs, order, exact_limit)
         except TooLarge as e:
             raise RefinementError(f"the exact basis test is too large: {e}") from None
         secs["exact"] += time.perf_counter() - t0

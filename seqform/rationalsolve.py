@@ -71,7 +71,9 @@ class SparseLU:
             for c2 in prow:
                 cols[c2].discard(r)
             others = list(cols[c])
-            touched = set(prow)
+            # only the pivot row's columns change counts (fill-in, cancellation, the pivot row
+            # leaving): re-queue just those, or the heap fills with stale entries
+            touched = list(prow)
             for i in others:
                 row = rows[i]
                 fac = row.pop(c) / piv
@@ -91,7 +93,6 @@ class SparseLU:
                         else:
                             row[c2] = v
                 ops.append((i, r, fac))
-                touched.update(row)
             cols[c] = set()
             if nnz > limit:
                 raise TooLarge(nnz, limit)
@@ -129,6 +130,29 @@ class SparseLU:
     def null_vector(self, f: int) -> list:
         """The null vector with 1 at free column ``f`` and 0 at the other free columns."""
         return self.solve([flint.fmpq(0)] * self.n, {f: flint.fmpq(1)}, check=False)
+
+    def solve_transpose(self, rhs: list) -> list:
+        """``p`` with ``sum_r rows[r][c] * p[r] = rhs[c]`` for every c: the transposed system, from
+        the same factors (nonsingular systems only). With ``E rows = U`` the elimination, solve
+        ``U^T m = rhs`` forward in pivot order, then ``p = E^T m`` by the row operations replayed
+        backwards and transposed."""
+        if self.free_cols:
+            raise CertificateError("transposed solve of a singular system")
+        if len(rhs) != self.n:
+            raise CertificateError(f"right-hand side has {len(rhs)} entries for {self.n} equations")
+        acc = list(rhs)
+        m: list = [flint.fmpq(0)] * self.n
+        for off, piv, r, c in reversed(self._back):
+            v = acc[c] / piv
+            m[r] = v
+            if v:
+                for c2, a in off:
+                    acc[c2] -= a * v
+        for i, r, fac in reversed(self._ops):
+            mi = m[i]
+            if mi:
+                m[r] -= fac * mi
+        return m
 
     def solve(self, rhs: list, free_values: dict | None = None, check: bool = True) -> list:
         """``z`` with ``sum_c rows[r][c] * z[c] = rhs[r]`` for every r (lists of ``fmpq``). On a
