@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.bench_solve import machine_info  # noqa: E402
+from bench.bench_solve import machine_info, split_games, write_results  # noqa: E402
 
 
 def best_of(repeat: int, fn):
@@ -104,17 +104,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     info = machine_info()
     info["date"] = _dt.datetime.now().strftime("%Y-%m-%d %H:%M")
-    rows = run([g.strip() for g in args.games.split(",") if g.strip()], args.repeat)
-    import os
+    rows = run(split_games(args.games), args.repeat)
     info["loadavg_end"] = list(os.getloadavg())
     md = markdown(rows, info, sys.argv[1:] if argv is None else argv)
     print(md)
     if not args.no_write:
-        d = Path(args.out_dir)
-        d.mkdir(parents=True, exist_ok=True)
-        stem = d / f"refine-{_dt.date.today().isoformat()}"
-        stem.with_suffix(".md").write_text(md)
-        stem.with_suffix(".json").write_text(json.dumps({"machine": info, "rows": rows}, indent=1, default=str))
+        write_results(args.out_dir, "refine", md, {"machine": info, "rows": rows})
     return 0
 
 

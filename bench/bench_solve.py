@@ -645,17 +645,23 @@ def main(argv=None) -> int:
     text = report(records, info, args, started)
     print(text)
     if not args.no_write:
-        out = Path(args.out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        stem = out / f"solve-{now.strftime('%Y-%m-%d')}"
-        stem.with_suffix(".md").write_text(text)
         payload = {"started": started, "machine": info, "cap_seconds": args.cap, "mem_cap_gib": args.mem_cap_gib,
                    "repeat": args.repeat, "peer_repeat": args.peer_repeat, "skip_peers": args.skip_peers,
                    "games": records,
                    "targets": [{"target": n, "met": m, "measured": e} for n, m, e in targets(records)]}
-        stem.with_suffix(".json").write_text(json.dumps(payload, indent=1, default=str))
+        stem = write_results(args.out_dir, "solve", text, payload)
         say(f"wrote {stem}.md and {stem}.json")
     return 0
+
+
+def write_results(out_dir: str, kind: str, text: str, payload: dict) -> Path:
+    """Write ``OUT_DIR/KIND-YYYY-MM-DD.md`` (the report) and ``.json`` (the data); return the stem."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / f"{kind}-{_dt.date.today().isoformat()}"
+    stem.with_suffix(".md").write_text(text)
+    stem.with_suffix(".json").write_text(json.dumps(payload, indent=1, default=str))
+    return stem
 
 
 def split_games(text: str) -> list:

@@ -93,8 +93,9 @@ class PolyLP:
 
 def _term(rows, cols, exact) -> PolyTerm:
     exact = [fmpq_of(v) for v in exact]
+    # int / int is the correctly rounded float of the rational
     return PolyTerm(np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), exact,
-                    np.array([float(Fraction(int(v.p), int(v.q))) for v in exact]))
+                    np.array([int(v.p) / int(v.q) for v in exact], dtype=np.float64))
 
 
 def _merge(parts: dict) -> dict:

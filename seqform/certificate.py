@@ -44,7 +44,10 @@ def fmpq_of(v) -> flint.fmpq:
     """An exact ``flint.fmpq`` from an int, Fraction or fmpq."""
     if isinstance(v, flint.fmpq):
         return v
-    v = Fraction(v)
+    if isinstance(v, int):
+        return flint.fmpq(v)
+    if not isinstance(v, Fraction):
+        v = Fraction(v)
     return flint.fmpq(v.numerator, v.denominator)
 
 

@@ -164,3 +164,22 @@ def test_random_games_limits_are_nash_with_zero_regret(game):
         sol = refinements.refine(game, concept)
         assert sol.value == v
         check_refined(game, sol, tol=1e-3)
+
+
+@given(random_games(max_depth=4, max_actions=3, max_nodes=30, max_pure_strategies=16))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_random_games_fixed_eps_converge_to_the_limit(game):
+    for concept in ("efpe", "qpe"):
+        lim = refinements.refine(game, concept)
+        # the perturbed equilibria on the accepted basis (optimal for every eps below basis_eps)
+        # approach the limit behavioural strategies at every information set, reached or not
+        dist = []
+        for k in (10, 1000, 100000):
+            plans = perturbed_plans(lim, lim.basis_eps / k)
+            b = [behaviour_from_realization(lim.tree, p, np.array([float(v) for v in plans[p]])) for p in range(2)]
+            dist.append(max(float(np.max(np.abs(b[p] - np.array([float(v) for v in lim.exact_profile.behaviour[p]]))))
+                            for p in range(2)))
+        assert dist[-1] <= 1e-3 and dist[-1] <= dist[0] + 1e-12
+        # and HiGHS's fixed-eps solutions (made exact at eps) have values converging to the limit's
+        gaps = [abs(refinements.refine(game, concept, eps=e).value - lim.value) for e in (1e-2, 1e-4)]
+        assert gaps[1] <= gaps[0] and gaps[1] <= Fraction(1, 100)
