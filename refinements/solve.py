@@ -42,7 +42,8 @@ class RefinedSolution:
     value, computed independently); ``certified`` when the limit profile is an exact Nash
     equilibrium with that value and every information-set regret is exactly zero;
     ``exact_profile`` (behavioural, Fractions, defined at every information set) and
-    ``exact_realization`` [x, y]; ``basis_eps``: the eps whose basis was proved optimal down to 0.
+    ``exact_realization`` [x, y]; ``basis_eps``: the eps at which the basis was found (and made exactly optimal)
+    that was then proved optimal for all sufficiently small eps > 0.
     Fixed eps: ``value_float`` is the perturbed game's value, ``profile`` the perturbed
     equilibrium (fully mixed), ``tremble_violation`` the largest amount by which it misses a
     tremble bound (should be ~0). Both: ``max_infoset_regret``, ``positive_regret_infosets``,
@@ -70,7 +71,7 @@ class RefinedSolution:
     tremble_violation: float | None = None
     notes: list = field(default_factory=list)
     tree: Tree | None = field(default=None, repr=False)
-    #: the perturbed LP and, for the limit, the basis proved optimal on (0, basis_eps]
+    #: the perturbed LP and, for the limit, the basis proved optimal for all small enough eps > 0
     lp: object = field(default=None, repr=False)
     basis: tuple | None = field(default=None, repr=False)
 
@@ -147,7 +148,7 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     say("certifying: the plain Nash LP's value, independently")
     nash = nash_solve(tree)
     secs["nash"] = nash.seconds.get("solve", 0.0) + nash.seconds.get("certify", 0.0)
-    notes = [f"basis from eps={res.eps} proved optimal for all smaller eps ({test.order} series terms; every "
+    notes = [f"basis from eps={res.eps} proved optimal for all sufficiently small eps > 0 ({test.order} series terms; every "
              f"sign decided by order {test.deepest}; {test.zero_to_order} quantities vanish to order "
              f"{test.order} and are taken as zero)"]
     notes += [f"eps={e}: {why}" for e, why in res.tried]

@@ -131,7 +131,7 @@ def _transpose(rows: list, n: int) -> list:
     return out
 
 
-def series_solve(mats: dict, rhs: list, K: int, exact_limit: int, lu: SparseLU | None = None) -> tuple:
+def series_solve(mats: dict, rhs: list, K: int, exact_limit: int, lu=None) -> tuple:
     """Coefficients ``w_0..w_K`` of the power series solving ``(sum_j eps^j mats[j]) w = sum_k
     eps^k rhs[k]`` (``mats[j]``: square sparse rows; ``rhs``: K + 2 dense vectors).
 
@@ -141,66 +141,62 @@ def series_solve(mats: dict, rhs: list, K: int, exact_limit: int, lu: SparseLU |
     rank-revealing LU) and choose ``c_{k-1}`` so that the order-k equation is solvable: the small
     system ``(L M_1 N) c_{k-1} = L r_k`` with L the left null functionals. This covers the
     index-one case (``L M_1 N`` nonsingular); ``SeriesError`` otherwise, or when the solution has
-    a pole at eps = 0. ``lu``: a nonsingular factorization of ``mats[0]``'s *transpose*, to
-    solve with by transposed solves instead of factoring again. Returns the terms and the
-    factorization used (as made here, for reuse by the transposed system)."""
+    a pole at eps = 0. ``lu``: a factorization of ``mats[0]`` to use (e.g. ``SparseLU.transposed``
+    for the dual system); by default one is made. Returns the terms and the factorization."""
     n = len(mats[0])
-    if lu is not None:
-        terms = _series_nonsingular(mats, rhs, K, lu.solve_transpose)
-        return terms, lu
-    try:
-        lu = SparseLU(mats[0], n, exact_limit, allow_singular=True)
-    except CertificateError as e:
-        raise SeriesError(str(e)) from None
+    if lu is None:
+        try:
+            lu = SparseLU(mats[0], n, exact_limit, allow_singular=True)
+        except CertificateError as e:
+            raise SeriesError(str(e)) from None
     if not lu.free_cols:
         return _series_nonsingular(mats, rhs, K, lu.solve), lu
     free = lu.free_cols
     d = len(free)
-    if d:
-        if 1 not in mats:
-            raise SeriesError("the basis matrix is singular and constant in eps")
-        nulls = [lu.null_vector(f) for f in free]
-        m1n = [_apply(mats[1], v) for v in nulls]
-        S = flint.fmpq_mat(d, d)
-        for f, v in enumerate(m1n):
-            for i, r in enumerate(lu.residuals(v)):
-                S[i, f] = r
-        if S.det() == 0:
-            raise SeriesError(f"the basis matrix is singular at eps = 0 with index above one (nullity {d})")
-        Sinv = S.inv()
+    # singular (d > 0): null vectors N, and the small system (L M_1 N) that fixes their part
+    if 1 not in mats:
+        raise SeriesError("the basis matrix is singular and constant in eps")
+    nulls = [lu.null_vector(f) for f in free]
+    m1n = [_apply(mats[1], v) for v in nulls]
+    S = flint.fmpq_mat(d, d)
+    p1n = []  # the (unchecked) solutions for M_1 N's columns, to correct each step linearly
+    for f, v in enumerate(m1n):
+        z, res = lu.solve_residuals(v)
+        p1n.append(z)
+        for i, r in enumerate(res):
+            S[i, f] = r
+    if S.det() == 0:
+        raise SeriesError(f"the basis matrix is singular at eps = 0 with index above one (nullity {d})")
+    Sinv = S.inv()
     ws: list = []
     prev = None
-    for k in range(K + 1 + (1 if d else 0)):
+    for k in range(K + 2):
         r = list(rhs[k])
         for j, rows in mats.items():
             if j == 0 or j > k:
                 continue
-            v = prev if (j == 1 and d) else ws[k - j]
+            v = prev if j == 1 else ws[k - j]
             for i, a in enumerate(_apply(rows, v)):
                 if a:
                     r[i] -= a
-        if d:
-            res = lu.residuals(r)
-            if k == 0:
-                if any(res):
-                    raise SeriesError("the basic solution has a pole at eps = 0")
-            else:
-                c = [sum((Sinv[f, i] * res[i] for i in range(d)), ZERO) for f in range(d)]
-                w = list(prev)
-                for f in range(d):
-                    if c[f]:
-                        for t in range(n):
-                            if nulls[f][t]:
-                                w[t] += c[f] * nulls[f][t]
-                        for t in range(n):
-                            if m1n[f][t]:
-                                r[t] -= c[f] * m1n[f][t]
-                ws.append(w)
-        p = lu.solve(r)
-        if d:
-            prev = p
+        # one pass gives the solution (free part 0) and the residuals; both are linear in r, so
+        # subtracting c's multiple of M_1 N from r is done on the solution directly
+        p, res = lu.solve_residuals(r)
+        if k == 0:
+            if any(res):
+                raise SeriesError("the basic solution has a pole at eps = 0")
         else:
-            ws.append(p)
+            c = [sum((Sinv[f, i] * res[i] for i in range(d)), ZERO) for f in range(d)]
+            w = list(prev)
+            for f in range(d):
+                if c[f]:
+                    for t in range(n):
+                        if nulls[f][t]:
+                            w[t] += c[f] * nulls[f][t]
+                        if p1n[f][t]:
+                            p[t] -= c[f] * p1n[f][t]
+            ws.append(w)
+        prev = p
     return ws[:K + 1], lu
 
 
@@ -262,8 +258,8 @@ def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, orde
         wb, lu = series_solve(M, rhs, K, exact_limit)
         Mt = {k: _transpose(rows, nb) for k, rows in M.items()}
         crhs = [[cost[k][c] for c in Bl] for k in range(K + 2)]
-        # a nonsingular LU serves the dual system too (transposed solves)
-        pis, _ = series_solve(Mt, crhs, K, exact_limit, lu=lu if not lu.free_cols else None)
+        # the same LU serves the dual system (transposed solves)
+        pis, _ = series_solve(Mt, crhs, K, exact_limit, lu=lu.transposed())
     except SeriesError as e:
         return BasisTest(False, str(e), None, None, K, 0, nb)
     wfull: list = []

@@ -131,28 +131,64 @@ class SparseLU:
         """The null vector with 1 at free column ``f`` and 0 at the other free columns."""
         return self.solve([flint.fmpq(0)] * self.n, {f: flint.fmpq(1)}, check=False)
 
-    def solve_transpose(self, rhs: list) -> list:
-        """``p`` with ``sum_r rows[r][c] * p[r] = rhs[c]`` for every c: the transposed system, from
-        the same factors (nonsingular systems only). With ``E rows = U`` the elimination, solve
-        ``U^T m = rhs`` forward in pivot order, then ``p = E^T m`` by the row operations replayed
-        backwards and transposed."""
-        if self.free_cols:
-            raise CertificateError("transposed solve of a singular system")
+    def _forward_transpose(self, rhs: list, free_values: dict | None) -> tuple:
+        """Forward substitution with ``U^T`` in pivot order: (m, leftover at the free columns)."""
         if len(rhs) != self.n:
             raise CertificateError(f"right-hand side has {len(rhs)} entries for {self.n} equations")
         acc = list(rhs)
         m: list = [flint.fmpq(0)] * self.n
+        for r, v in (free_values or {}).items():
+            m[r] = v  # free rows are empty after elimination: they feed no column
         for off, piv, r, c in reversed(self._back):
             v = acc[c] / piv
             m[r] = v
             if v:
                 for c2, a in off:
                     acc[c2] -= a * v
+        return m, [acc[c] for c in self.free_cols]
+
+    def _replay_transposed(self, m: list) -> list:
         for i, r, fac in reversed(self._ops):
             mi = m[i]
             if mi:
                 m[r] -= fac * mi
         return m
+
+    def solve_transpose(self, rhs: list, free_values: dict | None = None, check: bool = True) -> list:
+        """``p`` with ``sum_r rows[r][c] * p[r] = rhs[c]`` for every c: the transposed system, from
+        the same factors. With ``E rows = U`` the elimination, solve ``U^T m = rhs`` forward in
+        pivot order, then ``p = E^T m`` by the row operations replayed backwards and transposed.
+        On a singular system the free rows' ``m`` take ``free_values`` (default 0) and ``check``
+        requires the leftover at the free columns to vanish."""
+        m, left = self._forward_transpose(rhs, free_values)
+        if check and any(left):
+            raise CertificateError("singular system with an inconsistent right-hand side")
+        return self._replay_transposed(m)
+
+    def solve_residuals_transpose(self, rhs: list) -> tuple:
+        """``solve_residuals`` for the transposed system."""
+        m, left = self._forward_transpose(rhs, None)
+        return self._replay_transposed(m), left
+
+    def residuals_transpose(self, rhs: list) -> list:
+        """The transposed system's consistency functionals at ``rhs`` (one per free column)."""
+        return self._forward_transpose(rhs, None)[1]
+
+    def null_vector_transpose(self, r: int) -> list:
+        """The transposed system's null vector for free row ``r``: ``E^T e_r``."""
+        m = [flint.fmpq(0)] * self.n
+        m[r] = flint.fmpq(1)
+        return self._replay_transposed(m)
+
+    def transposed(self) -> "TransposedLU":
+        """A view that solves the transposed system with this factorization."""
+        return TransposedLU(self)
+
+    def solve_residuals(self, rhs: list) -> tuple:
+        """``(z, residuals)`` in one pass: the solution with free columns at 0, unchecked, and the
+        consistency residuals (both linear in ``rhs``)."""
+        b = self.eliminate(rhs)
+        return self._back_substitute(b, None), [b[i] for i in self.free_rows]
 
     def solve(self, rhs: list, free_values: dict | None = None, check: bool = True) -> list:
         """``z`` with ``sum_c rows[r][c] * z[c] = rhs[r]`` for every r (lists of ``fmpq``). On a
@@ -161,6 +197,9 @@ class SparseLU:
         b = self.eliminate(rhs)
         if check and any(b[i] for i in self.free_rows):
             raise CertificateError("singular system with an inconsistent right-hand side")
+        return self._back_substitute(b, free_values)
+
+    def _back_substitute(self, b: list, free_values: dict | None) -> list:
         z: list = [None] * self.n
         zero = flint.fmpq(0)
         for c in self.free_cols:
@@ -173,6 +212,29 @@ class SparseLU:
                     acc -= a * zc
             z[c] = acc / piv
         return z
+
+
+class TransposedLU:
+    """``SparseLU`` of ``M`` seen as a factorization of ``M^T``: the same interface (``solve``,
+    ``solve_residuals``, ``residuals``, ``null_vector``, ``free_cols``, ``free_rows``), no second
+    elimination."""
+
+    def __init__(self, lu: SparseLU):
+        self.lu = lu
+        self.n = lu.n
+        self.free_cols, self.free_rows = lu.free_rows, lu.free_cols
+
+    def solve(self, rhs: list, free_values: dict | None = None, check: bool = True) -> list:
+        return self.lu.solve_transpose(rhs, free_values, check)
+
+    def residuals(self, rhs: list) -> list:
+        return self.lu.residuals_transpose(rhs)
+
+    def solve_residuals(self, rhs: list) -> tuple:
+        return self.lu.solve_residuals_transpose(rhs)
+
+    def null_vector(self, f: int) -> list:
+        return self.lu.null_vector_transpose(f)
 
 
 def solve_sparse(rows: list, rhs: list, ncols: int, limit: int = 2_000_000) -> list:
