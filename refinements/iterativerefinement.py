@@ -106,12 +106,20 @@ def exact_basic(ex: ExactLP, col_status: np.ndarray, row_status: np.ndarray, lim
     pi = [ZERO] * m
     for i, v in zip(T, pit):
         pi[i] = v
-    act = [sum((v * w[c] for c, v in row.items() if w[c]), ZERO) for row in ex.rows]
-    d = list(ex.cost)
-    for i, row in enumerate(ex.rows):
-        if pi[i]:
-            for c, v in row.items():
-                d[c] -= pi[i] * v
+    # a tight row's activity is its bound and a basic column's reduced cost zero, by construction
+    act = [rhs_i for rhs_i in ex.row_lower]
+    for i in T:
+        if row_status[i] == 2 and ex.row_upper[i] is not None:
+            act[i] = ex.row_upper[i]
+    for i in np.flatnonzero(row_status == BASIC).tolist():
+        act[i] = sum((v * w[c] for c, v in ex.rows[i].items() if w[c]), ZERO)
+    d = [ZERO if c in bpos else ex.cost[c] for c in range(n)]
+    for i in T:
+        pv_ = pi[i]
+        if pv_:
+            for c, v in ex.rows[i].items():
+                if c not in bpos:
+                    d[c] -= pv_ * v
     pv = ZERO
     for c in range(n):
         if ex.col_lower[c] is not None and w[c] < ex.col_lower[c]:

@@ -380,7 +380,7 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
     tolerances cannot resolve the eps^depth values of deep trembles. ``order`` defaults, for
     realization bounds only (QPE), to their degree in eps, which is exact (see above); with
     behavioural bounds (EFPE) the basis matrix depends on eps and the solution is a rational
-    function: then to ``D + 2`` with D the perturbation's ``order_bound`` (every realization has
+    function: then to ``D + 1`` with D the perturbation's ``order_bound`` (every realization has
     its leading term at or below D; on Kuhn, Leduc, Liar's Dice, Goofspiel and random games every
     sign we saw was decided by order D), or 24 when some sequence is unbounded."""
     say = progress or (lambda m: None)
@@ -392,7 +392,7 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
             order = plp.pert.max_power()
         else:
             bound = plp.pert.order_bound(tree)
-            order = 24 if bound is None else bound + 2
+            order = 24 if bound is None else bound + 1
     eps = Fraction(eps0)
     tried: list = []
     secs = {"lp": 0.0, "refine": 0.0, "exact": 0.0}
@@ -411,13 +411,14 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
             raise RefinementError("HiGHS returned no basis for the perturbed LP")
         # HiGHS's own basis, judged at order 0 only: a sign wrong already in the limit is no
         # tolerance artifact (those live at the eps^depth scale), so skip refining it and shrink
+        # (on the first try only: later, smaller eps are likelier to hold the limit's basis)
         t0 = time.perf_counter()
         try:
-            quick = test_basis(plp, res.highs.col_status, res.highs.row_status, 0, exact_limit)
+            quick = test_basis(plp, res.highs.col_status, res.highs.row_status, 0, exact_limit) if not tried else None
         except TooLarge as e:
             raise RefinementError(f"the exact basis test is too large: {e}") from None
         secs["exact"] += time.perf_counter() - t0
-        if not quick.optimal and "order eps^0" in quick.reason:
+        if quick is not None and not quick.optimal and "order eps^0" in quick.reason:
             tried.append((eps, quick.reason))
             eps *= shrink
             basis = (res.highs.col_status, res.highs.row_status)
@@ -437,10 +438,7 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
         say(f"trembling LP: testing the basis exactly ({order} series terms)")
         t0 = time.perf_counter()
         try:
-            # the low orders first: a wrong sign there rejects the basis at a fraction of the cost
-            test = test_basis(plp, cs, rs, min(order, 1), exact_limit)
-            if test.optimal and order > 1:
-                test = test_basis(plp, cs, rs, order, exact_limit)
+            test = test_basis(plp, cs, rs, order, exact_limit)
         except TooLarge as e:
             raise RefinementError(f"the exact basis test is too large: {e}") from None
         secs["exact"] += time.perf_counter() - t0
