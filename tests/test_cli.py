@@ -142,3 +142,15 @@ def test_file_too_large_refused_before_reading(tmp_path):
     big.write_text('EFG 2 R "x" { "a" "b" }\n' + "\n" * 5_000_000)
     r = run("solve", str(big), "--memory-limit", "0.05")
     assert r.returncode == 2 and "would need about" in r.stderr and "0.05 GiB" in r.stderr
+
+
+def test_output_into_a_closed_pipe_is_quiet():
+    """``seqform solve ... | head -1``: no traceback when the reader goes away."""
+    # Leduc's strategies (~80 kB) overflow the pipe buffer, so the write really hits a closed pipe
+    p = subprocess.Popen([sys.executable, "-m", "seqform", "solve", "leduc", "--strategy", "--no-certify", "--quiet"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read()
+    p.wait(timeout=60)
+    assert "Traceback" not in err and p.returncode == 141
