@@ -107,7 +107,7 @@ def exact_basic(ex: ExactLP, col_status: np.ndarray, row_status: np.ndarray, lim
     for i, v in zip(T, pit):
         pi[i] = v
     # a tight row's activity is its bound and a basic column's reduced cost zero, by construction
-    act = [rhs_i for rhs_i in ex.row_lower]
+    act = list(ex.row_lower)
     for i in T:
         if row_status[i] == 2 and ex.row_upper[i] is not None:
             act[i] = ex.row_upper[i]

@@ -57,10 +57,15 @@ class Series:
     def leading(self, i: int) -> tuple[int, flint.fmpq]:
         """``(order, coefficient)`` of quantity i's lowest-order nonzero term, or (-1, 0) if every
         computed term is zero."""
-        for k, t in enumerate(self.terms):
-            if t[i] != 0:
-                return k, t[i]
-        return -1, ZERO
+        return first_nonzero(t[i] for t in self.terms)
+
+
+def first_nonzero(coefficients) -> tuple[int, flint.fmpq]:
+    """``(order, coefficient)`` of a series' first nonzero coefficient, or (-1, 0) if none."""
+    for k, v in enumerate(coefficients):
+        if v != 0:
+            return k, v
+    return -1, ZERO
 
 
 @dataclass
@@ -273,13 +278,11 @@ def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, orde
 
     deepest = 0  # the highest order at which some quantity's first nonzero term appeared
 
-    def first_nonzero(seq_of_k):
+    def leading(coefficients):
         nonlocal deepest
-        for k, v in enumerate(seq_of_k):
-            if v != 0:
-                deepest = max(deepest, k)
-                return k, v
-        return -1, ZERO
+        o, v = first_nonzero(coefficients)
+        deepest = max(deepest, o)
+        return o, v
 
     zero = 0
     xc = plp.xcols
@@ -287,7 +290,7 @@ def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, orde
         if plp.col_free[c]:
             continue
         ser = [wfull[k][c] - lower[k][c] for k in range(K + 1)]
-        o, v = first_nonzero(ser)
+        o, v = leading(ser)
         if o < 0:
             zero += 1
         elif v < 0:
@@ -306,7 +309,7 @@ def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, orde
                         if wv:
                             acc += v * wv
             ser.append(acc - (plp.row_lower_exact[i] if k == 0 else ZERO))
-        o, v = first_nonzero(ser)
+        o, v = leading(ser)
         if o < 0:
             zero += 1
         elif v < 0 or equal[i]:
@@ -314,7 +317,7 @@ def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, orde
     for p, i in enumerate(T.tolist()):
         if equal[i]:
             continue
-        o, v = first_nonzero([pis[k][p] for k in range(K + 1)])
+        o, v = leading([pis[k][p] for k in range(K + 1)])
         if o < 0:
             zero += 1
         elif v > 0:
@@ -338,7 +341,7 @@ def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, orde
                     if pv:
                         acc -= pv * v
             ser.append(acc)
-        o, v = first_nonzero(ser)
+        o, v = leading(ser)
         if o < 0:
             zero += 1
         elif v > 0 or plp.col_free[c]:

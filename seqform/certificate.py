@@ -1,8 +1,9 @@
 """Exact certificates for sequence-form LP solutions (python-flint rationals).
 
 From the optimal basis HiGHS returns, the basic solution is solved in exact rational arithmetic
-(``rationalsolve.solve_sparse``): the primal system ``K[N_rows, B_cols] z = bounds`` gives
-player 0's plan x (and q), the dual system ``K[N_rows, B_cols]^T w = c`` gives player 1's plan
+(``rationalsolve.SparseLU``, one factorization for both): the primal system
+``K[N_rows, B_cols] z = bounds`` gives player 0's plan x (and q), the dual system
+``K[N_rows, B_cols]^T w = c`` gives player 1's plan
 ``y = -w[A rows]`` (see ``lp.py`` for the LP). The solution is then *verified*, independently of
 how it was found:
 
@@ -31,7 +32,7 @@ import numpy as np
 from .errors import CertificateError
 from .exactbestresponse import exact_best_response_value
 from .lp import LPResult
-from .rationalsolve import TooLarge, solve_sparse
+from .rationalsolve import SparseLU, TooLarge
 from .sequenceform import SequenceForm
 from .strategy import behaviour_from_realization, realization_plan_exact
 from .tree import Tree
@@ -172,19 +173,15 @@ def basis_solution(sf: SequenceForm, ex: ExactSequenceForm, lp: LPResult, exact_
     pos = {c: k for k, c in enumerate(bcols)}
     prim = [{pos[c]: a for c, a in K[r].items() if c in pos} for r in nrows]
     bound = [flint.fmpq(1) if r == 0 else flint.fmpq(0) for r in nrows]
-    z = solve_sparse(prim, bound, len(bcols), exact_limit)
+    lu = SparseLU(prim, len(bcols), exact_limit)
+    z = lu.solve(bound)
     x = [flint.fmpq(0)] * n1
     for c, v in zip(bcols, z):
         if c < n1:
             x[c] = v
-    # the dual system is the transpose: one row per basic column
-    dual: list = [dict() for _ in bcols]
-    for k, r in enumerate(nrows):
-        for c, a in K[r].items():
-            if c in pos:
-                dual[pos[c]][k] = a
+    # the dual system is the transpose, solved with the same factors
     cost = [flint.fmpq(1) if c == n1 else flint.fmpq(0) for c in bcols]
-    w = solve_sparse(dual, cost, len(nrows), exact_limit)
+    w = lu.solve_transpose(cost)
     y = [flint.fmpq(0)] * sf.F.shape[1]
     for r, v in zip(nrows, w):
         if r >= m1:
