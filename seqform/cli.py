@@ -92,7 +92,8 @@ def cmd_refine(args, game, prog: Progress) -> int:
     if args.eps is not None and not args.eps > 0:
         raise SeqformError(f"--eps must be positive, got {args.eps}")
     tree = _build(game, args, prog)
-    sol = refine(tree, args.refine, args.eps, progress=prog)
+    # the command line always cross-checks the value against the plain Nash LP (one more solve)
+    sol = refine(tree, args.refine, args.eps, cross_check=True, progress=prog)
     if args.json:
         print(json.dumps(sol.to_json(strategy=args.strategy)))
         return 0
