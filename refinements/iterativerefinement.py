@@ -193,3 +193,18 @@ def refine(plp: PolyLP, eps: Fraction, start: HighsResult, *, rounds: int = 20, 
         cs, rs = res.col_status[:n], res.col_status[n:]
     raise SolverError(f"iterative refinement did not reach an exactly optimal basis in {rounds} rounds "
                       f"(violations: primal {float(sol.primal_violation):.3g}, dual {float(sol.dual_violation):.3g})")
+
+
+def exact_plans(plp: PolyLP, eps: Fraction, basis: tuple, limit: int = 2_000_000) -> tuple[list, list, Fraction]:
+    """Both players' exact plans (Fractions) and the perturbed game's value at the rational ``eps``
+    on ``basis`` (col_status, row_status): x from the columns, ``y = lambda(eps) + y'`` with
+    ``y'`` the duals of the D rows (``perturbedlp``)."""
+    ex = exact_lp(plp, eps)
+    sol = exact_basic(ex, basis[0], basis[1], limit)
+    x = [Fraction(int(v.p), int(v.q)) for v in sol.w[plp.xcols]]
+    y = [-Fraction(int(v.p), int(v.q)) for v in sol.pi[plp.drows]]
+    lam = plp.pert.lam_exact(1, eps)
+    if lam:
+        y = [a + b for a, b in zip(y, lam)]
+    value = sum((a * c for a, c in zip(sol.w, ex.cost) if a), ZERO)
+    return x, y, Fraction(int(value.p), int(value.q))

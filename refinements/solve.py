@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
-import flint
 import numpy as np
 
 from seqform.bestresponse import exploitability as _exploitability
@@ -26,7 +25,7 @@ from . import perturbation as _pert
 from .certify import leading_terms, limit_behaviour, limit_regrets, max_regret
 from .errors import PerturbationError
 from .perturbedlp import build, solve_at
-from .iterativerefinement import exact_basic, exact_lp
+from .iterativerefinement import exact_plans
 from .iterativerefinement import refine as iterative_refine
 from .trembling import search
 
@@ -196,14 +195,8 @@ def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
     t0 = time.perf_counter()
     q = Fraction(str(eps))
     cs, rs, rounds = iterative_refine(plp, q, r.highs)
-    ex = exact_lp(plp, q)
-    sol = exact_basic(ex, cs, rs, 2_000_000)
+    x, y, value = exact_plans(plp, q, (cs, rs))
     secs["refine"] = time.perf_counter() - t0
-    x = [fraction_of(v) for v in sol.w[plp.xcols]]
-    lam = [plp.pert.lam_exact(1, q)] if plp.pert.realization[1] else None
-    y = [-fraction_of(v) for v in sol.pi[plp.drows]]
-    if lam:
-        y = [a + b for a, b in zip(y, lam[0])]
     viol = Fraction(0)
     for p, z in ((0, x), (1, y)):
         par = tree.seq_parent[p].tolist()
@@ -213,7 +206,6 @@ def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
         for s_, bnd in enumerate(plp.pert.lam_exact(p, q)):
             if s_:
                 viol = max(viol, bnd - z[s_])
-    value = fraction_of(sum((a * c for a, c in zip(sol.w, ex.cost) if a), flint.fmpq(0)))
     prof = Profile([behaviour_from_realization(tree, p, np.array([float(v) for v in z])) for p, z in ((0, x), (1, y))])
     reg = infoset_regret(tree, prof)
     expl = _exploitability(tree, prof).exploitability

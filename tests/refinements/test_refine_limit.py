@@ -16,8 +16,7 @@ from hypothesis import HealthCheck, given, settings
 
 import refinements
 import seqform
-from refinements.iterativerefinement import exact_basic, exact_lp
-from seqform.certificate import fraction_of
+from refinements.iterativerefinement import exact_plans
 from seqform.errors import UnsupportedGameError
 from seqform.strategy import behaviour_from_realization
 from tests.oracle.brute_force import brute_force_value_exact
@@ -27,14 +26,7 @@ from tests.strategies import random_games
 
 def perturbed_plans(sol, eps: Fraction) -> list:
     """Both players' exact plans at ``eps`` on the basis the limit search accepted."""
-    plp = sol.lp
-    ex = exact_lp(plp, eps)
-    b = exact_basic(ex, *sol.basis, 2_000_000)
-    x = [fraction_of(v) for v in b.w[plp.xcols]]
-    y = [-fraction_of(v) for v in b.pi[plp.drows]]
-    lam = plp.pert.lam_exact(1, eps)
-    if lam:
-        y = [a + c for a, c in zip(y, lam)]
+    x, y, _ = exact_plans(sol.lp, eps, sol.basis)
     return [x, y]
 
 
