@@ -141,7 +141,7 @@ def build(sf: SequenceForm, pert: Perturbation) -> PolyLP:
     for k, coef in beta1.items():
         K.setdefault(k, []).append((d0 + par1[R1], n1 + m2 + np.arange(nr), [coef[s] for s in R1.tolist()]))
     # objective: (A lam1)^T x + (f - F lam1)^T q - (G lam1)^T r, power by power
-    cost: dict = {0: [((), [n1], [1])]}
+    cost: dict = {0: [([n1], [1])]}  # vector parts: power -> [(positions, values)]
     A_by_row: dict = {}
     for r, c, v in zip(ar.tolist(), ac.tolist(), av):
         A_by_row.setdefault(r, []).append((c, v))
@@ -152,22 +152,22 @@ def build(sf: SequenceForm, pert: Perturbation) -> PolyLP:
         for j in range(m2):
             sl = slice(F_rows.indptr[j], F_rows.indptr[j + 1])
             cq.append(-sum((int(v) * lam[int(c)] for c, v in zip(F_rows.indices[sl], F_rows.data[sl])), Fraction(0)))
-        cost.setdefault(k, []).append(((), range(n1), cx))
-        cost[k].append(((), range(n1, n1 + m2), cq))
+        cost.setdefault(k, []).append((range(n1), cx))
+        cost[k].append((range(n1, n1 + m2), cq))
     # r's cost: -(lambda_s(eps) - beta_s(eps) lambda_parent(eps)) for s in R1
     for j, s in enumerate(R1.tolist()):
         col = n1 + m2 + j
         for k, lam in lam1.items():
             if lam[s]:
-                cost.setdefault(k, []).append(((), [col], [-lam[s]]))
+                cost.setdefault(k, []).append(([col], [-lam[s]]))
         for kb, coef in beta1.items():
             for kl, lam in lam1.items():
                 if coef[s] and lam[int(par1[s])]:
-                    cost.setdefault(kb + kl, []).append(((), [col], [coef[s] * lam[int(par1[s])]]))
+                    cost.setdefault(kb + kl, []).append(([col], [coef[s] * lam[int(par1[s])]]))
     col_lower: dict = {}
     for k, lam in lam0.items():
         idx = [s for s, c in enumerate(lam) if c]
-        col_lower[k] = [((), idx, [lam[s] for s in idx])]
+        col_lower[k] = [(idx, [lam[s] for s in idx])]
     col_free = np.zeros(n_cols, dtype=bool)
     col_free[n1:n1 + m2] = True
     row_lower = np.zeros(n_rows)
@@ -178,9 +178,8 @@ def build(sf: SequenceForm, pert: Perturbation) -> PolyLP:
     row_equal[:m1] = True
     row_lower_exact = [flint.fmpq(1) if i == 0 else flint.fmpq(0) for i in range(n_rows)]
 
-    def vec(parts):
-        return _merge({k: [(np.zeros(len(list(c)), dtype=np.int64), c, v) for _, c, v in lst]
-                       for k, lst in parts.items()})
+    def vec(parts):  # a vector as a one-row matrix, so that _merge sums its duplicates too
+        return _merge({k: [(np.zeros(len(c), dtype=np.int64), c, v) for c, v in lst] for k, lst in parts.items()})
 
     return PolyLP(sf, pert, n_rows, n_cols, _merge(K), vec(cost), vec(col_lower), col_free, row_lower,
                   row_upper, row_lower_exact, row_equal, slice(0, n1), slice(n1, n1 + m2),
