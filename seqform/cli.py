@@ -1,4 +1,4 @@
-"""The ``seqform`` command line: ``solve``, ``info``, ``evaluate``, ``convert``.
+"""The ``seqform`` command line: ``solve``, ``info``, ``evaluate``, ``convert``, ``shrink``.
 
 GAME is a built-in game with parameters (``kuhn``, ``leduc(ranks=5)``, ``liars_dice(1, 3)``), a
 Gambit ``.efg`` file, or ``openspiel:NAME`` (see ``seqform.gamespec``).
@@ -32,6 +32,8 @@ class Progress:
 
 
 def _load(spec: str, args=None):
+    import lossless  # registers the games with ordered signals (rhode_island, ...)
+    del lossless
     try:
         return load_game(spec, getattr(args, "memory_limit", None))
     except FileNotFoundError as e:
@@ -198,6 +200,80 @@ def cmd_convert(args) -> int:
     return 0
 
 
+def _fmt_lp(part: dict) -> list:
+    lines = [f"  information sets  {part['infosets'][0]:,} / {part['infosets'][1]:,}",
+             f"  sequences         {part['sequences'][0]:,} / {part['sequences'][1]:,}"]
+    if "lp_rows" in part:
+        lines.append(f"  LP rows           {part['lp_rows']:,}  (|Sigma_0| + |I_1| + 1; columns {part['lp_columns']:,})")
+    if "payoff_nonzeros" in part:
+        lines.append(f"  nonzeros          {part['payoff_nonzeros']:,} in A, {part['lp_nonzeros']:,} in the LP")
+    per = " / ".join("-".join(f"{c:,}" for c in row) for row in part["per_round"])
+    lines.append(f"  per round         {per}  (observations or classes, player 0 / player 1)")
+    return lines
+
+
+def cmd_shrink(args) -> int:
+    """``shrink GAME``: GameShrink on a game with ordered signals (package ``lossless``)."""
+    from lossless import OrderedSignalGame, shrink
+    from lossless import solve as shrunk_solve
+    prog = Progress(args.quiet)
+    game = _load(args.game, args)
+    if not isinstance(game, OrderedSignalGame):
+        raise SeqformError(f"{args.game}: GameShrink needs a game with ordered signals (rhode_island, leduc_os, "
+                           f"four_card, or a lossless.OrderedSignalGame); {getattr(game, 'name', args.game)} is not one")
+    if args.solve:
+        if args.own_view:
+            raise SeqformError("--solve needs the lossless abstraction; drop --own-view")
+        res = shrunk_solve(game, method=args.method, progress=prog)
+        sh = res.shrunk
+    else:
+        sh = shrink(game, lossless=not args.own_view, nonzeros=not args.no_nonzeros,
+                    build_abstract=args.out is not None, progress=prog)
+        res = None
+    if args.out is not None:
+        from .efg import write_efg
+        if not args.out.lower().endswith(".efg"):
+            raise SeqformError(f"cannot write {args.out!r}: the abstract game is written as a Gambit .efg file")
+        if sh.abstract is None:
+            raise SeqformError(f"the abstract game of {game.name} has {sh.sizes['after']['signal_tree_nodes']:,} "
+                               f"signal nodes, too many to write as a game tree")
+        tree = _build(sh.abstract, args, prog)
+        try:
+            write_efg(tree, args.out)
+        except OSError as e:
+            raise SeqformError(f"cannot write {args.out}: {e.strerror or e}") from None
+        prog(f"wrote {args.out}")
+    out = dict(sh.sizes)
+    out["seconds"] = dict(sh.seconds)
+    if res is not None:
+        out["seconds"].update(res.seconds)
+        out["value"] = str(res.value) if res.value is not None else None
+        out["certified"] = res.certified
+        out["exploitability"] = str(res.exploitability) if res.exploitability is not None else None
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    kind = "lossless" if sh.abstraction.respect_opponents else "own-view (the seed's counts; NOT lossless in general)"
+    print(f"game              {game.name}")
+    print(f"abstraction       {kind}, {sh.abstraction.iterations} refinement passes")
+    print(f"game tree         {out['before']['game_tree_nodes']:,} nodes -> {out['after']['game_tree_nodes']:,}")
+    print(f"signal tree       {out['signal_tree_nodes']:,} nodes -> {out['after']['signal_tree_nodes']:,}")
+    print("before")
+    print("\n".join(_fmt_lp(out["before"])))
+    print("after")
+    print("\n".join(_fmt_lp(out["after"])))
+    if res is not None:
+        if res.certified:
+            print(f"value             {res.value}  (= {float(res.value):.12g}, player 0): the abstract game's certified "
+                  f"value; the lifted strategies' exact exploitability in the original game is 0")
+        else:
+            print(f"value             not certified (abstract certificate: "
+                  f"{res.abstract_solution.certificate.note if res.abstract_solution.certificate else 'none'}; "
+                  f"lifted exploitability {res.exploitability})")
+    print("seconds           " + ", ".join(f"{k} {v:.3f}" for k, v in out["seconds"].items()))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="seqform", description="Exact solving of extensive-form games.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -241,6 +317,21 @@ def build_parser() -> argparse.ArgumentParser:
     cp.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
     cp.add_argument("--quiet", action="store_true")
     cp.set_defaults(func=cmd_convert)
+    sh = sub.add_parser("shrink", help="GameShrink: lossless abstraction of a game with ordered signals")
+    sh.add_argument("game", help="rhode_island, 'rhode_island(ranks=4,suits=2)', leduc_os, four_card")
+    sh.add_argument("--out", default=None, help="write the abstract game as a Gambit .efg file")
+    sh.add_argument("--json", action="store_true", help="print one JSON object")
+    sh.add_argument("--solve", action="store_true",
+                    help="also solve the abstract game, lift the equilibrium and certify it in the original game")
+    sh.add_argument("--method", default="auto", choices=["auto", "simplex", "ipm", "choose"],
+                    help="with --solve: HiGHS LP algorithm")
+    sh.add_argument("--own-view", action="store_true",
+                    help="the seed's variant, which ignores what the opponent knows: reproduces the seed's Rhode "
+                         "Island sizes but is not lossless in general")
+    sh.add_argument("--no-nonzeros", action="store_true", help="skip counting the LPs' nonzeros")
+    sh.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
+    sh.add_argument("--quiet", action="store_true")
+    sh.set_defaults(func=cmd_shrink)
     ip = sub.add_parser("info", help="print a game's sizes")
     ip.add_argument("game")
     ip.add_argument("--json", action="store_true")

@@ -1,0 +1,135 @@
+"""``lossless.shrink`` and ``lossless.solve``: GameShrink end to end.
+
+``shrink(game)`` runs GameShrink (``gameshrink``) and returns a ``Shrunk``: the abstraction, the
+sizes before and after (``sizes.report``, counted without building the original game) and, when
+it is small enough, the abstract game (``abstractgame.AbstractGame``).
+
+``solve(game)`` solves the abstract game with ``seqform.solve`` (certified exactly), lifts the
+equilibrium back and certifies the lifted profile in the *original* game with exact best
+responses: the value is the original game's value because the lifted profile's exploitability is
+exactly zero, a check that does not trust the abstraction.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from seqform.evaluate import evaluate
+from seqform.solve import Solution
+from seqform.solve import solve as seqform_solve
+from seqform.strategy import Profile
+from seqform.tree import Tree, compile_tree
+
+from .abstractgame import AbstractGame, abstract_signal_nodes
+from .errors import AbstractionError
+from .gameshrink import Abstraction, gameshrink
+from .orderedsignals import OrderedSignalGame
+from .sizes import game_tree_nodes, report
+
+#: the abstract game is built (as a ``seqform.Game``) only up to this many abstract signal nodes
+ABSTRACT_NODE_LIMIT = 2_000_000
+
+
+@dataclass
+class Shrunk:
+    """GameShrink's output for ``game``: ``abstraction`` (classes per player and level),
+    ``abstract`` (the abstract game, or None when larger than ``ABSTRACT_NODE_LIMIT`` signal
+    nodes), ``sizes`` (``sizes.report``: before/after information sets, sequences, LP rows,
+    nonzeros) and ``seconds``."""
+
+    game: OrderedSignalGame
+    abstraction: Abstraction
+    abstract: AbstractGame | None
+    sizes: dict
+    seconds: dict = field(default_factory=dict)
+
+    def lift(self, profile: Profile, abstract_tree: Tree, original_tree: Tree | None = None) -> Profile:
+        """The original game's profile playing ``profile`` (a profile of ``abstract_tree``, the
+        compiled abstract game) at every information set's abstract counterpart."""
+        if self.abstract is None:
+            raise AbstractionError(f"{self.game.name}: the abstract game was not built (too large)")
+        original_tree = original_tree if original_tree is not None else compile_tree(self.game)
+        return self.abstract.lift(profile, abstract_tree, original_tree)
+
+    def infoset_map(self, original_tree: Tree, abstract_tree: Tree):
+        """(M,) for each information set of the compiled original game, its abstract one."""
+        if self.abstract is None:
+            raise AbstractionError(f"{self.game.name}: the abstract game was not built (too large)")
+        return self.abstract.infoset_map(original_tree, abstract_tree)
+
+
+def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True, build_abstract: bool = True,
+           progress=None) -> Shrunk:
+    """GameShrink on ``game``. ``lossless=False`` runs the seed's own-view variant instead (not
+    lossless in general; see ``gameshrink``). ``nonzeros``: also count the LPs' nonzeros.
+    ``build_abstract``: build the abstract game when it has at most ``ABSTRACT_NODE_LIMIT``
+    signal nodes."""
+    if not isinstance(game, OrderedSignalGame):
+        raise AbstractionError(f"GameShrink needs a game with ordered signals (lossless.OrderedSignalGame); "
+                               f"got {type(game).__name__}")
+    say = progress or (lambda msg: None)
+    ab = gameshrink(game, respect_opponents=lossless, progress=say)
+    secs = dict(ab.seconds)
+    t0 = time.perf_counter()
+    say("counting sizes" + (" and nonzeros" if nonzeros else ""))
+    sizes = report(ab, nonzeros=nonzeros)
+    secs["sizes"] = time.perf_counter() - t0
+    per_level = abstract_signal_nodes(ab)
+    nodes = sum(per_level)
+    sizes["after"]["signal_tree_nodes"] = nodes
+    sizes["after"]["game_tree_nodes"] = game_tree_nodes(game, per_level)
+    abstract = None
+    if build_abstract and nodes <= ABSTRACT_NODE_LIMIT:
+        t0 = time.perf_counter()
+        say(f"building the abstract game ({nodes:,} signal nodes)")
+        abstract = AbstractGame(ab)
+        secs["abstract_game"] = time.perf_counter() - t0
+    return Shrunk(game, ab, abstract, sizes, secs)
+
+
+@dataclass
+class ShrunkSolution:
+    """An original game solved through its abstraction.
+
+    ``value``: the original game's exact value (Fraction) when ``certified``: the abstract game's
+    certified value, and the lifted profile's exact exploitability in the original game is zero
+    with that value. ``abstract_solution``: the abstract game's ``seqform.Solution``;
+    ``profile``: the lifted exact profile on ``original_tree``; ``exploitability``: its exact
+    exploitability in the original game (Fraction); ``shrunk``; ``seconds``.
+    """
+
+    game: str
+    value: Fraction | None
+    certified: bool
+    exploitability: Fraction | None
+    profile: Profile | None
+    abstract_solution: Solution
+    shrunk: Shrunk
+    original_tree: Tree
+    seconds: dict
+
+
+def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> ShrunkSolution:
+    """Solve ``game`` exactly through GameShrink (module docstring)."""
+    say = progress or (lambda msg: None)
+    sh = shrink(game, nonzeros=False, progress=say)
+    if sh.abstract is None:
+        raise AbstractionError(f"{game.name}: the abstract game is too large to build and solve here")
+    secs = dict(sh.seconds)
+    t0 = time.perf_counter()
+    abstract_tree = compile_tree(sh.abstract)
+    say(f"solving the abstract game ({abstract_tree.num_nodes:,} nodes)")
+    sol = seqform_solve(abstract_tree, method=method, progress=say)
+    secs["abstract_solve"] = time.perf_counter() - t0
+    if not sol.certified:
+        return ShrunkSolution(game.name, None, False, None, None, sol, sh, None, secs)
+    t0 = time.perf_counter()
+    say("building the original game to certify the lifted strategies")
+    original_tree = compile_tree(game)
+    lifted = sh.abstract.lift(sol.exact_profile, abstract_tree, original_tree)
+    ev = evaluate(original_tree, lifted, exact=True)
+    secs["certify_original"] = time.perf_counter() - t0
+    ok = ev.exploitability == 0 and ev.values[0] == sol.value
+    return ShrunkSolution(game.name, sol.value if ok else None, ok, ev.exploitability, lifted, sol, sh,
+                          original_tree, secs)

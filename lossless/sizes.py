@@ -1,0 +1,127 @@
+"""Sizes of a game with ordered signals and of its abstraction, counted without building either.
+
+The betting never depends on the signals, so every information set is a pair (what the player
+has seen, or its class; a betting node of that round where it acts), and every pair exists:
+
+    |I_i|     = sum over i's betting decision nodes v of  n_i(round(v)),
+    |Sigma_i| = 1 + sum over the same v of  actions(v) * n_i(round(v)),
+
+with n_i(r) the number of player i's observations (original game) or classes (abstraction)
+during round r's betting. The sequence-form LP of seed 002 / Koller, Megiddo & von Stengel has
+|Sigma_1| + |I_2| + 1 rows (players numbered from 1 there; 0 and 1 here) and
+|Sigma_2| + |I_1| + 1 columns; its matrix is [[-A, E^T], [F, 0]], so its nonzeros are nnz(A) plus
+|I_1| + |Sigma_1| (E) plus |I_2| + |Sigma_2| (F).
+
+nnz(A): a leaf in round r contributes one entry per pair (class of player 0, class of player 1)
+during round r that some world reaches, except at a showdown where the expected payoff of the
+pair is zero (e.g. every world of the pair is a tie). The pairs come from the signal tree's
+worlds, with their outcome counts.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import math
+
+import numpy as np
+
+from .betting import DECIDE, FOLD, NEXT, SHOWDOWN
+from .gameshrink import Abstraction, compact
+
+
+def sequence_form_sizes(betting, per_round: list) -> dict:
+    """Information sets and sequences per player, and the LP's rows and columns, when player i has
+    ``per_round[i][r]`` observations (or classes) during round r's betting."""
+    n = betting.num_players
+    infosets, sequences = [0] * n, [1] * n
+    for v in range(betting.num_nodes):
+        if betting.kind[v] == DECIDE:
+            i, r = betting.player[v], betting.round[v]
+            infosets[i] += per_round[i][r]
+            sequences[i] += len(betting.actions[v]) * per_round[i][r]
+    out = {"infosets": infosets, "sequences": sequences}
+    if n == 2:
+        out["lp_rows"] = sequences[0] + infosets[1] + 1
+        out["lp_columns"] = sequences[1] + infosets[0] + 1
+    return out
+
+
+def game_tree_nodes(game, per_level: list | None = None) -> int:
+    """Nodes of the game tree (as ``seqform.compile_tree`` counts them) without building it, from
+    the number of signal-tree nodes at each level (default: the original game's, D!/(D-k)!).
+
+    Round r's betting nodes (all but the round ends, which the game skips) occur once per
+    signal node after round r's deals; the chance nodes dealing round r's cards occur once per
+    way into round r (the root, or a round end of round r-1) and signal node before each card."""
+    bet = game.betting
+    if per_level is None:
+        per_level = [math.perm(len(game.deck), k) for k in range(len(game.levels) + 1)]
+    total = 0
+    for r in range(bet.num_rounds):
+        start = game.dealt_by[r - 1] if r else 0
+        entries = 1 if r == 0 else sum(1 for v in range(bet.num_nodes) if bet.round[v] == r - 1 and bet.kind[v] == NEXT)
+        total += entries * sum(per_level[start:game.dealt_by[r]])
+        betting_nodes = sum(1 for v in range(bet.num_nodes) if bet.round[v] == r and bet.kind[v] != NEXT)
+        total += betting_nodes * per_level[game.dealt_by[r]]
+    return total
+
+
+def _round_classes(ab: Abstraction, i: int, r: int, abstract: bool) -> np.ndarray:
+    """(W,) player i's class (or observation id) during round r's betting, world by world."""
+    j = ab.point_at_round(i, r)
+    if j < 0:
+        return np.zeros(ab.signals.num_worlds, dtype=np.int64)
+    return ab.world_class(i, j) if abstract else ab.signals.obs[i][j].astype(np.int64)
+
+
+def payoff_nonzeros(ab: Abstraction, abstract: bool = True) -> int:
+    """nnz(A) of the two-player sequence-form payoff matrix (module docstring): of the abstract
+    game (``abstract``) or of the original game (observations instead of classes)."""
+    game, st, bet = ab.game, ab.signals, ab.game.betting
+    if game.num_players != 2:
+        raise ValueError("the payoff matrix A is defined for two players")
+    nnz = 0
+    nout = len(st.outcomes)
+    weights = None if st.prob is None else np.array([float(p) for p in st.prob])
+    for r in range(bet.num_rounds):
+        leaves = [v for v in range(bet.num_nodes) if bet.round[v] == r and bet.kind[v] in (FOLD, SHOWDOWN)]
+        if not leaves:
+            continue
+        pair = compact([_round_classes(ab, 0, r, abstract), _round_classes(ab, 1, r, abstract)])
+        npairs = int(pair.max()) + 1
+        folds = [v for v in leaves if bet.kind[v] == FOLD]
+        nnz += sum(npairs for v in folds if any(Fraction(u) != 0 for u in bet.payoff[v]))
+        shows = [v for v in leaves if bet.kind[v] == SHOWDOWN]
+        if shows:
+            idx = pair * nout + st.outcome.astype(np.int64)
+            mass = np.bincount(idx, weights=weights, minlength=npairs * nout).reshape(npairs, nout)
+            tables: dict = {}
+            for v in shows:
+                t = tuple(float(bet.payoff[v][o][0]) for o in st.outcomes)
+                tables[t] = tables.get(t, 0) + 1
+            for t, count in tables.items():
+                value = mass @ np.array(t)
+                scale = np.abs(mass) @ np.abs(np.array(t))
+                nnz += count * int(np.count_nonzero(np.abs(value) > 1e-12 * np.maximum(scale, 1.0)))
+    return nnz
+
+
+def report(ab: Abstraction, nonzeros: bool = True) -> dict:
+    """Sizes before and after the abstraction: per round observations / classes, information sets,
+    sequences, LP rows and columns, signal-tree nodes, and (``nonzeros``) nnz(A) and the LP's
+    nonzeros, as a JSON-ready dict."""
+    game = ab.game
+    n = game.num_players
+    before = sequence_form_sizes(game.betting, [ab.observations_by_round(i) for i in range(n)])
+    after = sequence_form_sizes(game.betting, [ab.classes_by_round(i) for i in range(n)])
+    before["per_round"] = [ab.observations_by_round(i) for i in range(n)]
+    before["game_tree_nodes"] = game_tree_nodes(game)
+    after["per_round"] = [ab.classes_by_round(i) for i in range(n)]
+    if nonzeros and n == 2:
+        for part, abstract in ((before, False), (after, True)):
+            a = payoff_nonzeros(ab, abstract)
+            part["payoff_nonzeros"] = a
+            part["lp_nonzeros"] = a + sum(part["infosets"]) + sum(part["sequences"])
+    return {"game": game.name, "signal_tree_nodes": ab.signals.num_nodes, "worlds": ab.signals.num_worlds,
+            "lossless": ab.respect_opponents, "refinement_passes": ab.iterations,
+            "before": before, "after": after}
