@@ -102,3 +102,37 @@ def test_full_rhode_island_shrinks_and_the_own_view_variant_gives_the_seeds_numb
     r1, r2, r3 = full.sizes["after"]["per_round"][0]
     assert (r1, r2) == (13, 325)
     assert 1774 < r3 <= 9997  # finer than the own view, at least as coarse as the suit orbits
+
+
+@pytest.mark.parametrize("game", [four_card(), leduc_os(), rhode_island(2, 3), rhode_island(3, 2)],
+                         ids=lambda g: g.name)
+def test_sequence_form_built_from_the_classes_is_the_abstract_games(game):
+    """``abstractlp`` builds E, F, A from the classes alone; the compiled abstract game's sequence
+    form (``seqform.sequence_form``) has the same shapes and nonzeros and the same LP value."""
+    from lossless.abstractlp import abstract_sequence_form
+    from seqform.lp import solve_lp
+    sh = shrink(game)
+    direct, compiled = abstract_sequence_form(sh.abstraction), sequence_form(compile_tree(sh.abstract))
+    for a, b in ((direct.E, compiled.E), (direct.F, compiled.F), (direct.A, compiled.A)):
+        assert a.shape == b.shape and a.nnz == b.nnz
+    assert abs(solve_lp(direct, method="simplex").value - solve_lp(compiled, method="simplex").value) < 1e-9
+
+
+def test_a_naive_merge_loses_value_and_gameshrink_does_not_make_it():
+    """The own-view merge (each player's observations compared by the outcomes against an unseen
+    opponent, ignoring what the opponent knows; it reproduces the seed's Rhode Island counts)
+    merges, in Leduc (ranks Q < K < A), a queen with a king on the board and a queen with an ace
+    on the board: both lose to everything but the other queen. But the opponent's first-round
+    betting depends on its card, and which cards it can hold differs, so the merge changes the game: its value moves and
+    its lifted strategies are exploitable in the original game. GameShrink keeps them apart."""
+    game = leduc_os()
+    exact = seqform.solve(game).value
+    own = shrink(game, lossless=False)
+    assert own.sizes["after"]["per_round"] == [[3, 7], [3, 7]]  # lossless: [[3, 9], [3, 9]]
+    abstract_tree = compile_tree(own.abstract)
+    naive = seqform.solve(abstract_tree)
+    assert naive.certified and naive.value != exact
+    assert abs(float(naive.value) - float(exact)) > 0.01
+    lifted = own.lift(naive.exact_profile, abstract_tree)
+    assert evaluate(game, lifted, exact=True).exploitability > 0
+    assert shrink(game).sizes["after"]["per_round"] == [[3, 9], [3, 9]]

@@ -1,0 +1,135 @@
+"""The sequence form of an abstraction, built straight from GameShrink's classes, without the
+game tree (for games such as full Rhode Island Hold'em, whose abstract game tree has billions of
+nodes while its sequence form has a few million rows).
+
+The betting never depends on the signals, so (``lossless.sizes``) player i's information sets
+are the pairs (class c during round r, betting node v of round r where i acts) and its sequences
+the triples (c, v, action). The parent sequence of (c, v) is i's last action (u, a) on the way to
+v, with the class c had in u's round (classes refine along a world, so that class is a function
+of c), or the empty sequence. A leaf z of round r contributes, for every pair of classes (c0, c1)
+during round r that some world reaches, chance(c0, c1) x payoff to A[seq_0(c0, z), seq_1(c1, z)];
+at a showdown, the payoff is summed over the outcomes of the pair's worlds. This is the matrix
+``seqform.sequence_form`` builds from the compiled abstract game (tests compare the LP values),
+with the same E, F, A layout (``seqform.sequenceform``), so ``seqform.lp.solve_lp`` solves it.
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from seqform.sequenceform import SequenceForm
+
+from .betting import DECIDE, FOLD, SHOWDOWN
+from .errors import AbstractionError
+from .gameshrink import Abstraction, compact
+
+
+def _round_class(ab: Abstraction, i: int, r: int) -> np.ndarray:
+    j = ab.point_at_round(i, r)
+    return np.zeros(ab.signals.num_worlds, dtype=np.int64) if j < 0 else ab.world_class(i, j)
+
+
+def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
+    """E, e, F, f, A (``seqform.sequenceform.SequenceForm`` with ``tree=None``) of the abstract
+    game of ``ab``, a two-player zero-sum game with ordered signals (module docstring)."""
+    say = progress or (lambda msg: None)
+    game, st, bet = ab.game, ab.signals, ab.game.betting
+    if game.num_players != 2:
+        raise AbstractionError("the sequence-form LP is for two players")
+    nr = bet.num_rounds
+    cls = [[_round_class(ab, i, r) for r in range(nr)] for i in range(2)]
+    ncls = [[int(c.max()) + 1 for c in cls[i]] for i in range(2)]
+    # ancestor maps: class during round r -> class during round q <= r (constant on a class)
+    anc = [[[None] * nr for _ in range(nr)] for _ in range(2)]
+    for i in range(2):
+        for r in range(nr):
+            first = np.unique(cls[i][r], return_index=True)[1]
+            for q in range(r + 1):
+                anc[i][r][q] = cls[i][q][first]
+    # number the sequences and information sets: per player, decision nodes in preorder
+    base = {}  # (v, a) -> first sequence id of the block (c = 0 .. n-1)
+    ibase = {}  # v -> first information-set row (0-based, without the root row)
+    nseq, ninf = [1, 1], [0, 0]
+    parent_of = {}
+    stack = [(0, (None, None))]
+    while stack:
+        v, own = stack.pop()
+        parent_of[v] = own
+        if bet.kind[v] == DECIDE:
+            i, n = bet.player[v], ncls[bet.player[v]][bet.round[v]]
+            ibase[v] = ninf[i]
+            ninf[i] += n
+            for a in range(len(bet.actions[v])):
+                base[v, a] = nseq[i]
+                nseq[i] += n
+            for a, c in enumerate(bet.children[v]):
+                nxt = list(own)
+                nxt[i] = (v, a)
+                stack.append((c, tuple(nxt)))
+        else:
+            for c in bet.children[v]:
+                stack.append((c, own))
+
+    def seq_of(i: int, own, r: int, c: np.ndarray) -> np.ndarray:
+        """Player i's sequence ids for classes c (during round r) after its last action ``own``."""
+        if own is None:
+            return np.zeros(len(c), dtype=np.int64)
+        u, a = own
+        return base[u, a] + anc[i][r][bet.round[u]][c]
+
+    mats = []
+    for i in range(2):
+        rows, cols, vals = [np.array([0])], [np.array([0])], [np.array([1.0])]
+        for v in sorted(ibase):
+            if bet.player[v] != i:
+                continue
+            r = bet.round[v]
+            c = np.arange(ncls[i][r])
+            row = 1 + ibase[v] + c
+            rows.append(row)
+            cols.append(seq_of(i, parent_of[v][i], r, c))
+            vals.append(-np.ones(len(c)))
+            for a in range(len(bet.actions[v])):
+                rows.append(row)
+                cols.append(base[v, a] + c)
+                vals.append(np.ones(len(c)))
+        M = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                          shape=(1 + ninf[i], nseq[i]))
+        vec = np.zeros(1 + ninf[i])
+        vec[0] = 1.0
+        mats.append((M, vec))
+    # the payoff matrix, round by round, over the pairs of classes the worlds reach
+    prob = None if st.prob is None else np.array([float(p) for p in st.prob])
+    nout = len(st.outcomes)
+    ar, ac, av = [], [], []
+    for r in range(nr):
+        leaves = [v for v in range(bet.num_nodes) if bet.round[v] == r and bet.kind[v] in (FOLD, SHOWDOWN)]
+        if not leaves:
+            continue
+        say(f"payoffs of round {r + 1}: {len(leaves)} leaves")
+        pair = compact([cls[0][r], cls[1][r]])
+        npairs = int(pair.max()) + 1
+        first = np.unique(pair, return_index=True)[1]
+        c0, c1 = cls[0][r][first], cls[1][r][first]
+        weight = np.bincount(pair, weights=prob, minlength=npairs) / (st.num_worlds if prob is None else 1.0)
+        omass = None
+        for v in leaves:
+            if bet.kind[v] == FOLD:
+                val = weight * float(bet.payoff[v][0])
+            else:
+                if omass is None:
+                    omass = np.bincount(pair * nout + st.outcome.astype(np.int64), weights=prob,
+                                        minlength=npairs * nout).reshape(npairs, nout)
+                    omass = omass / (st.num_worlds if prob is None else 1.0)
+                val = omass @ np.array([float(bet.payoff[v][o][0]) for o in st.outcomes])
+            keep = val != 0
+            own = parent_of[v]
+            ar.append(seq_of(0, own[0], r, c0[keep]).astype(np.int32))
+            ac.append(seq_of(1, own[1], r, c1[keep]).astype(np.int32))
+            av.append(val[keep])
+    say("assembling A")
+    A = sp.csr_matrix((np.concatenate(av), (np.concatenate(ar), np.concatenate(ac))), shape=(nseq[0], nseq[1]))
+    A.sum_duplicates()
+    A.eliminate_zeros()
+    (E, e), (F, f) = mats
+    return SequenceForm(None, E, e, F, f, A)
