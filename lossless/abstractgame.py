@@ -127,6 +127,13 @@ class AbstractGame(Game):
         self.leaf_outcome = {lf: {o: Fraction(c) / mass[lf] for o, c in d.items()} for lf, d in counts.items()}
         self._payoff: dict = {}
         self._labels = [self._label(v) for v in range(total)]
+        for v in range(total):  # siblings may share a representative card: keep labels distinct
+            seen: dict = {}
+            for c in kids[v]:
+                lab = self._labels[c]
+                if lab in seen:
+                    self._labels[c] = f"{lab}#{seen[lab]}"
+                seen[lab] = seen.get(lab, 0) + 1
 
     def _label(self, v: int) -> str:
         """A readable name of abstract node v: the card its first world got at its level, and the
