@@ -159,6 +159,11 @@ def fmt_s(x) -> str:
     return "-" if x is None else (f"{x:.2f}" if x < 100 else f"{x:.0f}")
 
 
+def failed_row(r: dict, columns: int) -> str:
+    """A table row for a measurement that did not finish: game, mode, then what happened."""
+    return f"| {r['game']} | {r['mode']} | {r['status']}: {r.get('error', '')} |" + "|" * (columns - 3)
+
+
 def report_text(info: dict, records: list) -> str:
     pk = info.get("packages", {})
     lines = [f"# GameShrink benchmark ({_dt.date.today().isoformat()})", "",
@@ -166,36 +171,31 @@ def report_text(info: dict, records: list) -> str:
              f"{info.get('loadavg_start')} at the start; Python {info.get('python')}, numpy {pk.get('numpy')}, "
              f"HiGHS (highspy) {pk.get('highspy')}. One measurement per fresh process; peak MiB is its maximum "
              f"resident memory.", ""]
-    shr = [r for r in records if r["job"] == "shrink"]
-    if shr:
-        lines += ["## GameShrink on the full signal tree", "",
-                  "| game | abstraction | signal tree s | refine s | shrink s (target <= 60) | sizes+nnz s | peak MiB "
-                  "| classes per round | LP rows before | LP rows after | LP nonzeros after |",
-                  "|---|---|---|---|---|---|---|---|---|---|---|"]
-        for r in shr:
-            if r["status"] != "ok":
-                lines.append(f"| {r['game']} | {r['mode']} | {r['status']}: {r.get('error', '')} |||||||||")
-                continue
-            s, z = r["seconds"], r["sizes"]
-            lines.append(f"| {r['game']} | {r['mode']} | {fmt_s(s['signal_tree'])} | {fmt_s(s['refine'])} | "
-                         f"{fmt_s(s['shrink'])} | {fmt_s(s['sizes'])} | {r['peak_rss_mib']:.0f} | "
-                         f"{'-'.join(str(c) for c in z['after']['per_round'][0])} | {z['before']['lp_rows']:,} | "
-                         f"{z['after']['lp_rows']:,} | {z['after'].get('lp_nonzeros', 0):,} |")
-        lines.append("")
-    lps = [r for r in records if r["job"] == "lp"]
-    if lps:
-        lines += ["## Building the shrunk LP's matrices", "",
-                  "| game | abstraction | shrink s | E, F, A s | LP matrix s | rows x columns | nonzeros | peak MiB |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for r in lps:
-            if r["status"] != "ok":
-                lines.append(f"| {r['game']} | {r['mode']} | {r['status']}: {r.get('error', '')} ||||||")
-                continue
-            s = r["seconds"]
-            lines.append(f"| {r['game']} | {r['mode']} | {fmt_s(s['shrink'])} | {fmt_s(s['matrices'])} | "
-                         f"{fmt_s(s['lp_matrix'])} | {r['shape'][0]:,} x {r['shape'][1]:,} | {r['nnz']:,} | "
-                         f"{r['peak_rss_mib']:.0f} |")
-        lines.append("")
+    def shrink_row(r):
+        s, z = r["seconds"], r["sizes"]
+        return (f"| {r['game']} | {r['mode']} | {fmt_s(s['signal_tree'])} | {fmt_s(s['refine'])} | "
+                f"{fmt_s(s['shrink'])} | {fmt_s(s['sizes'])} | {r['peak_rss_mib']:.0f} | "
+                f"{'-'.join(str(c) for c in z['after']['per_round'][0])} | {z['before']['lp_rows']:,} | "
+                f"{z['after']['lp_rows']:,} | {z['after'].get('lp_nonzeros', 0):,} |")
+
+    def lp_row(r):
+        s = r["seconds"]
+        return (f"| {r['game']} | {r['mode']} | {fmt_s(s['shrink'])} | {fmt_s(s['matrices'])} | "
+                f"{fmt_s(s['lp_matrix'])} | {r['shape'][0]:,} x {r['shape'][1]:,} | {r['nnz']:,} | "
+                f"{r['peak_rss_mib']:.0f} |")
+
+    for job, title, header, row in (
+            ("shrink", "GameShrink on the full signal tree",
+             ["game", "abstraction", "signal tree s", "refine s", "shrink s (target <= 60)", "sizes+nnz s", "peak MiB",
+              "classes per round", "LP rows before", "LP rows after", "LP nonzeros after"], shrink_row),
+            ("lp", "Building the shrunk LP's matrices",
+             ["game", "abstraction", "shrink s", "E, F, A s", "LP matrix s", "rows x columns", "nonzeros", "peak MiB"],
+             lp_row)):
+        rs = [r for r in records if r["job"] == job]
+        if rs:
+            lines += [f"## {title}", "", "| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
+            lines += [row(r) if r["status"] == "ok" else failed_row(r, len(header)) for r in rs]
+            lines.append("")
     ipm = [r for r in records if r["job"] == "ipm"]
     if ipm:
         lines += ["## HiGHS interior point on the shrunk LP", "",

@@ -27,7 +27,7 @@ from seqform.game import CHANCE, TERMINAL, Game
 from seqform.strategy import Profile
 from seqform.tree import Tree
 
-from .betting import DECIDE, FOLD, NEXT, SHOWDOWN
+from .betting import DECIDE, FOLD, SHOWDOWN
 from .errors import AbstractionError
 from .gameshrink import Abstraction, compact
 
@@ -178,10 +178,7 @@ class AbstractGame(Game):
         s, v = h
         if self._dealing(s, v):
             return (self.children[s][a], v)
-        c = self.betting.children[v][a]
-        if self.betting.kind[c] == NEXT:
-            c = self.betting.children[c][0]
-        return (s, c)
+        return (s, self.betting.after(v, a))
 
     def utility(self, h):
         s, v = h

@@ -103,6 +103,12 @@ class Betting:
                 if not v < c < n:
                     raise OrderedSignalError(f"{where}: child {c} is not a later node (nodes are in preorder)")
 
+    def after(self, v: int, a: int) -> int:
+        """The betting node after action ``a`` at ``v``; a round's end is passed through to the
+        next round's first node (the cards are dealt in between, by the game)."""
+        c = self.children[v][a]
+        return self.children[c][0] if self.kind[c] == NEXT else c
+
     def nodes_of_round(self, r: int, kind: str = DECIDE) -> list:
         return [v for v in range(self.num_nodes) if self.round[v] == r and self.kind[v] == kind]
 

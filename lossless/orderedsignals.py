@@ -21,7 +21,7 @@ from typing import Callable, Hashable, Sequence
 
 from seqform.game import CHANCE, TERMINAL, Game
 
-from .betting import DECIDE, FOLD, NEXT, SHOWDOWN, Betting
+from .betting import DECIDE, FOLD, SHOWDOWN, Betting
 from .errors import OrderedSignalError
 
 PUBLIC = -1
@@ -143,10 +143,7 @@ class OrderedSignalGame(Game):
         if len(cards) < self.dealt_by[self.betting.round[v]]:
             left = [c for c in range(len(self.deck)) if c not in cards]
             return (cards + (left[a],), v)
-        c = self.betting.children[v][a]
-        if self.betting.kind[c] == NEXT:
-            c = self.betting.children[c][0]
-        return (cards, c)
+        return (cards, self.betting.after(v, a))
 
     def utility(self, h):
         cards, v = h
