@@ -32,6 +32,7 @@ import argparse
 import datetime as _dt
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -45,6 +46,8 @@ if str(ROOT) not in sys.path:
 from bench.bench_solve import machine_info, split_games, write_results  # noqa: E402
 
 TAG = "RESULT "
+#: an iteration line of HiGHS's interior point (IPX) or PDLP log: a count, then numbers
+ITERATION_LINE = re.compile(r"^\s*\d+\s+[-+]?\d\.\d+e[-+]\d+")
 SMALL = "leduc_os(ranks=5,suits=2),rhode_island(ranks=2,suits=3),rhode_island(ranks=3,suits=2)"
 
 
@@ -52,7 +55,7 @@ SMALL = "leduc_os(ranks=5,suits=2),rhode_island(ranks=2,suits=3),rhode_island(ra
 # children
 # ---------------------------------------------------------------------------------------------
 
-def child(job: str, game_spec: str, mode: str, limit: float) -> dict:
+def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = "ipm") -> dict:
     import seqform
     import lossless
     from lossless.abstractlp import abstract_sequence_form
@@ -90,15 +93,17 @@ def child(job: str, game_spec: str, mode: str, limit: float) -> dict:
         log = Path(os.environ.get("SEQFORM_BENCH_LOG", "/tmp")) / "highs-ipm.log"
         t0 = time.perf_counter()
         try:
-            lp = solve_lp(sf, method="ipm", time_limit=limit, verbose=True,
-                          options={"run_crossover": "off", "log_file": str(log), "log_to_console": False})
+            opts = {"log_file": str(log), "log_to_console": False}
+            if full_method == "ipm":
+                opts["run_crossover"] = "off"
+            lp = solve_lp(sf, method=full_method, time_limit=limit, verbose=True, options=opts)
             out.update(objective=lp.value, iterations=lp.iterations)
         except seqform.SolverError as e:
             out.update(status="stopped", error=str(e)[:300])
         out["seconds"] = {"ipm": time.perf_counter() - t0}
         # how far it got: HiGHS's last interior-point iteration line (iteration, objectives, infeasibilities)
         lines = log.read_text(errors="replace").splitlines() if log.exists() else []
-        its = [ln.strip() for ln in lines if ln.strip()[:1].isdigit() and ln.strip().endswith("s")]
+        its = [ln.strip() for ln in lines if ITERATION_LINE.match(ln)]
         out["last_log_lines"] = lines[-6:]
         out["last_iteration"] = its[-1] if its else None
     elif job == "original":
@@ -122,9 +127,9 @@ def child(job: str, game_spec: str, mode: str, limit: float) -> dict:
 # parent
 # ---------------------------------------------------------------------------------------------
 
-def run_child(job: str, game: str, mode: str, cap: float, limit: float = 0.0) -> dict:
+def run_child(job: str, game: str, mode: str, cap: float, limit: float = 0.0, full_method: str = "ipm") -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", job, "--game", game, "--mode", mode,
-           "--limit", str(limit)]
+           "--limit", str(limit), "--full-method", full_method]
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     t0 = time.perf_counter()
@@ -198,10 +203,11 @@ def report_text(info: dict, records: list) -> str:
             lines.append("")
     ipm = [r for r in records if r["job"] == "ipm"]
     if ipm:
-        lines += ["## HiGHS interior point on the shrunk LP", "",
-                  "| game | status | objective | iterations | seconds | peak MiB | note |", "|---|---|---|---|---|---|---|"]
+        lines += ["## HiGHS on the shrunk LP", "",
+                  "| game | method | status | objective | iterations | seconds | peak MiB | note |",
+                  "|---|---|---|---|---|---|---|---|"]
         for r in ipm:
-            lines.append(f"| {r['game']} | {r['status']} | {r.get('objective', '-')} | {r.get('iterations', '-')} | "
+            lines.append(f"| {r['game']} | {r.get('method', 'ipm')} | {r['status']} | {r.get('objective', '-')} | {r.get('iterations', '-')} | "
                          f"{fmt_s(r.get('seconds', {}).get('ipm', r['wall_seconds']))} | {r['peak_rss_mib']:.0f} | "
                          f"{r.get('error', '')}; last HiGHS iteration line: `{r.get('last_iteration')}` |")
         lines.append("")
@@ -239,13 +245,15 @@ def main(argv=None) -> int:
     ap.add_argument("--small", default=SMALL, help="games for the 'small' part")
     ap.add_argument("--solve-full", type=float, default=None, metavar="SECONDS",
                     help="also run HiGHS's interior point on the shrunk full LP for this long")
+    ap.add_argument("--full-method", default="ipm", choices=["ipm", "pdlp"],
+                    help="with --solve-full: HiGHS's interior point (default) or its first-order PDLP")
     ap.add_argument("--cap", type=float, default=1800, help="kill a measurement after this many seconds")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
         try:
-            res = child(args.child, args.game, args.mode, args.limit)
+            res = child(args.child, args.game, args.mode, args.limit, args.full_method)
         except MemoryError:
             res = {"status": "out of memory"}
         print(TAG + json.dumps(res, default=str), flush=True)
@@ -263,8 +271,10 @@ def main(argv=None) -> int:
             say(f"LP matrices of {args.game} ({mode})")
             records.append(run_child("lp", args.game, mode, args.cap))
     if args.solve_full:
-        say(f"interior point on {args.game} for {args.solve_full:g} s")
-        records.append(run_child("ipm", args.game, "lossless", args.solve_full + 900, args.solve_full))
+        say(f"{args.full_method} on {args.game} for {args.solve_full:g} s")
+        rec = run_child("ipm", args.game, "lossless", args.solve_full + 900, args.solve_full, args.full_method)
+        rec["method"] = args.full_method
+        records.append(rec)
     if "small" in parts:
         for g in split_games(args.small):
             for job in ("original", "shrunk"):

@@ -195,6 +195,11 @@ class AbstractGame(Game):
             self._payoff[key] = u
         return u
 
+    def num_nodes_hint(self) -> int:
+        from .sizes import game_tree_nodes
+        per_level = [b - a for a, b in zip(self.offset, self.offset[1:] + [self.num_nodes])]
+        return game_tree_nodes(self.original, per_level)
+
     def describe(self, h):
         s, v = h
         path = []

@@ -153,6 +153,10 @@ class OrderedSignalGame(Game):
             return self.betting.payoff[v][self.outcome(cards)]
         raise OrderedSignalError(f"{self.name}: utility asked at a non-leaf {self.describe(h)}")
 
+    def num_nodes_hint(self) -> int:
+        from .sizes import game_tree_nodes
+        return game_tree_nodes(self)
+
     def describe(self, h):
         cards, v = h
         return f"cards={[self.deck[c] for c in cards]} betting={self.betting.history[v]!r}"

@@ -63,6 +63,12 @@ class Game(ABC):
     def utility(self, h: Any) -> Sequence[int | Fraction]:
         """Utility of each player at leaf ``h`` (length ``num_players``)."""
 
+    def num_nodes_hint(self) -> int | None:
+        """The exact number of nodes of the game tree when the game can count them without
+        walking the tree (e.g. games with ordered signals), else None (the default). The compiler
+        uses it to refuse a game over the memory limit at once."""
+        return None
+
     def describe(self, h: Any) -> str:
         """A human-readable name of state ``h`` for error messages (default: ``repr``)."""
         return repr(h)

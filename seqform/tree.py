@@ -234,6 +234,11 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
     """
     if max_nodes is None and memory_limit_bytes is not None:
         max_nodes = node_limit(memory_limit_bytes)
+    known = game.num_nodes_hint()
+    if max_nodes is not None and known is not None and known > max_nodes:
+        # the game knows its size: refuse now rather than after walking max_nodes nodes
+        err = too_many_nodes(game.name, max_nodes, memory_limit_bytes or max_nodes * BYTES_PER_NODE)
+        raise type(err)(f"{err} (it has {known:,} nodes)")
     # the walk allocates a few small tuples per node and builds no reference cycles: the cyclic
     # collector would only rescan the growing lists again and again (up to 2x the walk's time)
     was_enabled = gc.isenabled()

@@ -54,6 +54,12 @@ def test_shrink_errors_are_one_line():
         assert msg in r.stderr and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+def test_full_rhode_island_is_refused_at_once_by_the_tree_compiler():
+    """The game knows its size (6.7 billion nodes), so ``info``/``solve`` refuse it before walking."""
+    r = run("info", "rhode_island", "--quiet", timeout=60)
+    assert r.returncode == 2 and "it has 6,705,372,545 nodes" in r.stderr and "--memory-limit" in r.stderr
+
+
 def test_bench_shrink_smoke(tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_shrink.py"), "--game", "four_card",
                            "--small", "four_card", "--out-dir", str(tmp_path)],
