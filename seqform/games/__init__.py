@@ -1,7 +1,7 @@
 """Built-in games, and parsing of game names such as ``leduc(ranks=5)``.
 
 ``seqform.games.kuhn()``, ``leduc(ranks, suits)``, ``liars_dice(dice, sides)``,
-``goofspiel(cards, ...)``; the refinement examples ``threat_zero_sum()``,
+``goofspiel(cards, ...)``, ``flipit(depth, observe, ...)`` (seed 003's network game); the refinement examples ``threat_zero_sum()``,
 ``threat_general_sum()``, ``guess_the_ace()``, ``selten_horse()`` (``textbook.py``);
 ``load("leduc(ranks=5)")`` builds one from its name.
 """
@@ -13,6 +13,7 @@ from typing import Callable
 
 from ..errors import UnknownGameError
 from ..game import Game
+from .flipit import flipit
 from .goofspiel import goofspiel
 from .kuhn import kuhn
 from .leduc import leduc
@@ -20,7 +21,7 @@ from .liars_dice import liars_dice
 from .textbook import guess_the_ace, selten_horse, threat_general_sum, threat_zero_sum
 
 REGISTRY: dict[str, Callable[..., Game]] = {
-    "kuhn": kuhn, "leduc": leduc, "liars_dice": liars_dice, "goofspiel": goofspiel,
+    "kuhn": kuhn, "leduc": leduc, "liars_dice": liars_dice, "goofspiel": goofspiel, "flipit": flipit,
     "threat_zero_sum": threat_zero_sum, "threat_general_sum": threat_general_sum,
     "guess_the_ace": guess_the_ace, "selten_horse": selten_horse}
 
@@ -72,5 +73,5 @@ def load(spec: str) -> Game:
     return factory(*args, **kwargs)
 
 
-__all__ = ["kuhn", "leduc", "liars_dice", "goofspiel", "threat_zero_sum", "threat_general_sum", "guess_the_ace",
+__all__ = ["kuhn", "leduc", "liars_dice", "goofspiel", "flipit", "threat_zero_sum", "threat_general_sum", "guess_the_ace",
            "selten_horse", "load", "register", "REGISTRY"]

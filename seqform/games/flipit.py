@@ -1,0 +1,161 @@
+"""Flip-It on a network (seed 003's network-security game; the variant of GTLibrary's "no
+information" Flip-It with a pass action), zero-sum, two players: the defender (player 0) and the
+attacker (player 1).
+
+Rules. A directed graph of hosts, each with a reward and a flip cost. The defender controls every
+host at the start. Each round both players choose, simultaneously, a host to flip or to pass
+(modelled turn-based: the defender moves, then the attacker without seeing that move):
+
+* the defender may flip any host; the attacker may flip an *entry* host (no incoming edge) or a
+  successor of any host it has tried to flip before (it does not observe whether a flip worked,
+  so it acts on what it tried, not on what it holds);
+* a flip takes the host if nobody else flips it: the defender's always works; the attacker's
+  works if the host is an entry host, or already the attacker's, or has a predecessor the
+  attacker controls at the start of the round;
+* if both flip the same host, whoever controlled it at the start of the round keeps it (a tie);
+* then each player collects the rewards of the hosts it controls and pays the cost of its flip
+  (a pass costs nothing).
+
+Payoff (zero-sum): the defender's total (rewards minus costs, over all rounds) minus the
+attacker's; the attacker gets the negative. ``depth`` is the number of rounds.
+
+Observations (``observe``): ``"none"`` (each player knows only its own past actions: GTLibrary's
+NoInfo) or ``"actions"`` (also both players' actions of every finished round, not the
+opponent's move in the current one: GTLibrary's FullInfo). Both have the same tree.
+
+Default graph (``flipit()``): 5 hosts, edges 0->1, 0->2, 1->4, 2->4, 3->4 (entry hosts 0 and 3),
+rewards (10, 10, 4, 4, 10), costs (8, 2, 2, 8, 5). Its trees have 25 / 565 / 15,685 / 495,205 /
+16,715,941 nodes at depths 1 to 5: the sizes seed 003 reports at depths 3, 4 and 5.
+``num_nodes_hint`` counts them without building the tree.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..errors import UnknownGameError
+from ..game import TERMINAL, Game
+
+PASS = "pass"
+OBSERVE = ("none", "actions")
+DEFAULT_EDGES = ((0, 1), (0, 2), (1, 4), (2, 4), (3, 4))
+DEFAULT_REWARDS = (10, 10, 4, 4, 10)
+DEFAULT_COSTS = (8, 2, 2, 8, 5)
+
+
+class FlipIt(Game):
+    """State: ``(round, defender_move, control, tried, history)``: ``defender_move`` is the
+    defender's choice this round (None before it moves; a host or -1 for pass), ``control`` a
+    tuple of 0 (defender) / 1 (attacker) per host, ``tried`` the frozenset of hosts the attacker
+    has tried, ``history`` the tuple of (defender, attacker) moves of finished rounds, and the
+    accumulated payoff difference at the end (see ``_play``)."""
+
+    num_players = 2
+
+    def __init__(self, hosts: int, edges, rewards, costs, depth: int = 3, observe: str = "none"):
+        if hosts < 1:
+            raise UnknownGameError(f"flipit needs at least one host; got {hosts}")
+        if len(rewards) != hosts or len(costs) != hosts:
+            raise UnknownGameError(f"flipit: {hosts} hosts need {hosts} rewards and costs; got "
+                                   f"{len(rewards)} and {len(costs)}")
+        for a, b in edges:
+            if not (0 <= a < hosts and 0 <= b < hosts) or a == b:
+                raise UnknownGameError(f"flipit: edge {a}->{b} is not between two different hosts 0..{hosts - 1}")
+        if depth < 1:
+            raise UnknownGameError(f"flipit: depth (rounds) must be at least 1; got {depth}")
+        if observe not in OBSERVE:
+            raise UnknownGameError(f"flipit: observe={observe!r}; choose one of {', '.join(OBSERVE)}")
+        self.hosts, self.depth, self.observe = hosts, depth, observe
+        self.edges = tuple((int(a), int(b)) for a, b in edges)
+        self.rewards, self.costs = tuple(rewards), tuple(costs)
+        self.pred = tuple(frozenset(a for a, b in self.edges if b == h) for h in range(hosts))
+        self.succ = tuple(frozenset(b for a, b in self.edges if a == h) for h in range(hosts))
+        self.entry = frozenset(h for h in range(hosts) if not self.pred[h])
+        if not self.entry:
+            raise UnknownGameError("flipit: the graph has no entry host (every host has an incoming edge)")
+        self.name = f"flipit(depth={depth})" if (self.edges, self.rewards, self.costs, observe) == (
+            DEFAULT_EDGES, DEFAULT_REWARDS, DEFAULT_COSTS, "none") and hosts == 5 else \
+            f"flipit(hosts={hosts},depth={depth},observe={observe!r})"
+        self._labels = tuple(f"host {h}" for h in range(hosts)) + (PASS,)
+
+    def attacker_options(self, tried: frozenset) -> tuple:
+        """Hosts the attacker may flip (sorted) after trying ``tried``, then pass (-1)."""
+        ok = set(self.entry)
+        for h in tried:
+            ok |= self.succ[h]
+        return tuple(sorted(ok)) + (-1,)
+
+    def root(self):
+        return (0, None, (0,) * self.hosts, frozenset(), (), 0)
+
+    def player(self, h):
+        if h[0] == self.depth:
+            return TERMINAL
+        return 0 if h[1] is None else 1
+
+    def _options(self, h) -> tuple:
+        if h[1] is None:
+            return tuple(range(self.hosts)) + (-1,)
+        return self.attacker_options(h[3])
+
+    def actions(self, h):
+        return tuple(self._labels[m] for m in self._options(h))
+
+    def infoset(self, h):
+        rnd, dmove, _, tried, hist, _ = h
+        me = 0 if dmove is None else 1
+        if self.observe == "actions":
+            return (me, hist)
+        return (me, tuple(m[me] for m in hist))
+
+    def next(self, h, a):
+        rnd, dmove, control, tried, hist, diff = h
+        move = self._options(h)[a]
+        if dmove is None:
+            return (rnd, move, control, tried, hist, diff)
+        return self._play(h, dmove, move)
+
+    def _play(self, h, d: int, m: int):
+        """End the round: flips, ties, rewards and costs; ``diff`` is the defender's total minus
+        the attacker's so far."""
+        rnd, _, control, tried, hist, diff = h
+        new = list(control)
+        if d >= 0 and d != m:
+            new[d] = 0
+        if m >= 0 and m != d:
+            if m in self.entry or control[m] == 1 or any(control[p] == 1 for p in self.pred[m]):
+                new[m] = 1
+        # a tie (d == m): whoever controlled the host at the start of the round keeps it
+        gain = sum(self.rewards[x] if new[x] == 0 else -self.rewards[x] for x in range(self.hosts))
+        gain += (-self.costs[d] if d >= 0 else 0) + (self.costs[m] if m >= 0 else 0)
+        return (rnd + 1, None, tuple(new), tried | ({m} if m >= 0 else set()), hist + ((d, m),), diff + gain)
+
+    def utility(self, h):
+        return (h[5], -h[5])
+
+    def num_nodes_hint(self) -> int:
+        """Nodes of the tree, counted over the attacker's tried sets (the tree's shape depends on
+        nothing else)."""
+        nd = self.hosts + 1
+
+        @lru_cache(maxsize=None)
+        def nodes(rounds_left: int, tried: frozenset) -> int:
+            if rounds_left == 0:
+                return 1
+            opts = self.attacker_options(tried)
+            below = sum(nodes(rounds_left - 1, tried | ({m} if m >= 0 else frozenset())) for m in opts)
+            return 1 + nd * (1 + below)
+
+        return nodes(self.depth, frozenset())
+
+    def describe(self, h):
+        rnd, dmove, control, tried, hist, diff = h
+        return f"round {rnd}, defender's move {dmove}, control {control}, history {hist}"
+
+
+def flipit(depth: int = 3, observe: str = "none", hosts: int = 5, edges=DEFAULT_EDGES, rewards=DEFAULT_REWARDS,
+           costs=DEFAULT_COSTS) -> FlipIt:
+    """Flip-It on a network of ``hosts`` (module docstring); the default graph has the tree sizes
+    of seed 003 at depths 3, 4 and 5."""
+    if hosts != 5 and (edges, rewards, costs) == (DEFAULT_EDGES, DEFAULT_REWARDS, DEFAULT_COSTS):
+        raise UnknownGameError("flipit: give edges, rewards and costs for a graph other than the default 5 hosts")
+    return FlipIt(hosts, edges, rewards, costs, depth, observe)
