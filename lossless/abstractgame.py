@@ -120,10 +120,15 @@ class AbstractGame(Game):
         self.children = [tuple(c) for c in kids]
         self.child_prob = [tuple(mass[c] / mass[v] for c in kids[v]) for v in range(total)]
         counts: dict = {}
-        wprob = st.prob
-        for wi, (lf, o) in enumerate(zip(leaf.tolist(), st.outcome.tolist())):
-            d = counts.setdefault(lf, {})
-            d[o] = d.get(o, 0) + (1 if wprob is None else wprob[wi])
+        if st.prob is None:  # world counts per (leaf, outcome), vectorised
+            nout = len(st.outcomes)
+            keys, cnt = np.unique(leaf * nout + st.outcome.astype(np.int64), return_counts=True)
+            for k, c in zip(keys.tolist(), cnt.tolist()):
+                counts.setdefault(k // nout, {})[k % nout] = c
+        else:
+            for wi, (lf, o) in enumerate(zip(leaf.tolist(), st.outcome.tolist())):
+                d = counts.setdefault(lf, {})
+                d[o] = d.get(o, 0) + st.prob[wi]
         self.leaf_outcome = {lf: {o: Fraction(c) / mass[lf] for o, c in d.items()} for lf, d in counts.items()}
         self._payoff: dict = {}
         self._labels = [self._label(v) for v in range(total)]
