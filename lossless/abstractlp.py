@@ -24,11 +24,6 @@ from .errors import AbstractionError
 from .gameshrink import Abstraction, compact
 
 
-def _round_class(ab: Abstraction, i: int, r: int) -> np.ndarray:
-    j = ab.point_at_round(i, r)
-    return np.zeros(ab.signals.num_worlds, dtype=np.int64) if j < 0 else ab.world_class(i, j)
-
-
 def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
     """E, e, F, f, A (``seqform.sequenceform.SequenceForm`` with ``tree=None``) of the abstract
     game of ``ab``, a two-player zero-sum game with ordered signals (module docstring)."""
@@ -37,7 +32,7 @@ def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
     if game.num_players != 2:
         raise AbstractionError("the sequence-form LP is for two players")
     nr = bet.num_rounds
-    cls = [[_round_class(ab, i, r) for r in range(nr)] for i in range(2)]
+    cls = [[ab.round_class(i, r) for r in range(nr)] for i in range(2)]
     ncls = [[int(c.max()) + 1 for c in cls[i]] for i in range(2)]
     # ancestor maps: class during round r -> class during round q <= r (constant on a class)
     anc = [[[None] * nr for _ in range(nr)] for _ in range(2)]

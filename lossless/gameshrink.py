@@ -172,6 +172,14 @@ class Abstraction:
         dealt = self.game.dealt_by[r]
         return sum(1 for k in self.game.observed[i] if k < dealt) - 1
 
+    def round_class(self, i: int, r: int, abstract: bool = True) -> np.ndarray:
+        """(W,) player i's class during round r's betting, world by world (0 where it has seen
+        nothing); with ``abstract=False`` its observation id instead (the original game)."""
+        j = self.point_at_round(i, r)
+        if j < 0:
+            return np.zeros(self.signals.num_worlds, dtype=np.int64)
+        return self.world_class(i, j) if abstract else self.signals.obs[i][j].astype(np.int64)
+
     def classes_by_round(self, i: int) -> list:
         """Player i's number of classes during each round's betting (1 where it has seen nothing)."""
         out = []

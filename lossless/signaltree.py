@@ -19,7 +19,7 @@ by counting the dealt cards below it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -59,6 +59,7 @@ class SignalTree:
     num_obs: list
     prob: list | None
     num_nodes: int
+    _codes_cache: dict = field(default_factory=dict, repr=False)
 
     @property
     def num_worlds(self) -> int:
@@ -77,12 +78,10 @@ class SignalTree:
         return pos
 
     def _codes(self, i: int, j: int) -> np.ndarray:
-        key = ("codes", i, j)
-        cache = self.__dict__.setdefault("_cache", {})
-        if key not in cache:
+        if (i, j) not in self._codes_cache:
             cols = self.worlds[:, list(self.game.observed[i][:j + 1])].astype(np.int64)
-            cache[key] = np.unique(_encode(cols, len(self.game.deck)))
-        return cache[key]
+            self._codes_cache[i, j] = np.unique(_encode(cols, len(self.game.deck)))
+        return self._codes_cache[i, j]
 
 
 def _encode(cols: np.ndarray, base: int) -> np.ndarray:

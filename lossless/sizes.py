@@ -66,14 +66,6 @@ def game_tree_nodes(game, per_level: list | None = None) -> int:
     return total
 
 
-def _round_classes(ab: Abstraction, i: int, r: int, abstract: bool) -> np.ndarray:
-    """(W,) player i's class (or observation id) during round r's betting, world by world."""
-    j = ab.point_at_round(i, r)
-    if j < 0:
-        return np.zeros(ab.signals.num_worlds, dtype=np.int64)
-    return ab.world_class(i, j) if abstract else ab.signals.obs[i][j].astype(np.int64)
-
-
 def payoff_nonzeros(ab: Abstraction, abstract: bool = True) -> int:
     """nnz(A) of the two-player sequence-form payoff matrix (module docstring): of the abstract
     game (``abstract``) or of the original game (observations instead of classes)."""
@@ -87,7 +79,7 @@ def payoff_nonzeros(ab: Abstraction, abstract: bool = True) -> int:
         leaves = [v for v in range(bet.num_nodes) if bet.round[v] == r and bet.kind[v] in (FOLD, SHOWDOWN)]
         if not leaves:
             continue
-        pair = compact([_round_classes(ab, 0, r, abstract), _round_classes(ab, 1, r, abstract)])
+        pair = compact([ab.round_class(0, r, abstract), ab.round_class(1, r, abstract)])
         npairs = int(pair.max()) + 1
         folds = [v for v in leaves if bet.kind[v] == FOLD]
         nnz += sum(npairs for v in folds if any(Fraction(u) != 0 for u in bet.payoff[v]))

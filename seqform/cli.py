@@ -217,6 +217,8 @@ def cmd_shrink(args) -> int:
     from lossless import OrderedSignalGame, shrink
     from lossless import solve as shrunk_solve
     prog = Progress(args.quiet)
+    if args.out is not None and not args.out.lower().endswith(".efg"):
+        raise SeqformError(f"cannot write {args.out!r}: the abstract game is written as a Gambit .efg file")
     game = _load(args.game, args)
     if not isinstance(game, OrderedSignalGame):
         raise SeqformError(f"{args.game}: GameShrink needs a game with ordered signals (rhode_island, leduc_os, "
@@ -232,8 +234,6 @@ def cmd_shrink(args) -> int:
         res = None
     if args.out is not None:
         from .efg import write_efg
-        if not args.out.lower().endswith(".efg"):
-            raise SeqformError(f"cannot write {args.out!r}: the abstract game is written as a Gambit .efg file")
         if sh.abstract is None:
             raise SeqformError(f"the abstract game of {game.name} has {sh.sizes['after']['signal_tree_nodes']:,} "
                                f"signal nodes, too many to write as a game tree")
