@@ -25,6 +25,7 @@ from .abstractgame import AbstractGame, abstract_signal_nodes
 from .errors import AbstractionError
 from .gameshrink import Abstraction, gameshrink
 from .orderedsignals import OrderedSignalGame
+from .signaltree import SignalTree
 from .sizes import game_tree_nodes, report
 
 #: the abstract game is built (as a ``seqform.Game``) only up to this many abstract signal nodes
@@ -60,16 +61,16 @@ class Shrunk:
 
 
 def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True, build_abstract: bool = True,
-           progress=None) -> Shrunk:
+           signals: SignalTree | None = None, progress=None) -> Shrunk:
     """GameShrink on ``game``. ``lossless=False`` runs the seed's own-view variant instead (not
     lossless in general; see ``gameshrink``). ``nonzeros``: also count the LPs' nonzeros.
     ``build_abstract``: build the abstract game when it has at most ``ABSTRACT_NODE_LIMIT``
-    signal nodes."""
+    signal nodes. ``signals``: the game's signal tree when already built (``build_signal_tree``)."""
     if not isinstance(game, OrderedSignalGame):
         raise AbstractionError(f"GameShrink needs a game with ordered signals (lossless.OrderedSignalGame); "
                                f"got {type(game).__name__}")
     say = progress or (lambda msg: None)
-    ab = gameshrink(game, respect_opponents=lossless, progress=say)
+    ab = gameshrink(game, respect_opponents=lossless, signals=signals, progress=say)
     secs = dict(ab.seconds)
     t0 = time.perf_counter()
     say("counting sizes" + (" and nonzeros" if nonzeros else ""))

@@ -13,7 +13,7 @@ import math
 import pytest
 
 import seqform
-from lossless import four_card, leduc_os, rhode_island, shrink, solve
+from lossless import build_signal_tree, four_card, leduc_os, rhode_island, shrink, solve
 from lossless.sizes import game_tree_nodes, sequence_form_sizes
 from seqform.evaluate import evaluate
 from seqform.games import leduc
@@ -101,12 +101,13 @@ def test_full_rhode_island_shrinks_and_the_own_view_variant_gives_the_seeds_numb
     suit-isomorphic pair (13 and 325 classes in rounds 1 and 2 are the suit orbits; see
     test_shrink_oracle for the orbits of small decks)."""
     g = rhode_island()
-    own = shrink(g, lossless=False, build_abstract=False)
+    signals = build_signal_tree(g)
+    own = shrink(g, lossless=False, build_abstract=False, signals=signals)
     assert own.sizes["before"]["lp_rows"] == 91_224_226
     assert own.sizes["after"]["per_round"] == [[13, 205, 1774]] * 2
     assert own.sizes["after"]["lp_rows"] == 1_237_238
     assert own.sizes["after"]["lp_nonzeros"] == 50_428_638
-    full = shrink(g, nonzeros=False, build_abstract=False)
+    full = shrink(g, nonzeros=False, build_abstract=False, signals=signals)
     r1, r2, r3 = full.sizes["after"]["per_round"][0]
     assert (r1, r2) == (13, 325)
     assert 1774 < r3 <= 9997  # finer than the own view, at least as coarse as the suit orbits
