@@ -1,0 +1,49 @@
+"""The double-oracle loop (``doracle.loop``): its exact value equals the certified sequence-form LP
+value of the full game (``seqform.solve``, an independent computation), on poker, Goofspiel,
+Flip-It and random games; its restricted games are valid games (they compile: perfect recall, and
+every history continues or is a leaf, real or temporary) and smaller than the full game."""
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import seqform
+from doracle.loop import double_oracle
+from doracle.restricted import RestrictedGame
+from seqform.games.flipit import flipit
+from seqform.tree import compile_tree
+from tests.strategies import random_games
+
+
+@pytest.mark.parametrize("game", [seqform.games.kuhn(), seqform.games.leduc(), seqform.games.goofspiel(4),
+                                  flipit(2), flipit(3), flipit(3, observe="actions")], ids=lambda g: g.name)
+def test_value_equals_the_full_lp(game):
+    res = double_oracle(game)
+    full = seqform.solve(game)
+    assert res.converged and res.value == full.value and res.lower == res.upper
+    assert res.history[-1]["restricted_nodes"] <= full.sizes["histories"]
+
+
+def test_flipit_restricted_game_stays_small():
+    res = double_oracle(flipit(3))
+    assert res.history[-1]["restricted_nodes"] < 15_685 / 10
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_games())
+def test_random_games(game):
+    res = double_oracle(game)
+    assert res.converged and res.value == seqform.solve(game).value
+    # bounds are monotone and bracket the value at every iteration
+    for h in res.history:
+        assert h["lower"] <= res.value <= h["upper"]
+
+
+def test_restricted_game_with_temporary_leaves_is_a_valid_game():
+    game = seqform.games.leduc()
+    from doracle.loop import _default_sequences
+    from doracle.bestresponse import best_response
+    seqs = _default_sequences(game)
+    br = best_response(game, 1, {})  # player 1's best response to player 0's default strategy
+    seqs[1] |= br.sequences
+    rg = RestrictedGame(game, seqs, [{}, br.choice])
+    tree = compile_tree(rg)  # raises on imperfect recall or malformed chance
+    assert rg.temporary_leaves > 0 and tree.num_nodes < compile_tree(game).num_nodes
