@@ -9,9 +9,11 @@ In progress (the project's double-oracle issue). Here so far:
   players' best responses each iteration;
 * the Flip-It game (``seqform.games.flipit``).
 
-Still to come: pruning in the oracle, player-selection modes, interruption with the best bounds,
-``doracle.solve`` and ``seqform solve GAME --method doracle``, and the Flip-It benchmark.
+``doracle.solve(game)`` is ``double_oracle``; ``seqform solve GAME --method doracle`` runs it.
+Still to come: pruning by utility bounds in the oracle, and the Flip-It benchmark.
 """
-from .loop import DoubleOracleResult, double_oracle
+from .loop import MODES, DoubleOracleResult, double_oracle
 
-__all__ = ["double_oracle", "DoubleOracleResult"]
+solve = double_oracle  # ``doracle.solve(game)``: the issue's API name
+
+__all__ = ["solve", "double_oracle", "DoubleOracleResult", "MODES"]

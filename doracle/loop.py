@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from seqform.errors import SolverError, UnsupportedGameError
 from seqform.game import Game
 from seqform.solve import solve as seqform_solve
 from seqform.tree import compile_tree
@@ -24,14 +25,15 @@ from .restricted import RestrictedGame
 
 @dataclass
 class DoubleOracleResult:
-    """``value`` (exact when ``converged`` with tolerance 0), ``lower`` / ``upper`` bounds,
+    """``value`` (exact when ``converged`` with the bounds equal), ``lower`` / ``upper`` bounds
+    (None until that player's best response has been computed),
     ``iterations``, restricted-game ``sizes`` per iteration, ``profile`` (the last restricted
     game's exact behaviour as {key: probabilities} per player), ``converged``, ``seconds``."""
 
     game: str
     value: Fraction | None
-    lower: Fraction
-    upper: Fraction
+    lower: Fraction | None
+    upper: Fraction | None
     iterations: int
     converged: bool
     history: list = field(default_factory=list)
@@ -39,48 +41,83 @@ class DoubleOracleResult:
     seconds: float = 0.0
 
 
-def double_oracle(game: Game, tolerance: Fraction | float = 0, max_iterations: int = 1000, progress=None
-                  ) -> DoubleOracleResult:
-    """Solve the two-player zero-sum ``game`` by double oracle (module docstring)."""
+MODES = ("both", "alternating")
+
+
+def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both", max_iterations: int = 10_000,
+                  time_limit: float | None = None, progress=None) -> DoubleOracleResult:
+    """Solve the two-player zero-sum ``game`` by double oracle (module docstring).
+
+    ``mode``: "both" (both players' best responses join the restricted game each iteration) or
+    "alternating" (one player's per iteration, in turn). ``tolerance``: stop when
+    upper - lower <= tolerance (0: exactly). ``time_limit`` (seconds) and Ctrl-C stop the loop
+    early; the result then has ``converged=False`` and the best bounds found. ``progress(msg)``
+    is told each iteration (restricted-game size, value, bounds, gap)."""
+    if mode not in MODES:
+        raise SolverError(f"unknown double-oracle mode {mode!r}; choose one of {', '.join(MODES)}")
+    if game.num_players != 2:
+        raise UnsupportedGameError(f"{game.name!r} has {game.num_players} players; double oracle solves "
+                                   f"two-player zero-sum games")
     say = progress or (lambda msg: None)
     t0 = time.perf_counter()
+    tol = Fraction(tolerance)
     choice: list = [{}, {}]
     sequences = _default_sequences(game)
-    lower, upper = Fraction(-10 ** 18), Fraction(10 ** 18)
-    history = []
+    bound: list = [None, None]  # [upper (player 0's best response), lower (minus player 1's)]
+    history: list = []
     profile: list = []
     converged = False
+    stalled = 0
     it = 0
-    for it in range(1, max_iterations + 1):
-        rg = RestrictedGame(game, sequences, choice)
-        tree = compile_tree(rg)
-        sol = seqform_solve(tree)
-        if not sol.certified:
-            say(f"iteration {it}: the restricted game's certificate failed; stopping")
-            break
-        prof = sol.exact_profile
-        strat = [_to_original(rg, tree, prof.behaviour[p], p) for p in (0, 1)]
-        br0 = best_response(game, 0, strat[1])
-        br1 = best_response(game, 1, strat[0])
-        upper = min(upper, Fraction(br0.value))
-        lower = max(lower, -Fraction(br1.value))
-        history.append({"iteration": it, "restricted_nodes": tree.num_nodes, "value": sol.value,
-                        "lower": lower, "upper": upper, "temporary_leaves": rg.temporary_leaves})
-        say(f"iteration {it}: restricted game {tree.num_nodes:,} nodes, value {float(sol.value):.9g}, "
-            f"bounds [{float(lower):.9g}, {float(upper):.9g}], gap {float(upper - lower):.3g}")
-        profile = strat
-        new0, new1 = br0.sequences - sequences[0], br1.sequences - sequences[1]
-        if upper - lower <= tolerance:
-            converged = True
-            break
-        if not new0 and not new1:
-            break
-        sequences[0] |= br0.sequences
-        sequences[1] |= br1.sequences
-        choice = [br0.choice, br1.choice]
+    try:
+        for it in range(1, max_iterations + 1):
+            rg = RestrictedGame(game, sequences, choice)
+            tree = compile_tree(rg)
+            sol = seqform_solve(tree)
+            if not sol.certified:
+                say(f"iteration {it}: the restricted game's certificate failed; stopping")
+                break
+            strat = [_to_original(rg, tree, sol.exact_profile.behaviour[p], p) for p in (0, 1)]
+            profile = strat
+            players = (0, 1) if mode == "both" else ((it - 1) % 2,)
+            added = False
+            for p in players:
+                br = best_response(game, p, strat[1 - p])
+                v = Fraction(br.value) if p == 0 else -Fraction(br.value)
+                if bound[p] is None or (v < bound[0] if p == 0 else v > bound[1]):
+                    bound[p] = v
+                if br.sequences - sequences[p]:
+                    added = True
+                sequences[p] |= br.sequences
+                choice[p] = br.choice
+            upper, lower = bound
+            gap = None if upper is None or lower is None else upper - lower
+            history.append({"iteration": it, "restricted_nodes": tree.num_nodes,
+                            "restricted_sequences": list(tree.num_sequences), "value": sol.value,
+                            "lower": lower, "upper": upper, "temporary_leaves": rg.temporary_leaves,
+                            "seconds": time.perf_counter() - t0})
+            say(f"iteration {it}: restricted game {tree.num_nodes:,} nodes, value {float(sol.value):.9g}, "
+                f"bounds [{_f(lower)}, {_f(upper)}], gap {_f(gap)}")
+            if gap is not None and gap <= tol:
+                converged = True
+                break
+            stalled = 0 if added else stalled + 1
+            if stalled >= 2 or (mode == "both" and stalled):
+                say("no best response adds a sequence, yet the bounds differ; stopping")
+                break
+            if time_limit is not None and time.perf_counter() - t0 > time_limit:
+                say(f"time limit of {time_limit:g} s reached")
+                break
+    except KeyboardInterrupt:
+        say("interrupted: returning the best bounds so far")
+    upper, lower = bound
     value = lower if converged and upper == lower else None
     return DoubleOracleResult(game.name, value, lower, upper, it, converged, history, profile,
                               time.perf_counter() - t0)
+
+
+def _f(x) -> str:
+    return "?" if x is None else f"{float(x):.9g}"
 
 
 def _to_original(rg: RestrictedGame, tree, behaviour, player: int) -> dict:

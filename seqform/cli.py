@@ -122,6 +122,33 @@ def cmd_refine(args, game, prog: Progress) -> int:
     return 0
 
 
+def cmd_doracle(args, game, prog: Progress) -> int:
+    """``solve GAME --method doracle``: double oracle (package ``doracle``), exact when it converges."""
+    from doracle import double_oracle
+    res = double_oracle(game, time_limit=args.time_limit, progress=prog)
+    last = res.history[-1] if res.history else {}
+    out = {"game": res.game, "method": "doracle", "value": str(res.value) if res.value is not None else None,
+           "value_float": float(res.value) if res.value is not None else None, "certified": res.value is not None,
+           "lower": str(res.lower) if res.lower is not None else None,
+           "upper": str(res.upper) if res.upper is not None else None, "iterations": res.iterations,
+           "restricted_nodes": last.get("restricted_nodes"), "seconds": {"total": res.seconds}}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"game            {res.game}")
+    print(f"method          double oracle, {res.iterations} iterations; last restricted game "
+          f"{last.get('restricted_nodes', 0):,} nodes")
+    if res.value is not None:
+        print(f"value           {res.value}  (= {float(res.value):.12g}, player 0)")
+        print("certificate     exact: both players' exact best responses in the full game meet at the value")
+    else:
+        lo = "?" if res.lower is None else f"{float(res.lower):.12g}"
+        hi = "?" if res.upper is None else f"{float(res.upper):.12g}"
+        print(f"value           not converged: {lo} <= value <= {hi}")
+    print(f"seconds         total {res.seconds:.3f}")
+    return 0
+
+
 def cmd_solve(args) -> int:
     from .solve import solve
     prog = Progress(args.quiet)
@@ -130,6 +157,8 @@ def cmd_solve(args) -> int:
         return cmd_refine(args, game, prog)
     if args.eps is not None:
         raise SeqformError("--eps needs --refine efpe|qpe")
+    if args.method == "doracle":
+        return cmd_doracle(args, game, prog)
     sol = solve(game, method=args.method, certify_exact=not args.no_certify, exact_limit=args.exact_limit,
                 time_limit=args.time_limit, memory_limit_gib=args.memory_limit, progress=prog)
     if args.json:
@@ -282,9 +311,10 @@ def build_parser() -> argparse.ArgumentParser:
                                  "or openspiel:NAME")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
-    sp.add_argument("--method", default="auto", choices=["auto", "simplex", "ipm", "choose"],
+    sp.add_argument("--method", default="auto", choices=["auto", "simplex", "ipm", "choose", "doracle"],
                     help="HiGHS LP algorithm: auto (interior point for dense LPs, else dual simplex), simplex, "
-                         "ipm (with crossover, to get a basis), choose (HiGHS decides)")
+                         "ipm (with crossover, to get a basis), choose (HiGHS decides); or doracle: double "
+                         "oracle (restricted games grown by best responses, exact when it converges)")
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
     sp.add_argument("--exact-limit", type=int, default=2_000_000,
                     help="most nonzeros the exact basis solve may store (default 2,000,000)")

@@ -47,3 +47,16 @@ def test_restricted_game_with_temporary_leaves_is_a_valid_game():
     rg = RestrictedGame(game, seqs, [{}, br.choice])
     tree = compile_tree(rg)  # raises on imperfect recall or malformed chance
     assert rg.temporary_leaves > 0 and tree.num_nodes < compile_tree(game).num_nodes
+
+
+@pytest.mark.parametrize("game", [seqform.games.kuhn(), flipit(3), seqform.games.goofspiel(4)], ids=lambda g: g.name)
+def test_alternating_mode_reaches_the_same_value(game):
+    res = double_oracle(game, mode="alternating")
+    assert res.converged and res.value == seqform.solve(game).value
+
+
+def test_a_time_limit_returns_bounds_that_bracket_the_value():
+    res = double_oracle(seqform.games.leduc(), time_limit=0.0)
+    value = seqform.solve(seqform.games.leduc()).value
+    assert not res.converged and res.iterations == 1 and res.value is None
+    assert res.lower <= value <= res.upper

@@ -1,0 +1,25 @@
+"""``seqform solve GAME --method doracle``, run as a user runs it."""
+import json
+import subprocess
+import sys
+
+import seqform
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "seqform", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_doracle_json_value_is_the_lps():
+    r = run("solve", "flipit(depth=3)", "--method", "doracle", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["certified"] is True and out["lower"] == out["upper"] == out["value"]
+    assert out["value"] == str(seqform.solve(seqform.games.load("flipit(depth=3)")).value)
+    assert out["restricted_nodes"] < 15_685
+
+
+def test_doracle_text_and_progress():
+    r = run("solve", "kuhn", "--method", "doracle")
+    assert r.returncode == 0 and "-1/18" in r.stdout and "double oracle" in r.stdout
+    assert "iteration 1:" in r.stderr and "bounds" in r.stderr
