@@ -23,3 +23,13 @@ def test_doracle_text_and_progress():
     r = run("solve", "kuhn", "--method", "doracle")
     assert r.returncode == 0 and "-1/18" in r.stdout and "double oracle" in r.stdout
     assert "iteration 1:" in r.stderr and "bounds" in r.stderr
+
+
+def test_bench_doracle_smoke(tmp_path):
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, str(root / "bench" / "bench_doracle.py"), "--games", "kuhn",
+                        "--out-dir", str(tmp_path)], cwd=str(root), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    row = next(ln for ln in r.stdout.splitlines() if ln.startswith("| kuhn |"))
+    assert row.rstrip().endswith("| yes |")
