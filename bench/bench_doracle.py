@@ -18,9 +18,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import os
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,8 +27,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.bench_solve import machine_info, split_games, write_results  # noqa: E402
+from bench.isolated import TAG, run_isolated  # noqa: E402
 
-TAG = "RESULT "
 GAMES = "flipit(depth=3),flipit(depth=4),flipit(depth=5)"
 
 
@@ -52,31 +49,9 @@ def child(job: str, spec: str) -> dict:
 
 
 def run_child(job: str, spec: str, cap: float, mem_gib: float) -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", job, "--games", spec]
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    env["SEQFORM_MEMORY_LIMIT"] = str(mem_gib)
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(ROOT), env=env, text=True,
-                            start_new_session=True)
-    timed_out = False
-    while True:
-        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() - t0 > cap:
-            timed_out = True
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, status, ru = os.wait4(proc.pid, 0)
-            break
-        time.sleep(0.05)
-    out, err = proc.stdout.read(), proc.stderr.read()
-    res = next((json.loads(ln[len(TAG):]) for ln in out.splitlines() if ln.startswith(TAG)), None)
-    if res is None:
-        last = err.strip().splitlines()[-1] if err.strip() else ""
-        res = {"status": "timeout" if timed_out else "failed",
-               "error": f"killed after {cap:g} s" if timed_out else last[-300:]}
-    res.update(job=job, game=spec, wall_seconds=time.perf_counter() - t0, peak_rss_mib=ru.ru_maxrss / 1024)
+    res = run_isolated([str(Path(__file__).resolve()), "--child", job, "--games", spec], cap,
+                       {"SEQFORM_MEMORY_LIMIT": str(mem_gib)})
+    res.update(job=job, game=spec)
     return res
 
 

@@ -33,8 +33,6 @@ import datetime as _dt
 import json
 import os
 import re
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -44,8 +42,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.bench_solve import machine_info, split_games, write_results  # noqa: E402
+from bench.isolated import TAG, run_isolated  # noqa: E402
 
-TAG = "RESULT "
 #: an iteration line of HiGHS's interior point (IPX) or PDLP log: a count, then numbers
 ITERATION_LINE = re.compile(r"^\s*\d+\s+[-+]?\d\.\d+e[-+]\d+")
 SMALL = "leduc_os(ranks=5,suits=2),rhode_island(ranks=2,suits=3),rhode_island(ranks=3,suits=2)"
@@ -128,35 +126,9 @@ def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = 
 # ---------------------------------------------------------------------------------------------
 
 def run_child(job: str, game: str, mode: str, cap: float, limit: float = 0.0, full_method: str = "ipm") -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", job, "--game", game, "--mode", mode,
-           "--limit", str(limit), "--full-method", full_method]
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(ROOT), env=env,
-                            text=True, start_new_session=True)
-    timed_out = False
-    while True:
-        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() - t0 > cap:
-            timed_out = True
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, status, ru = os.wait4(proc.pid, 0)
-            break
-        time.sleep(0.05)
-    stdout, stderr = proc.stdout.read(), proc.stderr.read()
-    res = None
-    for line in stdout.splitlines():
-        if line.startswith(TAG):
-            res = json.loads(line[len(TAG):])
-    if res is None:
-        rc = os.waitstatus_to_exitcode(status)
-        res = {"status": "timeout" if timed_out else "crashed",
-               "error": f"killed after {cap:g} s" if timed_out else f"exit {rc}: {stderr.strip()[-400:]}"}
-    res.update(job=job, game=game, mode=mode, wall_seconds=time.perf_counter() - t0,
-               peak_rss_mib=ru.ru_maxrss / 1024)
+    res = run_isolated([str(Path(__file__).resolve()), "--child", job, "--game", game, "--mode", mode,
+                        "--limit", str(limit), "--full-method", full_method], cap)
+    res.update(job=job, game=game, mode=mode)
     return res
 
 
