@@ -27,8 +27,9 @@ from .restricted import RestrictedGame
 class DoubleOracleResult:
     """``value`` (exact when ``converged`` with the bounds equal), ``lower`` / ``upper`` bounds
     (None until that player's best response has been computed),
-    ``iterations``, restricted-game ``sizes`` per iteration, ``profile`` (the last restricted
-    game's exact behaviour as {key: probabilities} per player), ``converged``, ``seconds``."""
+    ``iterations``, ``history`` (per iteration: restricted-game size, value, bounds, temporary
+    leaves, seconds), ``profile`` (the last restricted game's exact behaviour as {key:
+    probabilities over the original actions} per player), ``converged``, ``seconds``."""
 
     game: str
     value: Fraction | None

@@ -98,7 +98,7 @@ def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
     nout = len(st.outcomes)
     ar, ac, av = [], [], []
     for r in range(nr):
-        leaves = [v for v in range(bet.num_nodes) if bet.round[v] == r and bet.kind[v] in (FOLD, SHOWDOWN)]
+        leaves = bet.nodes_of_round(r, FOLD, SHOWDOWN)
         if not leaves:
             continue
         say(f"payoffs of round {r + 1}: {len(leaves)} leaves")

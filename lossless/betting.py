@@ -109,8 +109,9 @@ class Betting:
         c = self.children[v][a]
         return self.children[c][0] if self.kind[c] == NEXT else c
 
-    def nodes_of_round(self, r: int, kind: str = DECIDE) -> list:
-        return [v for v in range(self.num_nodes) if self.round[v] == r and self.kind[v] == kind]
+    def nodes_of_round(self, r: int, *kinds: str) -> list:
+        """Round r's nodes of the given kinds, in preorder."""
+        return [v for v in range(self.num_nodes) if self.round[v] == r and self.kind[v] in kinds]
 
 
 class BettingBuilder:

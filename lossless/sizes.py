@@ -59,9 +59,9 @@ def game_tree_nodes(game, per_level: list | None = None) -> int:
     total = 0
     for r in range(bet.num_rounds):
         start = game.dealt_by[r - 1] if r else 0
-        entries = 1 if r == 0 else sum(1 for v in range(bet.num_nodes) if bet.round[v] == r - 1 and bet.kind[v] == NEXT)
+        entries = 1 if r == 0 else len(bet.nodes_of_round(r - 1, NEXT))
         total += entries * sum(per_level[start:game.dealt_by[r]])
-        betting_nodes = sum(1 for v in range(bet.num_nodes) if bet.round[v] == r and bet.kind[v] != NEXT)
+        betting_nodes = len(bet.nodes_of_round(r, DECIDE, FOLD, SHOWDOWN))
         total += betting_nodes * per_level[game.dealt_by[r]]
     return total
 
@@ -76,7 +76,7 @@ def payoff_nonzeros(ab: Abstraction, abstract: bool = True) -> int:
     nout = len(st.outcomes)
     weights = None if st.prob is None else np.array([float(p) for p in st.prob])
     for r in range(bet.num_rounds):
-        leaves = [v for v in range(bet.num_nodes) if bet.round[v] == r and bet.kind[v] in (FOLD, SHOWDOWN)]
+        leaves = bet.nodes_of_round(r, FOLD, SHOWDOWN)
         if not leaves:
             continue
         pair = compact([ab.round_class(0, r, abstract), ab.round_class(1, r, abstract)])
