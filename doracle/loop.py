@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from seqform.certificate import DEFAULT_EXACT_LIMIT
 from seqform.errors import SolverError, UnsupportedGameError
 from seqform.game import Game
 from seqform.solve import solve as seqform_solve
@@ -28,8 +29,12 @@ class DoubleOracleResult:
     """``value`` (exact when ``converged`` with the bounds equal), ``lower`` / ``upper`` bounds
     (None until that player's best response has been computed),
     ``iterations``, ``history`` (per iteration: restricted-game size, value, bounds, temporary
-    leaves, seconds), ``profile`` (the last restricted game's exact behaviour as {key:
-    probabilities over the original actions} per player), ``converged``, ``seconds``."""
+    leaves, seconds), ``profile`` (per player, the restricted-game strategy with the best
+    guarantee found: the one whose opponent best response gave that player's bound, as {key:
+    probabilities over the original actions}; with the first action at every other information
+    set (``extend.extended_profile``) it is an equilibrium of the full game when the bounds meet),
+    ``action_labels`` (per player, {key: the labels of the original actions}), ``converged``,
+    ``seconds``."""
 
     game: str
     value: Fraction | None
@@ -39,6 +44,7 @@ class DoubleOracleResult:
     converged: bool
     history: list = field(default_factory=list)
     profile: list = field(default_factory=list)
+    action_labels: list = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -46,14 +52,18 @@ MODES = ("both", "alternating")
 
 
 def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both", max_iterations: int = 10_000,
-                  time_limit: float | None = None, progress=None) -> DoubleOracleResult:
+                  time_limit: float | None = None, progress=None,
+                  exact_limit: int = DEFAULT_EXACT_LIMIT) -> DoubleOracleResult:
     """Solve the two-player zero-sum ``game`` by double oracle (module docstring).
 
     ``mode``: "both" (both players' best responses join the restricted game each iteration) or
     "alternating" (one player's per iteration, in turn). ``tolerance``: stop when
     upper - lower <= tolerance (0: exactly). ``time_limit`` (seconds) and Ctrl-C stop the loop
     early; the result then has ``converged=False`` and the best bounds found. ``progress(msg)``
-    is told each iteration (restricted-game size, value, bounds, gap)."""
+    is told each iteration (restricted-game size, value, bounds, gap). ``exact_limit``: the
+    core's bound on the exact certificate of each restricted LP (nonzeros); past it, or when a
+    certificate fails, the loop goes on with the floating-point restricted strategies made exact
+    (the bounds stay exact, but may then meet only within a positive ``tolerance``)."""
     if mode not in MODES:
         raise SolverError(f"unknown double-oracle mode {mode!r}; choose one of {', '.join(MODES)}")
     if game.num_players != 2:
@@ -62,42 +72,55 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
     say = progress or (lambda msg: None)
     t0 = time.perf_counter()
     tol = Fraction(tolerance)
-    choice: list = [{}, {}]
+    choice: list = [{}, {}]  # each player's latest best response: tried first by the next one
+    leaf_values: dict = {}   # temporary leaves' values, by path (restricted.py)
     sequences = _default_sequences(game)
     bound: list = [None, None]  # [upper (player 0's best response), lower (minus player 1's)]
     history: list = []
-    profile: list = []
+    profile: list = [{}, {}]  # player p's strategy that guarantees p's bound
+    action_labels: list = [{}, {}]
     converged = False
     stalled = 0
     it = 0
     try:
         for it in range(1, max_iterations + 1):
-            rg = RestrictedGame(game, sequences, choice)
+            rg = RestrictedGame(game, sequences, leaf_values)
             tree = compile_tree(rg)
-            sol = seqform_solve(tree)
-            if not sol.certified:
-                say(f"iteration {it}: the restricted game's certificate failed; stopping")
-                break
-            strat = [_to_original(rg, tree, sol.exact_profile.behaviour[p], p) for p in (0, 1)]
-            profile = strat
+            sol = seqform_solve(tree, exact_limit=exact_limit)
+            if sol.certified:
+                behaviour = sol.exact_profile.behaviour
+            else:
+                # the bounds stay exact (exact best responses to the strategies actually played),
+                # but an uncertified restricted solution may never close the gap to exactly 0
+                say(f"iteration {it}: the restricted game's certificate failed; going on with its floating-point "
+                    f"strategies, made exact and normalised")
+                behaviour = [_exact_behaviour(tree, p, sol.profile.behaviour[p]) for p in (0, 1)]
+            strat = [_to_original(rg, tree, behaviour[p], p) for p in (0, 1)]
+            for (p, key), (labels, _) in rg.kept_actions.items():
+                action_labels[p][key] = labels
             players = (0, 1) if mode == "both" else ((it - 1) % 2,)
             added = False
+            br_nodes = 0
             for p in players:
-                br = best_response(game, p, strat[1 - p])
+                br = best_response(game, p, strat[1 - p], hint=choice[p])
                 v = Fraction(br.value) if p == 0 else -Fraction(br.value)
                 if bound[p] is None or (v < bound[0] if p == 0 else v > bound[1]):
-                    bound[p] = v
+                    # p's best response tested the opponent's strategy: it guarantees this bound
+                    bound[p], profile[1 - p] = v, strat[1 - p]
                 if br.sequences - sequences[p]:
                     added = True
                 sequences[p] |= br.sequences
-                choice[p] = br.choice
+                choice[p].update(br.choice)
+                br_nodes += br.nodes
             upper, lower = bound
             gap = None if upper is None or lower is None else upper - lower
             history.append({"iteration": it, "restricted_nodes": tree.num_nodes,
-                            "restricted_sequences": list(tree.num_sequences), "value": sol.value,
+                            "restricted_sequences": list(tree.num_sequences),
+                            "value": sol.value if sol.value is not None else sol.value_float,
                             "lower": lower, "upper": upper, "temporary_leaves": rg.temporary_leaves,
+                            "leaf_searches": rg.leaf_searches, "best_response_nodes": br_nodes,
                             "seconds": time.perf_counter() - t0})
-            say(f"iteration {it}: restricted game {tree.num_nodes:,} nodes, value {float(sol.value):.9g}, "
+            say(f"iteration {it}: restricted game {tree.num_nodes:,} nodes, value {sol.value_float:.9g}, "
                 f"bounds [{_f(lower)}, {_f(upper)}], gap {_f(gap)}")
             if gap is not None and gap <= tol:
                 converged = True
@@ -114,11 +137,23 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
     upper, lower = bound
     value = lower if converged and upper == lower else None
     return DoubleOracleResult(game.name, value, lower, upper, it, converged, history, profile,
-                              time.perf_counter() - t0)
+                              action_labels=action_labels, seconds=time.perf_counter() - t0)
 
 
 def _f(x) -> str:
     return "?" if x is None else f"{float(x):.9g}"
+
+
+def _exact_behaviour(tree, player: int, floats) -> list:
+    """A floating-point behavioural strategy as Fractions, clipped at 0 and normalised exactly at
+    each information set (uniform where it sums to 0)."""
+    b = [Fraction(1)] + [Fraction(0)] * (len(floats) - 1)
+    for m in tree.player_infosets[player].tolist():
+        f, n = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
+        raw = [Fraction(max(float(x), 0.0)) for x in floats[f:f + n]]
+        total = sum(raw)
+        b[f:f + n] = [x / total for x in raw] if total else [Fraction(1, n)] * n
+    return b
 
 
 def _to_original(rg: RestrictedGame, tree, behaviour, player: int) -> dict:
@@ -128,8 +163,8 @@ def _to_original(rg: RestrictedGame, tree, behaviour, player: int) -> dict:
     for m in tree.player_infosets[player].tolist():
         key = tree.infoset_key[m]
         f = int(tree.infoset_first_seq[m])
-        n, kept = rg.kept_actions[player, key]
-        probs = [Fraction(0)] * n
+        labels, kept = rg.kept_actions[player, key]
+        probs = [Fraction(0)] * len(labels)
         for j, a in enumerate(kept):
             probs[a] = behaviour[f + j]
         out[key] = probs

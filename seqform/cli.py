@@ -125,13 +125,16 @@ def cmd_refine(args, game, prog: Progress) -> int:
 def cmd_doracle(args, game, prog: Progress) -> int:
     """``solve GAME --method doracle``: double oracle (package ``doracle``), exact when it converges."""
     from doracle import double_oracle
-    res = double_oracle(game, time_limit=args.time_limit, progress=prog)
+    res = double_oracle(game, mode=args.do_mode, time_limit=args.time_limit, progress=prog)
     last = res.history[-1] if res.history else {}
     out = {"game": res.game, "method": "doracle", "value": str(res.value) if res.value is not None else None,
            "value_float": float(res.value) if res.value is not None else None, "certified": res.value is not None,
            "lower": str(res.lower) if res.lower is not None else None,
            "upper": str(res.upper) if res.upper is not None else None, "iterations": res.iterations,
            "restricted_nodes": last.get("restricted_nodes"), "seconds": {"total": res.seconds}}
+    if args.strategy:
+        out["strategies"] = [{repr(k): dict(zip(res.action_labels[p][k], map(str, probs)))
+                              for k, probs in res.profile[p].items()} for p in (0, 1)]
     if args.json:
         print(json.dumps(out))
         return 0
@@ -146,6 +149,11 @@ def cmd_doracle(args, game, prog: Progress) -> int:
         hi = "?" if res.upper is None else f"{float(res.upper):.12g}"
         print(f"value           not converged: {lo} <= value <= {hi}")
     print(f"seconds         total {res.seconds:.3f}")
+    if args.strategy:
+        for p, strat in enumerate(out["strategies"]):
+            print(f"player {p} strategy (the first action at every information set not listed):")
+            for k, acts in strat.items():
+                print(f"  {k}  " + ", ".join(f"{a}: {pr}" for a, pr in acts.items()))
     return 0
 
 
@@ -315,10 +323,14 @@ def build_parser() -> argparse.ArgumentParser:
                     help="HiGHS LP algorithm: auto (interior point for dense LPs, else dual simplex), simplex, "
                          "ipm (with crossover, to get a basis), choose (HiGHS decides); or doracle: double "
                          "oracle (restricted games grown by best responses, exact when it converges)")
+    sp.add_argument("--do-mode", choices=["both", "alternating"], default="both",
+                    help="with --method doracle: add both players' best responses each iteration (both), or "
+                         "one player's in turn (alternating)")
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
     sp.add_argument("--exact-limit", type=int, default=2_000_000,
                     help="most nonzeros the exact basis solve may store (default 2,000,000)")
-    sp.add_argument("--time-limit", type=float, default=None, help="HiGHS time limit in seconds")
+    sp.add_argument("--time-limit", type=float, default=None, help="HiGHS time limit in seconds (with --method doracle: the whole loop's; it "
+                         "then returns the bounds so far)")
     sp.add_argument("--memory-limit", type=float, default=None, metavar="GIB",
                     help="refuse games whose tree or LP would need more (default: SEQFORM_MEMORY_LIMIT, "
                          "else 75%% of available memory)")

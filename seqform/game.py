@@ -69,6 +69,13 @@ class Game(ABC):
         uses it to refuse a game over the memory limit at once."""
         return None
 
+    def utility_bound(self, h: Any, player: int) -> int | Fraction | None:
+        """An upper bound on ``player``'s utility at every leaf below ``h`` (``h`` included), or
+        None when the game knows none (the default). Best-response searches prune with it (the best-response
+        oracle of double oracle, Bosansky et al. 2014); a wrong bound gives wrong best responses, so
+        a game should return one only when it is sure."""
+        return None
+
     def describe(self, h: Any) -> str:
         """A human-readable name of state ``h`` for error messages (default: ``repr``)."""
         return repr(h)

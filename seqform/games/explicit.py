@@ -23,6 +23,13 @@ def _children(node: tuple) -> tuple:
     return node[3] if node[0] == CHANCE_NODE else node[4]
 
 
+def _reached(node: tuple) -> tuple:
+    """The children of ``node``, less the chance outcomes of probability zero."""
+    if node[0] == CHANCE_NODE:
+        return tuple(c for c, p in zip(node[3], node[2]) if p)
+    return _children(node)
+
+
 def _labels(node: tuple) -> tuple:
     return node[1] if node[0] == CHANCE_NODE else node[3]
 
@@ -84,6 +91,24 @@ class TreeGame(Game):
 
     def utility(self, h):
         return h[1][1]
+
+    def utility_bound(self, h, player: int):
+        """The largest utility of ``player`` at a leaf below ``h`` that chance reaches with positive
+        probability: exact, memoised per node."""
+        memo = self.__dict__.setdefault("_bounds", {})
+        node = h[1]
+        got = memo.get((id(node), player))
+        if got is None:
+            stack, order = [node], []
+            while stack:  # children before parents, without recursion (trees may be deep)
+                n = stack.pop()
+                if (id(n), player) not in memo:
+                    order.append(n)
+                    stack.extend(_reached(n))
+            for n in reversed(order):
+                memo[id(n), player] = n[1][player] if n[0] == LEAF else max(memo[id(c), player] for c in _reached(n))
+            got = memo[id(node), player]
+        return got
 
     def describe(self, h):
         return label_path(self.tree, h[0])

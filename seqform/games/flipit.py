@@ -43,11 +43,12 @@ DEFAULT_COSTS = (8, 2, 2, 8, 5)
 
 
 class FlipIt(Game):
-    """State: ``(round, defender_move, control, tried, history)``: ``defender_move`` is the
+    """State: ``(round, defender_move, control, tried, history, diff, own)``: ``defender_move`` is the
     defender's choice this round (None before it moves; a host or -1 for pass), ``control`` a
     tuple of 0 (defender) / 1 (attacker) per host, ``tried`` the frozenset of hosts the attacker
-    has tried, ``history`` the tuple of (defender, attacker) moves of finished rounds, and the
-    accumulated payoff difference at the end (see ``_play``)."""
+    has tried, ``history`` the tuple of (defender, attacker) moves of finished rounds, ``diff``
+    the payoff difference accumulated so far (see ``_play``), ``own`` each player's own moves so
+    far (all it knows under ``observe="none"``)."""
 
     num_players = 2
 
@@ -76,16 +77,22 @@ class FlipIt(Game):
             DEFAULT_EDGES, DEFAULT_REWARDS, DEFAULT_COSTS, "none") and hosts == 5 else \
             f"flipit(hosts={hosts},depth={depth},observe={observe!r})"
         self._labels = tuple(f"host {h}" for h in range(hosts)) + (PASS,)
+        self._bound_memo: dict = {}
+        self._options_memo: dict = {}
+        self._round_memo: dict = {}
 
     def attacker_options(self, tried: frozenset) -> tuple:
         """Hosts the attacker may flip (sorted) after trying ``tried``, then pass (-1)."""
-        ok = set(self.entry)
-        for h in tried:
-            ok |= self.succ[h]
-        return tuple(sorted(ok)) + (-1,)
+        got = self._options_memo.get(tried)
+        if got is None:
+            ok = set(self.entry)
+            for h in tried:
+                ok |= self.succ[h]
+            got = self._options_memo[tried] = tuple(sorted(ok)) + (-1,)
+        return got
 
     def root(self):
-        return (0, None, (0,) * self.hosts, frozenset(), (), 0)
+        return (0, None, (0,) * self.hosts, frozenset(), (), 0, ((), ()))
 
     def player(self, h):
         if h[0] == self.depth:
@@ -101,23 +108,23 @@ class FlipIt(Game):
         return tuple(self._labels[m] for m in self._options(h))
 
     def infoset(self, h):
-        rnd, dmove, _, tried, hist, _ = h
-        me = 0 if dmove is None else 1
+        me = 0 if h[1] is None else 1
         if self.observe == "actions":
-            return (me, hist)
-        return (me, tuple(m[me] for m in hist))
+            return (me, h[4])
+        return (me, h[6][me])
 
     def next(self, h, a):
-        rnd, dmove, control, tried, hist, diff = h
         move = self._options(h)[a]
-        if dmove is None:
-            return (rnd, move, control, tried, hist, diff)
-        return self._play(h, dmove, move)
+        if h[1] is None:
+            return (h[0], move) + h[2:]
+        return self._play(h, h[1], move)
 
-    def _play(self, h, d: int, m: int):
-        """End the round: flips, ties, rewards and costs; ``diff`` is the defender's total minus
-        the attacker's so far."""
-        rnd, _, control, tried, hist, diff = h
+    def _round(self, control: tuple, d: int, m: int) -> tuple:
+        """The control after a round from ``control`` with moves ``d``, ``m`` (-1: pass), and the
+        round's gain (the defender's rewards and costs minus the attacker's); memoised."""
+        got = self._round_memo.get((control, d, m))
+        if got is not None:
+            return got
         new = list(control)
         if d >= 0 and d != m:
             new[d] = 0
@@ -127,10 +134,43 @@ class FlipIt(Game):
         # a tie (d == m): whoever controlled the host at the start of the round keeps it
         gain = sum(self.rewards[x] if new[x] == 0 else -self.rewards[x] for x in range(self.hosts))
         gain += (-self.costs[d] if d >= 0 else 0) + (self.costs[m] if m >= 0 else 0)
-        return (rnd + 1, None, tuple(new), tried | ({m} if m >= 0 else set()), hist + ((d, m),), diff + gain)
+        got = self._round_memo[control, d, m] = (tuple(new), gain)
+        return got
+
+    def _play(self, h, d: int, m: int):
+        """End the round: flips, ties, rewards and costs; ``diff`` is the defender's total minus
+        the attacker's so far."""
+        rnd, _, control, tried, hist, diff, (own0, own1) = h
+        new, gain = self._round(control, d, m)
+        return (rnd + 1, None, new, tried | {m} if m >= 0 else tried, hist + ((d, m),), diff + gain,
+                (own0 + (d,), own1 + (m,)))
 
     def utility(self, h):
         return (h[5], -h[5])
+
+    def utility_bound(self, h, player: int) -> int:
+        """The largest utility of ``player`` at any leaf below ``h``: exact, by dynamic
+        programming over (control, hosts tried, rounds left, the defender's move this round), as
+        if both players moved to favour ``player``."""
+        sign = 1 if player == 0 else -1
+        return sign * h[5] + self._best_rest(h[2], h[3], self.depth - h[0], h[1], sign)
+
+    def _best_rest(self, control: tuple, tried: frozenset, left: int, dmove, sign: int) -> int:
+        """max over the remaining rounds' moves of sign * (their total gain); memoised."""
+        if left == 0:
+            return 0
+        memo_key = (control, tried, left, dmove, sign)
+        got = self._bound_memo.get(memo_key)
+        if got is None:
+            best = None
+            for d in (range(-1, self.hosts) if dmove is None else (dmove,)):
+                for m in self.attacker_options(tried):
+                    new, gain = self._round(control, d, m)
+                    v = sign * gain + self._best_rest(new, tried | {m} if m >= 0 else tried, left - 1, None, sign)
+                    if best is None or v > best:
+                        best = v
+            got = self._bound_memo[memo_key] = best
+        return got
 
     def num_nodes_hint(self) -> int:
         """Nodes of the tree, counted over the attacker's tried sets (the tree's shape depends on
@@ -148,7 +188,7 @@ class FlipIt(Game):
         return nodes(self.depth, frozenset())
 
     def describe(self, h):
-        rnd, dmove, control, tried, hist, diff = h
+        rnd, dmove, control, tried, hist = h[:5]
         return f"round {rnd}, defender's move {dmove}, control {control}, history {hist}"
 
 

@@ -175,6 +175,10 @@ class Goofspiel(Game):
     def utility(self, h):
         return self._utility[h[7]]
 
+    def utility_bound(self, h, player: int):
+        """The largest utility of ``player`` at any leaf (a global bound)."""
+        return max(u[player] for u in self._utility.values())
+
     def describe(self, h):
         return f"points={h[0]} bids0={h[1]} bids1={h[2]} wins={h[3]}"
 

@@ -49,6 +49,10 @@ class Kuhn(Game):
             return (cards + ([c for c in range(3) if c not in cards][a],), hist)
         return (cards, hist + "pb"[a])
 
+    def utility_bound(self, h, player: int) -> int:
+        """The largest utility of either player at any leaf: a pot of 2 each."""
+        return 2
+
     def utility(self, h):
         cards, hist = h
         if hist == "bp":

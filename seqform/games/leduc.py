@@ -118,6 +118,20 @@ class Leduc(Game):
         win = put[1] if s0 > s1 else -put[0]
         return (win, -win)
 
+    def utility_bound(self, h, player: int):
+        """The largest utility of ``player`` below ``h``: the opponent's contribution at a showdown,
+        or the fold payoff, maximised over the betting below (memoised per betting node)."""
+        node = self._start if h[2] is self._deal else h[2]
+        memo = self.__dict__.setdefault("_bound_memo", {})
+        got = memo.get((id(node), player))
+        if got is None:
+            if node[1] == TERMINAL:
+                got = node[4][player] if node[4] is not None else node[5][1 - player]
+            else:
+                got = max(self.utility_bound((h[0], h[1], c), player) for c in node[3])
+            memo[id(node), player] = got
+        return got
+
     def describe(self, h):
         return f"cards={h[0]} public={h[1]} history={'/'.join(h[2][0])!r}"
 

@@ -1,5 +1,6 @@
-"""The implicit best-response oracle (``doracle.bestresponse``) against the compiled tree's exact
-best responses (``seqform.evaluate``), on textbook, poker, Flip-It and random games."""
+"""The implicit best-response oracle (``doracle.bestresponse``), with and without pruning, against
+the compiled tree's exact best responses (``seqform.evaluate``), on textbook, poker, Flip-It and
+random games."""
 from fractions import Fraction
 
 import pytest
@@ -26,8 +27,8 @@ def check(game, profile, tree):
     """Both players' oracle values equal the exact best-response values of the compiled tree, and
     the oracle's pure choice attains its value."""
     exact = evaluate(tree, profile, exact=True)
-    for p in (0, 1):
-        br = best_response(game, p, strategy_dict(tree, profile.behaviour[1 - p], 1 - p))
+    for p, prune in ((0, True), (1, True), (0, False), (1, False)):
+        br = best_response(game, p, strategy_dict(tree, profile.behaviour[1 - p], 1 - p), prune=prune)
         assert br.value == exact.best_response_values[p]
         pure = list(profile.behaviour)
         b = [Fraction(1)] + [Fraction(0)] * (tree.num_sequences[p] - 1)
@@ -80,3 +81,17 @@ def test_the_walk_stays_in_the_opponents_support():
              for m in tree.player_infosets[1].tolist()}
     br = best_response(game, 0, first)
     assert br.nodes < tree.num_nodes / 3  # the attacker's pure strategy prunes the tree
+
+
+@pytest.mark.parametrize("game", [flipit(3), seqform.games.leduc()], ids=lambda g: g.name)
+def test_pruning_and_move_ordering_visit_fewer_nodes_for_the_same_value(game):
+    tree = compile_tree(game)
+    sol = seqform.solve(tree).exact_profile
+    for p in (0, 1):
+        strat = strategy_dict(tree, sol.behaviour[1 - p], 1 - p)
+        plain = best_response(game, p, strat, prune=False)
+        pruned = best_response(game, p, strat)
+        hinted = best_response(game, p, strat, hint=plain.choice)
+        assert plain.value == pruned.value == hinted.value
+        assert pruned.nodes < plain.nodes and pruned.pruned > 0
+        assert hinted.nodes <= pruned.nodes

@@ -33,3 +33,25 @@ def test_bench_doracle_smoke(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     row = next(ln for ln in r.stdout.splitlines() if ln.startswith("| kuhn |"))
     assert row.rstrip().endswith("| yes |")
+
+
+def test_doracle_strategies_extend_to_an_equilibrium():
+    """The printed strategies, completed by the first action elsewhere, are an equilibrium of the
+    full game (exact best responses of the compiled tree)."""
+    from fractions import Fraction
+    from seqform.evaluate import evaluate
+    from seqform.tree import compile_tree
+    r = run("solve", "leduc", "--method", "doracle", "--do-mode", "alternating", "--strategy", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    tree = compile_tree(seqform.games.leduc())
+    behaviour = []
+    for p in (0, 1):
+        b = [Fraction(1)] + [Fraction(0)] * (tree.num_sequences[p] - 1)
+        for m in tree.player_infosets[p].tolist():
+            f, n = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
+            got = out["strategies"][p].get(repr(tree.infoset_key[m]))
+            b[f:f + n] = [Fraction(got[a]) for a in tree.infoset_actions[m]] if got else [Fraction(1)] + [Fraction(0)] * (n - 1)
+        behaviour.append(b)
+    ev = evaluate(tree, seqform.Profile(behaviour), exact=True)
+    assert ev.best_response_values[0] == Fraction(out["value"]) == -ev.best_response_values[1]

@@ -2,6 +2,8 @@
 value of the full game (``seqform.solve``, an independent computation), on poker, Goofspiel,
 Flip-It and random games; its restricted games are valid games (they compile: perfect recall, and
 every history continues or is a leaf, real or temporary) and smaller than the full game."""
+from fractions import Fraction
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -44,7 +46,7 @@ def test_restricted_game_with_temporary_leaves_is_a_valid_game():
     seqs = _default_sequences(game)
     br = best_response(game, 1, {})  # player 1's best response to player 0's default strategy
     seqs[1] |= br.sequences
-    rg = RestrictedGame(game, seqs, [{}, br.choice])
+    rg = RestrictedGame(game, seqs)
     tree = compile_tree(rg)  # raises on imperfect recall or malformed chance
     assert rg.temporary_leaves > 0 and tree.num_nodes < compile_tree(game).num_nodes
 
@@ -60,3 +62,10 @@ def test_a_time_limit_returns_bounds_that_bracket_the_value():
     value = seqform.solve(seqform.games.leduc()).value
     assert not res.converged and res.iterations == 1 and res.value is None
     assert res.lower <= value <= res.upper
+
+
+def test_without_restricted_certificates_the_bounds_stay_exact():
+    game = seqform.games.leduc()
+    value = seqform.solve(game).value
+    res = double_oracle(game, exact_limit=0, tolerance=Fraction(1, 10**9))  # no restricted LP is certified
+    assert res.converged and res.lower <= value <= res.upper and res.upper - res.lower <= Fraction(1, 10**9)
