@@ -8,7 +8,7 @@ full LP (``seqform.solve``: build + LP + exact certificate) and the exact double
 
 Usage (from the repository root)::
 
-    python bench/bench_doracle.py                                  # Flip-It depths 3, 4, 5
+    python bench/bench_doracle.py                                  # Flip-It depths 3, 4, 5, Leduc, Goofspiel 4
     python bench/bench_doracle.py --games "flipit(depth=3),leduc" --cap 600
 
 Writes ``bench/results/doracle-YYYY-MM-DD.md`` and ``.json`` (``--out-dir``, ``--no-write``).
@@ -29,7 +29,7 @@ if str(ROOT) not in sys.path:
 from bench.bench_solve import machine_info, split_games, write_results  # noqa: E402
 from bench.isolated import TAG, run_isolated  # noqa: E402
 
-GAMES = "flipit(depth=3),flipit(depth=4),flipit(depth=5)"
+GAMES = "flipit(depth=3),flipit(depth=4),flipit(depth=5),leduc,goofspiel(4)"
 
 
 def child(job: str, spec: str) -> dict:

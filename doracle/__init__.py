@@ -1,19 +1,20 @@
-"""Double oracle for extensive-form games (Bosansky, Kiekintveld, Lisy & Pechoucek, JAIR 2014).
+"""Double oracle for extensive-form games (Bosansky, Kiekintveld, Lisy & Pechoucek, JAIR 2014;
+seed 003): exact solving of two-player zero-sum games whose full sequence-form LP does not fit,
+by growing a restricted game from best responses.
 
-In progress (the project's double-oracle issue). Here so far:
+* ``bestresponse``: the best-response oracle on the implicit game (depth-first over the
+  opponent's extended strategy, pruning by the game's utility bounds, exact);
+* ``restricted``: restricted games from sequence sets, with temporary leaves;
+* ``loop``: the loop (certified restricted LPs, exact best responses, modes "both" and
+  "alternating", time limit and Ctrl-C return the bounds so far);
+* ``extend``: a restricted strategy completed by the default strategy, on the full game's tree.
 
-* ``bestresponse.best_response``: the best-response oracle on the implicit game (a depth-first
-  walk over the opponent's support, default first action outside it, exact);
-* ``restricted.RestrictedGame``: restricted games from sequence sets, with temporary leaves;
-* ``loop.double_oracle``: the loop, exact (certified restricted LPs, exact best responses), both
-  players' best responses each iteration;
-* the Flip-It game (``seqform.games.flipit``).
-
-``doracle.solve(game)`` is ``double_oracle``; ``seqform solve GAME --method doracle`` runs it.
-Still to come: pruning by utility bounds in the oracle, and the Flip-It benchmark.
+``doracle.solve(game)`` is ``double_oracle``; ``seqform solve GAME --method doracle`` runs it. The
+Flip-It game of the paper is ``seqform.games.flipit``.
 """
+from .extend import extended_profile
 from .loop import MODES, DoubleOracleResult, double_oracle
 
 solve = double_oracle  # ``doracle.solve(game)``: the issue's API name
 
-__all__ = ["solve", "double_oracle", "DoubleOracleResult", "MODES"]
+__all__ = ["solve", "double_oracle", "DoubleOracleResult", "MODES", "extended_profile"]
