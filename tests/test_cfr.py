@@ -1,0 +1,105 @@
+"""The CFR family (``seqform.cfr``): iterates equal OpenSpiel's solvers', average strategies reach
+stated exploitability thresholds (exploitability from ``seqform.bestresponse``, itself checked
+against OpenSpiel in test_openspiel), checkpoints resume bit for bit, and bad use is refused."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import seqform
+from seqform.bestresponse import exploitability
+from seqform.cfr import ALGORITHMS, CheckpointError, RegretMinimizer
+from seqform.errors import SeqformError
+from seqform.tree import compile_tree
+from tests.strategies import random_games
+
+
+def expl(tree, solver) -> float:
+    return exploitability(tree, solver.average_profile()).exploitability
+
+
+@pytest.mark.parametrize("name,iterations", [("kuhn", 100), ("leduc", 25)])
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "dcfr"])
+def test_iterates_equal_openspiels(name, iterations, algorithm):
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import cfr as os_cfr
+    from open_spiel.python.algorithms import discounted_cfr
+    from open_spiel.python.algorithms import exploitability as os_exploitability
+    from seqform.openspiel import from_openspiel_policy
+    game = pyspiel.load_game(f"{name}_poker")
+    tree = compile_tree(getattr(seqform.games, name)())  # node for node OpenSpiel's tree
+    theirs = {"cfr": os_cfr.CFRSolver, "cfr+": os_cfr.CFRPlusSolver, "dcfr": discounted_cfr.DCFRSolver}[algorithm](game)
+    ours = RegretMinimizer(tree, algorithm)
+    for _ in range(iterations):
+        ours.step()
+        theirs.evaluate_and_update_policy()
+        avg = theirs.average_policy()
+        assert abs(expl(tree, ours) - os_exploitability.exploitability(game, avg)) <= 1e-9
+        mine = ours.average_profile().behaviour
+        other = from_openspiel_policy(tree, avg).behaviour
+        assert max(np.abs(mine[p] - other[p]).max() for p in (0, 1)) <= 1e-9
+
+
+@pytest.mark.parametrize("name,algorithm,iterations,threshold", [
+    ("kuhn", "cfr", 1000, 2e-3), ("kuhn", "cfr+", 1000, 2e-4), ("kuhn", "dcfr", 1000, 2e-4),
+    ("leduc", "cfr", 1000, 2e-2), ("leduc", "cfr+", 1000, 1e-3), ("leduc", "dcfr", 1000, 1e-3),
+    ("kuhn", "cs-cfr", 4000, 2e-2), ("leduc", "cs-cfr", 10000, 0.3)])
+def test_exploitability_thresholds(name, algorithm, iterations, threshold):
+    tree = compile_tree(getattr(seqform.games, name)())
+    s = RegretMinimizer(tree, algorithm)
+    s.step(iterations)
+    assert s.iteration == iterations and s.traversals == 2 * iterations
+    assert expl(tree, s) < threshold
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_games())
+def test_random_games_converge_to_the_lp_value(game):
+    tree = compile_tree(game)
+    value = float(seqform.solve(tree).value)
+    scale = max(1.0, float(np.abs(tree.payoff).max()))
+    s = RegretMinimizer(tree, "cfr+")
+    s.step(3000)
+    ev = exploitability(tree, s.average_profile())
+    assert ev.exploitability <= 1e-2 * scale
+    # the average profile's value is within its exploitability of the game value
+    assert abs(ev.values[0] - value) <= 2 * ev.exploitability + 1e-9
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_checkpoint_resume_is_bit_identical(tmp_path, algorithm):
+    tree = compile_tree(seqform.games.leduc())
+    whole = RegretMinimizer(tree, algorithm, seed=7)
+    whole.step(62)
+    first = RegretMinimizer(tree, algorithm, seed=7)
+    first.step(37)
+    path = tmp_path / "run.npz"
+    first.save(path)
+    resumed = RegretMinimizer.load(path, tree)
+    assert resumed.algorithm == algorithm and resumed.iteration == 37
+    resumed.step(25)
+    for k in ("regret", "cumulative", "behaviour"):
+        for p in (0, 1):
+            assert np.array_equal(getattr(whole, k)[p], getattr(resumed, k)[p])
+    for p in (0, 1):
+        assert np.array_equal(whole.average_profile().behaviour[p], resumed.average_profile().behaviour[p])
+
+
+def test_a_checkpoint_resumes_only_its_own_algorithm_and_game(tmp_path):
+    path = tmp_path / "plus.npz"
+    s = RegretMinimizer(seqform.games.kuhn(), "cfr+")
+    s.step(3)
+    s.save(path)
+    with pytest.raises(CheckpointError, match="'cfr\\+' run; it cannot resume as 'cfr'"):
+        RegretMinimizer.load(path, seqform.games.kuhn(), algorithm="cfr")
+    with pytest.raises(CheckpointError, match="sequences"):
+        RegretMinimizer.load(path, seqform.games.leduc())
+    (tmp_path / "junk.npz").write_bytes(b"not a checkpoint")
+    with pytest.raises(CheckpointError, match="not a seqform regret checkpoint"):
+        RegretMinimizer.load(tmp_path / "junk.npz", seqform.games.kuhn())
+
+
+def test_an_unknown_algorithm_is_refused():
+    with pytest.raises(SeqformError, match="unknown regret-minimisation algorithm 'cfr-'"):
+        RegretMinimizer(seqform.games.kuhn(), "cfr-")
