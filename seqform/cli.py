@@ -311,6 +311,42 @@ def cmd_shrink(args) -> int:
     return 0
 
 
+def cmd_verify(args) -> int:
+    """``verify SOLVER GAME --iterations N``: track an iterative solver against the certified value."""
+    from .verify import verify
+    prog = Progress(args.quiet)
+    if args.iterations < 1:
+        raise SeqformError(f"--iterations must be at least 1, got {args.iterations}")
+    game = _load(args.game, args)
+    tree = _build(game, args, prog)
+    refined = [c for c in (args.refined or "").split(",") if c]
+    rep = verify(args.solver, tree, args.iterations, refined=refined, eps=args.eps, progress=prog,
+                 points=list(range(args.every, args.iterations + 1, args.every)) if args.every else None)
+    if args.plot:
+        rep.plot(args.plot)
+        prog(f"wrote {args.plot}")
+    if args.json:
+        print(json.dumps(rep.to_json()))
+        return 130 if rep.interrupted else 0
+    last = rep.points[-1] if rep.points else None
+    print(f"game                     {rep.game}")
+    print(f"solver                   {rep.solver}")
+    print(f"game value               {rep.game_value}  (= {float(rep.game_value):.12g}, certified LP)")
+    if last is not None:
+        trav = f", {last.traversals:,} tree traversals" if last.traversals is not None else ""
+        print(f"after                    {last.iteration:,} iterations{trav}, {rep.solver_seconds:.3f} s in the solver")
+        print(f"exploitability           {last.exploitability:.6e}")
+        print(f"value gap                {last.value_gap:+.6e}")
+        print(f"max infoset regret       {last.max_infoset_regret:.6e}")
+        for c in ("efpe", "qpe"):
+            d = getattr(last, f"{c}_distance")
+            if d is not None:
+                print(f"distance to exact {c.upper()}   {d:.6e}")
+    if rep.interrupted:
+        print("interrupted              (measurements up to the interruption)")
+    return 130 if rep.interrupted else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="seqform", description="Exact solving of extensive-form games.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -374,6 +410,21 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
     sh.add_argument("--quiet", action="store_true")
     sh.set_defaults(func=cmd_shrink)
+    vp = sub.add_parser("verify", help="run an iterative solver and track it against the certified ground truth")
+    from .verify import SOLVERS
+    vp.add_argument("solver", choices=SOLVERS, help="the solver to run")
+    vp.add_argument("game", help="a built-in game, a .efg file, or openspiel:NAME")
+    vp.add_argument("--iterations", type=int, required=True)
+    vp.add_argument("--every", type=int, default=None,
+                    help="measure every this many iterations (default: about 40 log-spaced points)")
+    vp.add_argument("--refined", default=None, metavar="efpe,qpe",
+                    help="also track the distance to these exact refined equilibria")
+    vp.add_argument("--eps", type=float, default=None, help="the tremble of egt-perturbed (default 1e-3)")
+    vp.add_argument("--plot", default=None, metavar="OUT.png", help="write a log-log plot (matplotlib)")
+    vp.add_argument("--json", action="store_true", help="print one JSON object")
+    vp.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
+    vp.add_argument("--quiet", action="store_true")
+    vp.set_defaults(func=cmd_verify)
     ip = sub.add_parser("info", help="print a game's sizes")
     ip.add_argument("game")
     ip.add_argument("--json", action="store_true")
