@@ -198,10 +198,10 @@ class ExcessiveGap:
         return f <= phi + 1e-12 * max(1.0, abs(f), abs(phi))
 
     def _initial(self) -> None:
-        """Seed 002, Algorithm 2; mu starts at max |A_ij| (times sqrt(M_u M_v) with Kroer's
-        weights) and doubles until the excessive gap condition holds."""
-        norm = float(np.abs(self.A.data).max()) if self.A.nnz else 1.0
-        mu = norm
+        """Seed 002, Algorithm 2; mu starts at max |A_ij| and doubles until the excessive gap
+        condition holds (no strong-convexity constant is trusted)."""
+        norm = float(np.abs(self.A.data).max()) if self.A.nnz else 0.0
+        mu = norm if norm > 0 else 1.0  # an all-zero game: any mu > 0 will do
         for _ in range(200):
             b_c, logq_c, _ = self.X[1].prox(np.zeros(self.X[1].n))        # the centre of player 1
             y_hat = self.X[1].realization(b_c)

@@ -1,0 +1,97 @@
+"""The excessive gap technique (``seqform.egt``): its certified bound mu_u D_u + mu_v D_v holds
+at every iteration against independently computed gaps (NashConv from ``seqform.bestresponse``
+for the plain game; brute force over perturbed pure strategies for the perturbed one), it
+converges, and the perturbed iterates respect the tremble."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import seqform
+from seqform.bestresponse import exploitability, expected_payoffs
+from seqform.egt import ExcessiveGap
+from seqform.errors import SeqformError
+from seqform.strategy import Profile
+from seqform.tree import compile_tree
+from tests.strategies import random_games
+
+OPTIONS = [dict(), dict(adaptive_tau=False, balance=False), dict(weights="one"), dict(balance=False)]
+
+
+@pytest.mark.parametrize("name", ["kuhn", "leduc"])
+@pytest.mark.parametrize("options", OPTIONS, ids=str)
+def test_the_gap_bound_holds_at_every_iteration(name, options):
+    tree = compile_tree(getattr(seqform.games, name)())
+    e = ExcessiveGap(tree, **options)
+    for _ in range(150):
+        e.step()
+        nash_conv = 2 * exploitability(tree, e.average_profile()).exploitability
+        assert nash_conv <= e.gap_bound * (1 + 1e-9) + 1e-12
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_games())
+def test_random_games_bound_and_convergence(game):
+    tree = compile_tree(game)
+    e = ExcessiveGap(tree)
+    bounds = []
+    for _ in range(400):
+        e.step()
+        nash_conv = 2 * exploitability(tree, e.average_profile()).exploitability
+        assert nash_conv <= e.gap_bound * (1 + 1e-9) + 1e-12
+        bounds.append(e.gap_bound)
+    assert bounds[-1] < bounds[0] or bounds[0] < 1e-9
+
+
+def perturbed_pure_profiles(tree, p, eps):
+    """Every pure strategy of player p, made eps-perturbed (eps on each other action)."""
+    ids = tree.player_infosets[p].tolist()
+    for pick in itertools.product(*(range(int(tree.infoset_num_actions[m])) for m in ids)):
+        b = np.ones(tree.num_sequences[p])
+        for m, a in zip(ids, pick):
+            f, n = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
+            b[f:f + n] = eps
+            b[f + a] = 1 - (n - 1) * eps
+        yield b
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_games(max_pure_strategies=16))
+def test_perturbed_gap_bound_against_brute_force(game):
+    eps = 0.05
+    tree = compile_tree(game)
+    e = ExcessiveGap(tree, perturbation="efpe", eps=eps)
+    for it in range(60):
+        e.step()
+        prof = e.average_profile()
+        if it % 10:
+            continue
+        best0 = max(expected_payoffs(tree, Profile([b, prof.behaviour[1]]))[0]
+                    for b in perturbed_pure_profiles(tree, 0, eps))
+        worst1 = min(expected_payoffs(tree, Profile([prof.behaviour[0], b]))[0]
+                     for b in perturbed_pure_profiles(tree, 1, eps))
+        assert best0 - worst1 <= e.gap_bound * (1 + 1e-9) + 1e-12
+        assert abs((best0 - worst1) - e.gap()) <= 1e-9
+
+
+def test_convergence_and_the_tremble():
+    tree = compile_tree(seqform.games.leduc())
+    e = ExcessiveGap(tree)
+    e.step(1000)
+    assert exploitability(tree, e.average_profile()).exploitability < 2e-3
+    p = ExcessiveGap(tree, perturbation="efpe", eps=0.01)
+    p.step(200)
+    for b in p.average_profile().behaviour:
+        assert b[1:].min() >= 0.01 - 1e-12
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(SeqformError, match="eps=0.6 is too large"):
+        ExcessiveGap(seqform.games.kuhn(), perturbation="efpe", eps=0.6)
+    with pytest.raises(SeqformError, match="unknown weights"):
+        ExcessiveGap(seqform.games.kuhn(), weights="two")
+    with pytest.raises(SeqformError, match="unknown perturbation"):
+        ExcessiveGap(seqform.games.kuhn(), perturbation="qpe")
