@@ -32,6 +32,7 @@ leaves each): 3 per shrink step and 2 per check.
 """
 from __future__ import annotations
 
+import json
 
 import numpy as np
 import scipy.sparse as sp
@@ -174,6 +175,8 @@ class ExcessiveGap:
         self.iteration = 0
         self.traversals = 0
         self.retries = 0
+        #: True once a step found no tau keeping the excessive gap condition (floating-point precision reached)
+        self.stalled = False
         self._tau = 0.5
         self._initial()
 
@@ -245,16 +248,21 @@ class ExcessiveGap:
             else:
                 shrink_u = k % 2 == 0
             tau = self._tau if self.adaptive_tau else 2.0 / (k + 3)
-            while True:
-                new = self._shrink_u(tau) if shrink_u else self._shrink_v(tau)
-                if self._gap_condition(new[0], new[1], new[2], new[3]):
+            new = None
+            while tau >= 1e-12:
+                cand = self._shrink_u(tau) if shrink_u else self._shrink_v(tau)
+                if self._gap_condition(cand[0], cand[1], cand[2], cand[3]):
+                    new = cand
                     break
                 self.retries += 1
                 tau /= 2
-                if tau < 1e-12:
-                    raise SeqformError("EGT: no step keeps the excessive gap condition (tau below 1e-12)")
-            self.x, self.y, self.mu_u, self.mu_v = new
-            self._tau = tau
+            if new is None:
+                # only at floating-point precision (mu tiny next to the payoffs, the condition
+                # decided by rounding): keep the iterate, whose bound still holds
+                self.stalled = True
+            else:
+                self.x, self.y, self.mu_u, self.mu_v = new
+                self._tau = tau
             self.iteration += 1
 
     # results -------------------------------------------------------------------------------
@@ -273,6 +281,45 @@ class ExcessiveGap:
         f = self.X[0].best_value(self.A @ self.y)
         phi = -self.X[1].best_value(-(self.AT @ self.x))
         return f - phi
+
+    # checkpoints ---------------------------------------------------------------------------
+    _FORMAT = "seqform-egt-checkpoint-1"
+
+    def save(self, path) -> None:
+        """Write the iterates, smoothing parameters, tau and counters with the configuration
+        (``.npz``); ``ExcessiveGap.load`` resumes the same algorithm bit for bit."""
+        meta = {"format": self._FORMAT, "algorithm": self.algorithm, "perturbation": self.perturbation,
+                "eps": self.eps, "weights": self.weights, "adaptive_tau": self.adaptive_tau,
+                "balance": self.balance, "mu_u": self.mu_u, "mu_v": self.mu_v, "tau": self._tau,
+                "iteration": self.iteration, "traversals": self.traversals, "retries": self.retries,
+                "game": self.tree.name, "num_sequences": [int(n) for n in self.tree.num_sequences]}
+        with open(path, "wb") as fh:
+            np.savez(fh, meta=np.array(json.dumps(meta)), x=self.x, y=self.y)
+
+    @classmethod
+    def load(cls, path, game: Game | Tree, algorithm: str | None = None) -> "ExcessiveGap":
+        """Resume the run saved at ``path`` on ``game`` (``algorithm``, when given, must be the
+        file's: "egt" or "egt-perturbed")."""
+        from .cfr import CheckpointError
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                meta = json.loads(str(f["meta"]))
+                x, y = f["x"].copy(), f["y"].copy()
+        except (OSError, ValueError, KeyError) as e:
+            raise CheckpointError(f"{path}: not a seqform EGT checkpoint ({e})") from None
+        if meta.get("format") != cls._FORMAT:
+            raise CheckpointError(f"{path}: not a seqform EGT checkpoint (format {meta.get('format')!r})")
+        if algorithm is not None and algorithm != meta["algorithm"]:
+            raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
+        solver = cls(game, perturbation=meta["perturbation"], eps=meta["eps"] or 1e-3, weights=meta["weights"],
+                     adaptive_tau=meta["adaptive_tau"], balance=meta["balance"])
+        if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
+            raise CheckpointError(f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
+                                  f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}")
+        solver.x, solver.y = x, y
+        solver.mu_u, solver.mu_v, solver._tau = meta["mu_u"], meta["mu_v"], meta["tau"]
+        solver.iteration, solver.traversals, solver.retries = meta["iteration"], meta["traversals"], meta["retries"]
+        return solver
 
     def average_profile(self) -> Profile:
         return Profile([behaviour_from_realization(self.tree, 0, self.x),
