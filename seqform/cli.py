@@ -32,8 +32,9 @@ class Progress:
 
 
 def _load(spec: str, args=None):
+    import efce  # registers seed 004's games (job_market, indian_poker, grid_game)
     import lossless  # registers the games with ordered signals (rhode_island, ...)
-    del lossless
+    del lossless, efce
     try:
         return load_game(spec, getattr(args, "memory_limit", None))
     except FileNotFoundError as e:
@@ -347,6 +348,57 @@ def cmd_verify(args) -> int:
     return 130 if rep.interrupted else 0
 
 
+def cmd_efce(args) -> int:
+    """``efce GAME``: an extensive-form correlated equilibrium (package ``efce``, seed 004)."""
+    prog = Progress(args.quiet)
+    game = _load(args.game, args)
+    w = None
+    if args.weights:
+        try:
+            w = [float(x) for x in args.weights.split(",")]
+        except ValueError:
+            raise SeqformError(f"--weights: expected numbers separated by commas, got {args.weights!r}") from None
+        if len(w) != game.num_players:
+            raise SeqformError(f"--weights: {game.name!r} has {game.num_players} players, got {len(w)} weights")
+    out = {"game": game.name, "weights": w}
+    if args.exact or args.welfare:
+        from efce.exact import max_entropy, solve_lp
+        from efce.strategies import profiles
+        tree = _build(game, args, prog)
+        t0 = time.perf_counter()
+        prof = profiles(tree)
+        prog(f"{prof.count:,} reduced strategy profiles ({' x '.join(map(str, prof.shape))})")
+        res = solve_lp(prof, "welfare" if w is None else w) if args.welfare else max_entropy(prof, w, base=args.base)
+        out.update({"method": "lp (best welfare)" if args.welfare else f"maximum entropy (cvxpy, base {args.base})",
+                    "payoffs": [float(x) for x in res.payoffs], "max_regret": float(res.max_regret),
+                    "worst_deviation": res.worst.label, "profiles": prof.count,
+                    "seconds": time.perf_counter() - t0})
+    else:
+        from efce.sampling import sample_efce
+        res = sample_efce(game, w, target=args.target, max_rounds=args.rounds, seed=args.seed,
+                          sample_size=args.sample_size, progress=prog, time_limit=args.time_limit)
+        out.update({"method": "sampling (seed 004)", "payoffs": [float(x) for x in res.payoffs],
+                    "max_regret": float(res.max_regret), "initial_regret": float(res.initial_regret),
+                    "rounds": res.rounds, "samples": res.samples, "seconds": res.seconds,
+                    "peak_memory_bytes": res.peak_memory, "converged": res.converged,
+                    "deviations": len(res.deviations)})
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"game             {out['game']}")
+    print(f"method           {out['method']}" + (f", weights {w}" if w else ""))
+    print("payoffs          " + ", ".join(f"player {n}: {v:.6g}" for n, v in enumerate(out["payoffs"])))
+    print(f"max regret       {out['max_regret']:.6g}" + (" (exact, best causal deviation)" if "profiles" in out
+                                                         else " (largest estimated causal-deviation regret)"))
+    if "rounds" in out:
+        print(f"rounds           {out['rounds']:,} ({'converged' if out['converged'] else 'not converged'}); "
+              f"initial regret {out['initial_regret']:.6g}")
+        print(f"samples          {out['samples']:,} profiles drawn")
+        print(f"memory           {out['peak_memory_bytes'] / 2**20:.1f} MiB peak (tracemalloc)")
+    print(f"seconds          {out['seconds']:.3f}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="seqform", description="Exact solving of extensive-form games.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -425,6 +477,25 @@ def build_parser() -> argparse.ArgumentParser:
     vp.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
     vp.add_argument("--quiet", action="store_true")
     vp.set_defaults(func=cmd_verify)
+    ep = sub.add_parser("efce", help="an extensive-form correlated equilibrium (seed 004)")
+    ep.add_argument("game", help="a built-in game, e.g. job_market, 'indian_poker(cards=4)', 'grid_game(size=3)'")
+    ep.add_argument("--weights", default=None, metavar="W1,W2,...",
+                    help="bias towards sum_n w_n E[u_n] (seed 004, eq. 2); default 0: the maximum-entropy EFCE")
+    ep.add_argument("--exact", action="store_true",
+                    help="exact ground truth for small games: maximum entropy over the EFCE polytope (cvxpy)")
+    ep.add_argument("--welfare", action="store_true",
+                    help="exact: the EFCE of best social welfare (or of best weighted payoff with --weights), HiGHS")
+    ep.add_argument("--base", choices=["full", "reduced"], default="full",
+                    help="with --exact: entropy over full (seed 004) or reduced pure strategy profiles")
+    ep.add_argument("--target", type=float, default=1e-3, help="sampling: stop at this regret, relative to r_max")
+    ep.add_argument("--rounds", type=int, default=1000, help="sampling: most boosting rounds")
+    ep.add_argument("--sample-size", type=int, default=100, help="sampling: profiles per sample at round 0")
+    ep.add_argument("--seed", type=int, default=0)
+    ep.add_argument("--time-limit", type=float, default=None, help="sampling: stop after this many seconds")
+    ep.add_argument("--json", action="store_true", help="print one JSON object (keys payoffs, max_regret, ...)")
+    ep.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
+    ep.add_argument("--quiet", action="store_true")
+    ep.set_defaults(func=cmd_efce)
     ip = sub.add_parser("info", help="print a game's sizes")
     ip.add_argument("game")
     ip.add_argument("--json", action="store_true")

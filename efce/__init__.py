@@ -1,0 +1,13 @@
+"""Extensive-form correlated equilibria (seed 004, Dudik & Gordon): causal deviations and their
+regret (``regret``), exact ground truth for small games (``exact``: the EFCE polytope with HiGHS,
+maximum entropy with cvxpy), the sampling algorithm (``sampling``), and the seed's games
+(``games``: the job market game, three-player Indian poker, the grid game)."""
+from seqform.games import register
+
+from .games import grid_game, indian_poker, job_market
+
+register("job_market", job_market)
+register("indian_poker", indian_poker)
+register("grid_game", grid_game)
+
+__all__ = ["job_market", "indian_poker", "grid_game"]

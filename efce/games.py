@@ -1,0 +1,198 @@
+"""The games of seed 004 (Dudik & Gordon), N-player and general-sum, as ``seqform.Game`` s.
+
+* ``job_market(...)``: seed 004, section 2 (after Forges & von Stengel 2002). The student
+  (player 0) studies or not; at the interview it answers a question "yes" or "no" (knowing
+  whether it studied); the employer (player 1) hears only the answer and hires or not.
+  Payoffs (our choice; the seed gives only their signs and the cooperative outcome (4, 5)):
+  the student gets ``hire`` = 5 when hired and pays ``study_cost`` = 1 for studying; the
+  employer gets ``good_hire`` = 5 for hiring a student who studied, ``bad_hire`` = -5 for one
+  who did not, 0 for not hiring. So the cooperative outcome (study, hired) pays (4, 5), as in
+  the seed, and no Nash or correlated equilibrium has anyone study or be hired: a student who
+  does not study can give any answer a student who studies gives.
+* ``indian_poker(cards)``: seed 004, section 2.1. Three players, each dealt one of ``cards``
+  distinct cards, seeing the other two cards but not its own; ante 1 each. In turn (players 0,
+  1, 2) each passes or bets 1; after the first bet, the players after the bettor, around to
+  just before it, each call (bet 1) or fold. All pass: antes returned. Otherwise the highest
+  card among the bettor and the callers takes the pot (antes and bets). Net payoffs are -2, -1,
+  0, 2, 3 and 4: a bettor nobody calls wins 2, a value the seed's list {-2, -1, 0, 3, 4} leaves out
+  though its rules produce it. Sequence complexity
+  24 C (C - 1); C (C-1) (C-2) deals (336 for C = 8); reduced strategies 9, 10 and 16 per
+  observation, as the seed counts.
+* ``grid_game(size, seed)``: seed 004, section 2.1 (Vickrey & Koller 2002). ``size`` x ``size``
+  players on a grid, each choosing one of 3 actions without seeing the others; each player's
+  payoff is the sum, over its grid neighbours, of its entry in a 3 x 3 matrix for that pair.
+  Every entry is drawn uniformly from {0, 1/1000, ..., 1} (exact rationals; the seed draws
+  from [0, 1]) by ``numpy.random.default_rng(seed)``. Sequence complexity 3 size^2.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from seqform.errors import UnknownGameError
+from seqform.game import CHANCE, TERMINAL, Game
+
+
+class JobMarket(Game):
+    """State: the tuple of actions so far (study, answer, hire)."""
+
+    num_players = 2
+
+    def __init__(self, hire=5, study_cost=1, good_hire=5, bad_hire=-5):
+        self.pay = tuple(Fraction(v) for v in (hire, study_cost, good_hire, bad_hire))
+        default = self.pay == (5, 1, 5, -5)
+        self.name = "job_market" if default else f"job_market(hire={hire},study_cost={study_cost}," \
+                                                 f"good_hire={good_hire},bad_hire={bad_hire})"
+
+    def root(self):
+        return ()
+
+    def player(self, h):
+        return (0, 0, 1, TERMINAL)[len(h)]
+
+    def infoset(self, h):
+        if len(h) == 0:
+            return "study?"
+        if len(h) == 1:
+            return ("answer", "studied" if h[0] == 0 else "did not study")
+        return ("hire?", "heard " + ("yes" if h[1] == 0 else "no"))
+
+    def actions(self, h):
+        return (("study", "do not study"), ("yes", "no"), ("hire", "do not hire"))[len(h)]
+
+    def next(self, h, a):
+        return h + (a,)
+
+    def utility(self, h):
+        hire, cost, good, bad = self.pay
+        studied, hired = h[0] == 0, h[2] == 0
+        u0 = (hire if hired else 0) - (cost if studied else 0)
+        u1 = (good if studied else bad) if hired else Fraction(0)
+        return (Fraction(u0), Fraction(u1))
+
+
+def job_market(hire=5, study_cost=1, good_hire=5, bad_hire=-5) -> JobMarket:
+    """Seed 004's job market game (module docstring)."""
+    return JobMarket(hire, study_cost, good_hire, bad_hire)
+
+
+class IndianPoker(Game):
+    """State: ``(cards, history)``: the dealt cards (a tuple, player order) and the betting so far,
+    a string over "p" (pass / fold) and "b" (bet / call), one letter per turn."""
+
+    num_players = 3
+
+    def __init__(self, cards: int = 8):
+        if cards < 3:
+            raise UnknownGameError(f"indian_poker needs at least 3 cards for 3 players; got {cards}")
+        self.cards = cards
+        self.name = f"indian_poker(cards={cards})"
+
+    def root(self):
+        return ((), "")
+
+    def _to_act(self, hist: str):
+        """The player to act after ``hist``, or None when the betting is over."""
+        first = hist.find("b")
+        if first < 0:
+            return len(hist) if len(hist) < 3 else None
+        # after the first bet, the others act once each, in turn, back to just before the bettor
+        return (first + (len(hist) - first)) % 3 if len(hist) - first < 3 else None
+
+    def player(self, h):
+        cards, hist = h
+        if len(cards) < 3:
+            return CHANCE
+        p = self._to_act(hist)
+        return TERMINAL if p is None else p
+
+    def infoset(self, h):
+        cards, hist = h
+        p = self._to_act(hist)
+        return (tuple(c if i != p else None for i, c in enumerate(cards)), hist)
+
+    def actions(self, h):
+        cards, hist = h
+        if len(cards) < 3:
+            return tuple(f"deal {c}" for c in range(self.cards) if c not in cards)
+        return ("pass", "bet") if "b" not in hist else ("fold", "call")
+
+    def chance(self, h):
+        n = self.cards - len(h[0])
+        return (Fraction(1, n),) * n
+
+    def next(self, h, a):
+        cards, hist = h
+        if len(cards) < 3:
+            return (cards + ([c for c in range(self.cards) if c not in cards][a],), hist)
+        return (cards, hist + "pb"[a])
+
+    def utility(self, h):
+        cards, hist = h
+        first = hist.find("b")
+        if first < 0:
+            return (0, 0, 0)
+        # who put money in: the bettor and the callers (each "b" after the first bet)
+        who = [(first + k) % 3 for k, c in enumerate(hist[first:]) if c == "b"]
+        pot = 3 + len(who)
+        winner = max(who, key=lambda i: cards[i])
+        return tuple((pot if i == winner else 0) - 1 - (1 if i in who else 0) for i in range(3))
+
+
+def indian_poker(cards: int = 8) -> IndianPoker:
+    """Seed 004's three-player Indian poker (module docstring)."""
+    return IndianPoker(cards)
+
+
+class GridGame(Game):
+    """State: the tuple of actions chosen so far, player by player in row-major order."""
+
+    def __init__(self, size: int = 3, seed: int = 0):
+        if size < 1:
+            raise UnknownGameError(f"grid_game needs size >= 1; got {size}")
+        self.size, self.seed = size, seed
+        self.num_players = size * size
+        self.name = f"grid_game(size={size},seed={seed})"
+        rng = np.random.default_rng(seed)
+        self.neighbours = []
+        for i in range(self.num_players):
+            r, c = divmod(i, size)
+            self.neighbours.append(tuple(rr * size + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                                         if 0 <= rr < size and 0 <= cc < size))
+        # payoff[i][j]: player i's 3 x 3 matrix (i's action, j's action) in its game with neighbour j
+        self.payoff = [{j: rng.integers(0, 1001, size=(3, 3)) for j in self.neighbours[i]}
+                       for i in range(self.num_players)]
+
+    def root(self):
+        return ()
+
+    def player(self, h):
+        return len(h) if len(h) < self.num_players else TERMINAL
+
+    def infoset(self, h):
+        return len(h)  # one information set per player: it sees nothing
+
+    def actions(self, h):
+        return ("a", "b", "c")
+
+    def next(self, h, a):
+        return h + (a,)
+
+    def utility(self, h):
+        return tuple(Fraction(int(sum(self.payoff[i][j][h[i], h[j]] for j in self.neighbours[i])), 1000)
+                     for i in range(self.num_players))
+
+    def num_nodes_hint(self) -> int:
+        """1 + 3 + ... + 3^players: the compiler refuses large grids at once."""
+        return (3 ** (self.num_players + 1) - 1) // 2
+
+    def profile_utility(self, actions) -> np.ndarray:
+        """Every player's payoff (floats) when the players choose ``actions`` (one per player)."""
+        return np.array([sum(self.payoff[i][j][actions[i], actions[j]] for j in self.neighbours[i]) / 1000
+                         for i in range(self.num_players)])
+
+
+def grid_game(size: int = 3, seed: int = 0) -> GridGame:
+    """Seed 004's grid game (module docstring)."""
+    return GridGame(size, seed)

@@ -1,0 +1,52 @@
+"""``seqform efce``, run as a user runs it: JSON keys, exact and sampling modes, clear errors."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "seqform", "efce", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_exact_json():
+    r = run("job_market", "--exact", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["payoffs"] == pytest.approx([2.5, 0.2536], abs=1e-3) and abs(out["max_regret"]) <= 1e-6
+
+
+def test_welfare_and_weights():
+    r = run("job_market", "--welfare", "--json", "--quiet")
+    assert json.loads(r.stdout)["payoffs"] == pytest.approx([4, 5])
+    r = run("job_market", "--exact", "--weights", "1,1", "--json", "--quiet")
+    assert json.loads(r.stdout)["payoffs"] == pytest.approx([4, 5], abs=5e-3)
+
+
+def test_sampling_text_reports_rounds_samples_time_memory():
+    r = run("job_market", "--rounds", "5", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    for word in ("payoffs", "max regret", "rounds", "samples", "memory", "seconds"):
+        assert word in r.stdout
+    assert "round 1:" in r.stderr
+    out = json.loads(run("job_market", "--rounds", "5", "--seed", "3", "--json", "--quiet").stdout)
+    assert len(out["payoffs"]) == 2 and out["rounds"] == 5 and "max_regret" in out
+
+
+def test_errors():
+    r = run("job_market", "--weights", "1,2,3")
+    assert r.returncode == 2 and "2 players, got 3 weights" in r.stderr
+    r = run("indian_poker(cards=8)", "--exact")
+    assert r.returncode == 2 and "reduced pure strategy profiles" in r.stderr and "sampling method" in r.stderr
+
+
+def test_bench_efce_smoke(tmp_path):
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, str(root / "bench" / "bench_efce.py"), "--poker", "3", "--grids", "2",
+                        "--time-limit", "3", "--out-dir", str(tmp_path)], cwd=str(root), capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "| indian_poker(cards=3) | 144 |" in r.stdout and "| grid_game(size=2,seed=0) | 12 |" in r.stdout
+    assert len(list(tmp_path.glob("efce-*.png"))) == 2 and len(list(tmp_path.glob("efce-*.json"))) == 1
