@@ -189,33 +189,29 @@ def run_seqform(spec: str, n: int) -> dict:
             "exploitability": expl, "_tree": tree, "_profile": profile}
 
 
-def run_openspiel_cpp(name: str, n: int) -> dict:
+def _run_openspiel(name: str, n: int, make_solver, exploitability_of) -> dict:
+    """n CFR+ iterations of an OpenSpiel solver (set-up timed apart) and its average's exploitability."""
     import pyspiel
     t0 = time.perf_counter()
     game = pyspiel.load_game(name)
-    solver = pyspiel.CFRPlusSolver(game)
+    solver = make_solver(game)
     setup = time.perf_counter() - t0
     t0 = time.perf_counter()
     for _ in range(n):
         solver.evaluate_and_update_policy()
     secs = time.perf_counter() - t0
     return {"seconds": secs, "setup_seconds": setup,
-            "exploitability": float(pyspiel.exploitability(game, solver.average_policy()))}
+            "exploitability": float(exploitability_of(game, solver.average_policy()))}
+
+
+def run_openspiel_cpp(name: str, n: int) -> dict:
+    import pyspiel
+    return _run_openspiel(name, n, pyspiel.CFRPlusSolver, pyspiel.exploitability)
 
 
 def run_openspiel_python(name: str, n: int) -> dict:
-    import pyspiel
     from open_spiel.python.algorithms import cfr, exploitability
-    t0 = time.perf_counter()
-    game = pyspiel.load_game(name)
-    solver = cfr.CFRPlusSolver(game)
-    setup = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for _ in range(n):
-        solver.evaluate_and_update_policy()
-    secs = time.perf_counter() - t0
-    return {"seconds": secs, "setup_seconds": setup,
-            "exploitability": float(exploitability.exploitability(game, solver.average_policy()))}
+    return _run_openspiel(name, n, cfr.CFRPlusSolver, exploitability.exploitability)
 
 
 def liteefg_setup(name: str):
