@@ -88,6 +88,9 @@ class IndianPoker(Game):
             raise UnknownGameError(f"indian_poker needs at least 3 cards for 3 players; got {cards}")
         self.cards = cards
         self.name = f"indian_poker(cards={cards})"
+        self._acts: dict = {}
+        self._keys: dict = {}
+        self._payoffs: dict = {}
 
     def root(self):
         return ((), "")
@@ -104,13 +107,19 @@ class IndianPoker(Game):
         cards, hist = h
         if len(cards) < 3:
             return CHANCE
-        p = self._to_act(hist)
+        p = self._acts.get(hist, -3)
+        if p == -3:
+            p = self._acts[hist] = self._to_act(hist)
         return TERMINAL if p is None else p
 
     def infoset(self, h):
-        cards, hist = h
-        p = self._to_act(hist)
-        return (tuple(c if i != p else None for i, c in enumerate(cards)), hist)
+        # memoised: simulations ask for the same few thousand keys millions of times
+        got = self._keys.get(h)
+        if got is None:
+            cards, hist = h
+            p = self._to_act(hist)
+            got = self._keys[h] = (tuple(c if i != p else None for i, c in enumerate(cards)), hist)
+        return got
 
     def actions(self, h):
         cards, hist = h
@@ -129,6 +138,12 @@ class IndianPoker(Game):
         return (cards, hist + "pb"[a])
 
     def utility(self, h):
+        got = self._payoffs.get(h)
+        if got is None:
+            got = self._payoffs[h] = self._utility(h)
+        return got
+
+    def _utility(self, h):
         cards, hist = h
         first = hist.find("b")
         if first < 0:

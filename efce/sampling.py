@@ -151,6 +151,29 @@ class _Walker:
                     stack.append((g.next(h, a), w, deviating))
         return u
 
+    def below(self, s: dict, touched: set, h, dev: Deviation | None, me: int) -> float:
+        """Player ``me``'s expected utility below node h (weight 1, chance enumerated): from h on
+        ``dev.player`` plays ``dev.strategy`` (h is a node of its trigger information set), or,
+        with ``dev`` None, everyone follows s."""
+        g = self.game
+        n = dev.player if dev is not None else None
+        total = 0.0
+        stack = [(h, 1.0)]
+        while stack:
+            x, w = stack.pop()
+            p = g.player(x)
+            if p == TERMINAL:
+                total += w * float(g.utility(x)[me])
+            elif p == CHANCE:
+                for a, pr in enumerate(g.chance(x)):
+                    if pr:
+                        stack.append((g.next(x, a), w * float(pr)))
+            else:
+                key = g.infoset(x)
+                a = dev.strategy.get(key, 0) if p == n else self.action(s, touched, p, key, x)
+                stack.append((g.next(x, a), w))
+        return total
+
 
 class _Model:
     """The current exponential family: weights w, deviations and their lambdas."""
@@ -161,13 +184,28 @@ class _Model:
         self.lam: list = []
 
     def evaluate(self, s: dict) -> tuple:
-        """(energy, utilities, regrets per deviation, skeleton) of profile ``s``."""
+        """(energy, utilities, regrets per deviation, skeleton) of profile ``s``.
+
+        With chance enumerated, a deviation's regret is summed over the nodes where the play
+        reaches its trigger, each walked twice below that node only (deviating, and following
+        s): the subtrees of section 3.3, not the whole tree again."""
         touched: set = set()
-        u = self.walker.play(s, touched)
+        walker = self.walker
+        hits: list | None = [] if walker.scen is None else None
+        u = walker.play(s, touched, None, hits)
         r = np.zeros(len(self.devs))
-        for j, d in enumerate(self.devs):
-            if (d.player, d.key) in touched and s[(d.player, d.key)] == d.action:
-                r[j] = self.walker.play(s, touched, d)[d.player] - u[d.player]
+        if self.devs:
+            at: dict = {}
+            for p, key, _, h, w in hits or ():
+                at.setdefault((p, key), []).append((h, w))
+            for j, d in enumerate(self.devs):
+                if (d.player, d.key) not in touched or s[(d.player, d.key)] != d.action:
+                    continue
+                if hits is None:
+                    r[j] = walker.play(s, touched, d)[d.player] - u[d.player]
+                else:
+                    r[j] = sum(w * (walker.below(s, touched, h, d, d.player) - walker.below(s, touched, h, None, d.player))
+                               for h, w in at.get((d.player, d.key), ()))
         energy = float(self.w @ u - (np.dot(self.lam, r) if self.devs else 0.0))
         return energy, u, r, touched
 
