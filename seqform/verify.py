@@ -9,7 +9,10 @@ its average strategies against:
 * ``max_infoset_regret``: the largest regret at a reached information set (seed 001's
   refinement measure; ``regret.infoset_regret``);
 * ``efpe_distance`` / ``qpe_distance``: the largest difference of an action probability, over
-  all information sets, from the exact limit EFPE / QPE (``refinements``), when requested.
+  all information sets, from the exact limit EFPE / QPE (``refinements``), when requested. That
+  is the distance to the one refined equilibrium ``refinements`` computes. Refined equilibria
+  are often not unique (on Leduc, perturbed EGT stays about 0.99 away while its regrets
+  vanish), so a large distance alone does not show a solver wrong; a small one shows it right.
 
 ``source`` may be: the name of a built-in solver (``SOLVERS``: our CFR family, EGT, perturbed
 EGT, and OpenSpiel's Python CFR solvers when open_spiel is installed); an object with ``step()``
