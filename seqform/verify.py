@@ -11,8 +11,8 @@ its average strategies against:
 * ``efpe_distance`` / ``qpe_distance``: the largest difference of an action probability, over
   all information sets, from the exact limit EFPE / QPE (``refinements``), when requested. That
   is the distance to the one refined equilibrium ``refinements`` computes. Refined equilibria
-  are often not unique (on Leduc, perturbed EGT stays about 0.99 away while its regrets
-  vanish), so a large distance alone does not show a solver wrong; a small one shows it right.
+  are often not unique (on Leduc, 2,000 iterations of perturbed EGT at eps 0.01 end about 0.99
+  away), so a large distance alone does not show a solver wrong; a small one shows it right.
 
 ``source`` may be: the name of a built-in solver (``SOLVERS``: our CFR family, EGT, perturbed
 EGT, and OpenSpiel's Python CFR solvers when open_spiel is installed); an object with ``step()``
