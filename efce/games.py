@@ -137,6 +137,10 @@ class IndianPoker(Game):
             return (cards + ([c for c in range(self.cards) if c not in cards][a],), hist)
         return (cards, hist + "pb"[a])
 
+    def regret_bound(self) -> float:
+        """r_max: net payoffs range from -2 to 4."""
+        return 6.0
+
     def utility(self, h):
         got = self._payoffs.get(h)
         if got is None:
@@ -197,6 +201,11 @@ class GridGame(Game):
     def utility(self, h):
         return tuple(Fraction(int(sum(self.payoff[i][j][h[i], h[j]] for j in self.neighbours[i])), 1000)
                      for i in range(self.num_players))
+
+    def regret_bound(self) -> float:
+        """r_max without walking the 3^players leaves: an upper bound on the range of any one
+        player's payoff, the sum over its neighbours of each matrix's range."""
+        return max(sum(int(m.max()) - int(m.min()) for m in self.payoff[i].values()) for i in range(self.num_players)) / 1000
 
     def num_nodes_hint(self) -> int:
         """1 + 3 + ... + 3^players: the compiler refuses large grids at once."""

@@ -370,7 +370,12 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     w = np.zeros(N) if weights is None else np.asarray(weights, dtype=float)
     if w.shape != (N,):
         raise SeqformError(f"weights: give one per player ({N}), not {len(w)}")
-    rmax = regret_bound(game) if r_max is None else float(r_max)
+    if r_max is not None:
+        rmax = float(r_max)
+    elif hasattr(game, "regret_bound"):  # a game that knows its payoff ranges (the grid game)
+        rmax = float(game.regret_bound())
+    else:
+        rmax = regret_bound(game)
     tracemalloc.start()
     t0 = time.perf_counter()
     walker = _Walker(game, rng, scenarios)

@@ -65,3 +65,9 @@ def test_job_market_payoffs():
     assert tuple(g.utility((0, 0, 0))) == (4, 5)
     assert tuple(g.utility((1, 0, 0))) == (5, -5)
     assert tuple(g.utility((0, 1, 1))) == (-1, 0)
+
+
+def test_regret_bounds_cover_the_payoff_ranges():
+    from efce.sampling import regret_bound
+    for g in (grid_game(2, seed=1), grid_game(3, seed=2), indian_poker(3), indian_poker(4)):
+        assert g.regret_bound() >= regret_bound(g) > 0  # the hook against a walk of every leaf
