@@ -48,10 +48,10 @@ WEIGHTS = ("kroer", "one")
 class _Treeplex:
     """One player's treeplex: the level schedule, per-sequence weights and perturbations."""
 
-    def __init__(self, tree: Tree, p: int, weights: str, eps: float):
+    def __init__(self, tree: Tree, p: int, weights: str, eps: float, scale: float = 1.0):
         self.n = tree.num_sequences[p]
         self.levels = []
-        beta_of = self._weights(tree, p, weights)
+        beta_of = scale * self._weights(tree, p, weights)
         self.seq_beta = np.ones(self.n)
         self.seq_eps = np.zeros(self.n)
         self.seq_scale = np.ones(self.n)
@@ -147,12 +147,13 @@ class ExcessiveGap:
 
     ``game``: a ``Game`` or ``Tree``. ``perturbation``: None (Nash equilibrium) or "efpe" (every
     action's behavioural probability at least ``eps``: seed 001's perturbed treeplex, an
-    approximate EFPE). ``weights``: "kroer" or "one". ``adaptive_tau``, ``balance``: seed 002's
+    approximate EFPE). ``weights``: "kroer" or "one"; ``scale`` multiplies them all (the overall
+    weight seed 001 tunes; ``tune_scale`` picks one). ``adaptive_tau``, ``balance``: seed 002's
     heuristics. ``step(n)``, ``iteration``, ``traversals``, ``average_profile()`` (the EGT iterate,
     which is already an average; ``current_profile`` is the same), ``gap_bound``, ``mu``."""
 
     def __init__(self, game: Game | Tree, *, perturbation: str | None = None, eps: float = 1e-3,
-                 weights: str = "kroer", adaptive_tau: bool = True, balance: bool = True):
+                 weights: str = "kroer", adaptive_tau: bool = True, balance: bool = True, scale: float = 1.0):
         tree = game if isinstance(game, Tree) else compile_tree(game)
         if tree.num_players != 2 or not tree.is_zero_sum:
             raise UnsupportedGameError(f"{tree.name!r}: EGT solves two-player zero-sum games")
@@ -171,7 +172,10 @@ class ExcessiveGap:
                                shape=(n[0], n[1]))
         self.A.sum_duplicates()
         self.AT = self.A.T.tocsr()
-        self.X = [_Treeplex(tree, p, weights, e) for p in (0, 1)]
+        if not scale > 0:
+            raise SeqformError(f"the distance's scale must be positive, got {scale}")
+        self.scale = float(scale)
+        self.X = [_Treeplex(tree, p, weights, e, scale) for p in (0, 1)]
         self.iteration = 0
         self.traversals = 0
         self.retries = 0
@@ -289,7 +293,7 @@ class ExcessiveGap:
         """Write the iterates, smoothing parameters, tau and counters with the configuration
         (``.npz``); ``ExcessiveGap.load`` resumes the same algorithm bit for bit."""
         meta = {"format": self._FORMAT, "algorithm": self.algorithm, "perturbation": self.perturbation,
-                "eps": self.eps, "weights": self.weights, "adaptive_tau": self.adaptive_tau,
+                "eps": self.eps, "weights": self.weights, "scale": self.scale, "adaptive_tau": self.adaptive_tau,
                 "balance": self.balance, "mu_u": self.mu_u, "mu_v": self.mu_v, "tau": self._tau,
                 "iteration": self.iteration, "traversals": self.traversals, "retries": self.retries,
                 "game": self.tree.name, "num_sequences": [int(n) for n in self.tree.num_sequences]}
@@ -312,7 +316,7 @@ class ExcessiveGap:
         if algorithm is not None and algorithm != meta["algorithm"]:
             raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
         solver = cls(game, perturbation=meta["perturbation"], eps=meta["eps"] or 1e-3, weights=meta["weights"],
-                     adaptive_tau=meta["adaptive_tau"], balance=meta["balance"])
+                     adaptive_tau=meta["adaptive_tau"], balance=meta["balance"], scale=meta.get("scale", 1.0))
         if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
             raise CheckpointError(f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
                                   f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}")
@@ -328,4 +332,19 @@ class ExcessiveGap:
     current_profile = average_profile
 
 
-__all__ = ["ExcessiveGap", "WEIGHTS"]
+def tune_scale(game: Game | Tree, candidates=(0.001, 0.01, 0.1, 1.0), iterations: int = 20, **kwargs) -> float:
+    """Seed 001's tuning (section 4): the overall weight of the distance, among ``candidates``,
+    whose EGT run has the smallest NashConv after ``iterations`` iterations (measured with
+    best responses; other keyword arguments go to ``ExcessiveGap``)."""
+    tree = game if isinstance(game, Tree) else compile_tree(game)
+    best, best_gap = None, None
+    for c in candidates:
+        e = ExcessiveGap(tree, scale=c, **kwargs)
+        e.step(iterations)
+        g = e.gap()
+        if best_gap is None or g < best_gap:
+            best, best_gap = c, g
+    return best
+
+
+__all__ = ["ExcessiveGap", "WEIGHTS", "tune_scale"]

@@ -96,6 +96,21 @@ def test_bad_options_are_refused():
         ExcessiveGap(seqform.games.kuhn(), weights="two")
     with pytest.raises(SeqformError, match="unknown perturbation"):
         ExcessiveGap(seqform.games.kuhn(), perturbation="qpe")
+    with pytest.raises(SeqformError, match="scale must be positive"):
+        ExcessiveGap(seqform.games.kuhn(), scale=0)
+
+
+def test_tune_scale_picks_the_candidate_with_the_smallest_gap():
+    from seqform.egt import tune_scale
+    tree = compile_tree(seqform.games.kuhn())
+    cands = (0.01, 1.0, 100.0)
+    c = tune_scale(tree, candidates=cands, iterations=15)
+    gaps = {}
+    for x in cands:
+        e = ExcessiveGap(tree, scale=x)
+        e.step(15)
+        gaps[x] = 2 * exploitability(tree, e.average_profile()).exploitability
+    assert c in cands and gaps[c] == pytest.approx(min(gaps.values()), abs=1e-9)
 
 
 @pytest.mark.parametrize("options", [dict(), dict(perturbation="efpe", eps=0.02, adaptive_tau=False)], ids=str)
