@@ -270,7 +270,7 @@ def _best_deviations(model: _Model, sample: list, weights: np.ndarray) -> list:
             rec = acc.setdefault((p, key, a), [{}, {}, {}, 0.0])
             gpay, parent_of, nact, _ = rec
             # the subtree below h: p plays every action, the others follow s; and p's own play
-            rec[3] += om * _follow(walker, s, h, w)[p]
+            rec[3] += om * w * walker.below(s, set(), h, None, p)
             stack = [(h, w, ())]
             while stack:
                 x, wx, seq = stack.pop()
@@ -305,25 +305,6 @@ def _best_deviations(model: _Model, sample: list, weights: np.ndarray) -> list:
         best = gpay.get((), 0.0) + below.get((), 0.0)
         out.append(((best - base) / total, Deviation(p, key, a, choice)))
     return out
-
-
-def _follow(walker: _Walker, s: dict, h, w: float) -> np.ndarray:
-    """Expected utilities below node h (weight w) when everyone follows s."""
-    g = walker.game
-    u = np.zeros(walker.N)
-    stack = [(h, w)]
-    while stack:
-        x, wx = stack.pop()
-        q = g.player(x)
-        if q == TERMINAL:
-            u += wx * np.array([float(v) for v in g.utility(x)])
-        elif q == CHANCE:
-            for b, pr in enumerate(g.chance(x)):
-                if pr:
-                    stack.append((g.next(x, b), wx * float(pr)))
-        else:
-            stack.append((g.next(x, walker.action(s, set(), q, g.infoset(x), x)), wx))
-    return u
 
 
 def _ess(weights: np.ndarray) -> float:
