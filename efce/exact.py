@@ -27,9 +27,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.errors import SeqformError, SolverError
-from seqform.tree import Tree
 
-from .regret import _below, max_regret
+from .regret import max_regret, player_structure
 from .strategies import Profiles
 
 
@@ -62,7 +61,7 @@ def triggers(prof: Profiles) -> list:
     out = []
     idx = np.array([prof.profile(k) for k in range(K)], dtype=np.int64).reshape(K, N)
     for n in range(N):
-        kids, under = _below(tree, n)
+        kids, under = player_structure(tree, n)
         # reach[k, z]: chance times every other player's plan reaching leaf z
         reach = np.tile(chance, (K, 1))
         for m in range(N):
@@ -106,7 +105,7 @@ def _constraints(prof: Profiles, trigs: list) -> tuple:
                 r[off + j] += 1.0
             rows.append(r)
             b_ub.append(0.0)
-        # v_I - baseline(p) <= 0   (the trigger's own information set is the first, as infosets are sorted... )
+        # v_I - baseline(p) <= 0: the best deviation gains nothing over the recommendations
         r = np.zeros(K + nv)
         r[off + t.infosets.index(t.infoset)] = 1.0
         r[:K] -= t.B
@@ -211,8 +210,3 @@ def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denomin
     if p.value is None:
         raise SolverError(f"cvxpy found no maximum-entropy EFCE of {prof.tree.name!r} (status {prob.status})")
     return _finish(prof, np.asarray(p.value), float(prob.value), "max_entropy", max_denominator)
-
-
-def tree_of(game) -> Tree:
-    from seqform.tree import compile_tree
-    return game if isinstance(game, Tree) else compile_tree(game)

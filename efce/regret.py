@@ -40,7 +40,7 @@ class Deviation:
     label: str
 
 
-def _below(tree: Tree, n: int) -> tuple:
+def player_structure(tree: Tree, n: int) -> tuple:
     """Player n's sequence -> the information sets right below it; information set -> the
     sequences at or below it."""
     kids: dict = {}
@@ -80,7 +80,7 @@ def causal_regrets(prof: Profiles, p) -> list:
     support = [(k, v) for k, v in enumerate(p) if v]
     out = []
     for n in range(N):
-        kids, under = _below(tree, n)
+        kids, under = player_structure(tree, n)
         infoset_of = {s: int(tree.seq_infoset[n][s]) for s in range(1, tree.num_sequences[n])}
         leaves_under = {m: [z for z in range(T) if seqs[n][z] in under[m]] for m in under}
         W: dict = {}      # trigger sequence -> {leaf: weight}
