@@ -318,6 +318,11 @@ def cmd_verify(args) -> int:
     prog = Progress(args.quiet)
     if args.iterations < 1:
         raise SeqformError(f"--iterations must be at least 1, got {args.iterations}")
+    if args.plot:
+        try:  # before the run, not after it
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise SeqformError('--plot needs matplotlib: pip install "seqform[plot]" (or pip install matplotlib)') from None
     game = _load(args.game, args)
     tree = _build(game, args, prog)
     refined = [c for c in (args.refined or "").split(",") if c]
