@@ -318,11 +318,10 @@ def cmd_verify(args) -> int:
     prog = Progress(args.quiet)
     if args.iterations < 1:
         raise SeqformError(f"--iterations must be at least 1, got {args.iterations}")
-    if args.plot:
-        try:  # before the run, not after it
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise SeqformError('--plot needs matplotlib: pip install "seqform[plot]" (or pip install matplotlib)') from None
+    if args.plot:  # checked before the run, not after it
+        import importlib.util
+        if importlib.util.find_spec("matplotlib") is None:
+            raise SeqformError('--plot needs matplotlib: pip install "seqform[plot]" (or pip install matplotlib)')
     game = _load(args.game, args)
     tree = _build(game, args, prog)
     refined = [c for c in (args.refined or "").split(",") if c]
