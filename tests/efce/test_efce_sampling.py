@@ -58,3 +58,20 @@ def test_random_games_stop_below_the_target(tree):
     prof = profiles(compile_tree(g))
     keys = {(int(prof.tree.infoset_player[m]), prof.tree.infoset_key[m]) for m in range(len(prof.tree.infoset_player))}
     assert all((d.player, d.key) in keys for d in res.deviations)
+
+
+def test_sampled_scenarios_estimate_the_enumerated_expectation():
+    """Chance sampled once (``scenarios=k``, seed 004's M_nat) against chance enumerated."""
+    import numpy as np
+
+    from efce.games import indian_poker
+    from efce.sampling import _Walker
+    g = indian_poker(4)
+    exact = _Walker(g, np.random.default_rng(0), None)
+    s: dict = {}
+    u = exact.play(s, set())                       # fills s lazily, every deal enumerated
+    sampled = _Walker(g, np.random.default_rng(1), 4000)
+    v = sampled.play(dict(s), set())               # the same profile on 4,000 sampled deals
+    assert np.abs(u - v).max() <= 0.15             # payoffs within [-2, 4]: about 3 sigma
+    res = sample_efce(g, None, scenarios=30, max_rounds=3, seed=0, sample_size=20)
+    assert res.rounds == 3 and len(res.payoffs) == 3
