@@ -235,6 +235,9 @@ class _Chain:
         n = self.model.walker.sizes[i]
         cands = []
         for a in range(n):
+            if a == self.s[i]:  # the current profile: its skeleton is complete, so nothing new to draw
+                cands.append((self.s, self.state))
+                continue
             t = dict(self.s)
             t[i] = a
             cands.append((t, self.model.evaluate(t)))
