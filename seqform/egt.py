@@ -52,20 +52,14 @@ class _Treeplex:
         self.n = tree.num_sequences[p]
         self.levels = []
         beta_of = scale * self._weights(tree, p, weights)
-        self.seq_beta = np.ones(self.n)
-        self.seq_eps = np.zeros(self.n)
-        self.seq_scale = np.ones(self.n)
         for lvl, seqs, starts, parents in tree.levels[p]:
             nact = tree.infoset_num_actions[lvl]
             rep = np.repeat(np.arange(len(lvl)), nact)
             if eps * nact.max(initial=1) >= 1:
                 raise SeqformError(f"eps={eps} is too large: an information set of player {p} has "
                                    f"{int(nact.max())} actions, so eps must be below {1 / nact.max():.3g}")
-            beta = beta_of[lvl]
-            self.seq_beta[seqs] = beta[rep]
-            self.seq_eps[seqs] = eps
-            self.seq_scale[seqs] = 1.0 - nact[rep] * eps
-            self.levels.append((seqs, starts, rep, parents, beta, np.log(nact), eps * np.ones(len(lvl))))
+            self.levels.append((seqs, starts, rep, parents, beta_of[lvl], np.log(nact), eps * np.ones(len(lvl)),
+                                1.0 - nact * eps))
         self.D = self._max_distance(tree, p, beta_of)
 
     @staticmethod
@@ -108,9 +102,8 @@ class _Treeplex:
         b = np.empty(self.n)
         b[0] = 1.0
         logq = np.zeros(self.n)
-        for seqs, starts, rep, parents, beta, lognact, eps in self.levels:
+        for seqs, starts, rep, parents, beta, lognact, eps, scale in self.levels:
             c = -s[seqs] + W[seqs]
-            scale = 1.0 - np.exp(lognact) * eps
             z = (scale[rep] * c) / beta[rep]
             z = z + (log_prev[seqs] if log_prev is not None else -lognact[rep])
             m = np.maximum.reduceat(z, starts)
@@ -134,9 +127,8 @@ class _Treeplex:
         """max <g, x> over the (perturbed) treeplex: each information set puts eps on every action
         and the rest on the best one."""
         below = np.zeros(self.n)
-        for seqs, starts, rep, parents, beta, lognact, eps in self.levels:
+        for seqs, starts, rep, parents, beta, lognact, eps, scale in self.levels:
             c = g[seqs] + below[seqs]
-            scale = 1.0 - np.exp(lognact) * eps
             v = eps * np.add.reduceat(c, starts) + scale * np.maximum.reduceat(c, starts)
             np.add.at(below, parents, v)
         return float(g[0] + below[0])
