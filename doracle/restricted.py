@@ -44,19 +44,17 @@ class RestrictedGame(Game):
         self.leaf_searches = 0
         #: (player, information-set key) -> (the original action labels, original indices of the kept ones)
         self.kept_actions: dict = {}
-        self._kept_memo: dict = {}
 
     def _kept(self, h, seqs) -> tuple:
         p = self.game.player(h)
         key = self.game.infoset(h)
-        got = self._kept_memo.get((p, key))
+        got = self.kept_actions.get((p, key))
         if got is None:
             labels = tuple(self.game.actions(h))
             mine = self.sequences[p]
-            got = tuple(a for a in range(len(labels)) if seqs[p] + ((key, a),) in mine)
-            self._kept_memo[p, key] = got
-            self.kept_actions[p, key] = (labels, got)
-        return got
+            got = self.kept_actions[p, key] = (labels, tuple(a for a in range(len(labels))
+                                                             if seqs[p] + ((key, a),) in mine))
+        return got[1]
 
     def root(self):
         return (self.game.root(), ((), ()), ())
