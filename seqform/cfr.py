@@ -156,6 +156,7 @@ class RegretMinimizer:
         rows, cols = np.concatenate(rows), np.concatenate(cols)
         self._leaf_edges = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(tree.num_terminals, len(edges)))
         self._leaf_payoff = [tree.payoff[:, p].copy() for p in (0, 1)]
+        self._leaf_seq = [tree.node_seq[p, tree.terminals] for p in (0, 1)]
 
     # ----- one iteration ------------------------------------------------------------------
     def _matching(self, p: int) -> np.ndarray:
@@ -206,10 +207,8 @@ class RegretMinimizer:
         L = self._players[p]
         if leaves is None:
             return L.A @ x_q
-        tree, q = self.tree, 1 - p
-        t = tree.terminals
-        w = self._leaf_payoff[p] * x_q[tree.node_seq[q, t]] * leaves
-        return np.bincount(tree.node_seq[p, t], weights=w, minlength=L.n)
+        w = self._leaf_payoff[p] * x_q[self._leaf_seq[1 - p]] * leaves
+        return np.bincount(self._leaf_seq[p], weights=w, minlength=L.n)
 
     def _sample_leaves(self) -> np.ndarray:
         """1.0 at the leaves every sampled chance outcome leads to, else 0.0."""
