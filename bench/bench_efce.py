@@ -6,8 +6,8 @@ peak memory from the operating system and from tracemalloc.
 
 Usage (from the repository root)::
 
-    python bench/bench_efce.py                                 # Indian poker C=4 and C=8, grids 2..5
-    python bench/bench_efce.py --poker 4 --grids 2,3 --time-limit 60
+    python bench/bench_efce.py                       # Indian poker C=8, grids 5, 10, 15, 20
+    python bench/bench_efce.py --poker 4 --grids 2,3 --time-limit 60 --reuse capped
 
 Writes ``bench/results/efce-YYYY-MM-DD.{md,json}`` and the plots ``efce-...-poker.png`` and
 ``efce-...-grid.png``.
@@ -27,69 +27,87 @@ if str(ROOT) not in sys.path:
 from bench.isolated import TAG, run_isolated  # noqa: E402
 
 
-def child(spec: str, time_limit: float, stop_ratio: float, seed: int) -> dict:
+def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str, check: int) -> dict:
     import seqform
     import efce  # registers the games
     del efce
-    from efce.sampling import holdout_regret, sample_efce
+    from efce.sampling import sample_efce, validated_regret
     game = seqform.games.load(spec)
-    # the seed's sample reuse: keep a sample while its effective size lasts (no round cap)
-    res = sample_efce(game, None, seed=seed, time_limit=time_limit, stop_ratio=stop_ratio, max_rounds=10**6,
-                      max_reuse=10**9, progress=lambda m: print(m, file=sys.stderr, flush=True))
-    holdout = holdout_regret(game, res, samples=300)
-    gamma = None
-    try:
+    # "seed": keep a sample while its effective size lasts (section 3.4, no round cap);
+    # "capped": our default, at most 10 rounds per sample
+    res = sample_efce(game, None, seed=seed, time_limit=time_limit, stop_ratio=stop_ratio, max_rounds=10**7,
+                      max_reuse=10**9 if reuse == "seed" else 10, progress=lambda m: print(m, file=sys.stderr, flush=True),
+                      every=30)
+    val = validated_regret(game, res, samples=check, burn_in=20)
+    if hasattr(game, "polymatrix"):
+        gamma = int(sum(game.polymatrix().num_actions))
+    else:
         from seqform.tree import compile_tree
-        t = compile_tree(game, memory_limit_bytes=2 * 2**30)
-        gamma = int(sum(n - 1 for n in t.num_sequences))
-    except Exception:
-        gamma = 3 * game.num_players if spec.startswith("grid_game") else None
-    return {"game": game.name, "gamma": gamma, "rounds": res.rounds, "initial_regret": res.initial_regret,
-            "final_regret": res.max_regret, "ratio": res.max_regret / res.initial_regret if res.initial_regret else None,
+        gamma = int(sum(n - 1 for n in compile_tree(game).num_sequences))
+    step = max(1, len(res.history) // 400)  # the plot needs a few hundred points, not every round
+    hist = [h for k, h in enumerate(res.history) if k % step == 0 or k == len(res.history) - 1]
+    return {"game": game.name, "gamma": gamma, "reuse": reuse, "rounds": res.rounds,
+            "initial_regret": res.initial_regret, "final_regret": res.max_regret,
+            "ratio": res.max_regret / res.initial_regret if res.initial_regret else None,
             "converged": res.converged, "seconds": res.seconds, "samples": res.samples,
-            "tracemalloc_peak": res.peak_memory, "history": res.history, "payoffs": [float(x) for x in res.payoffs],
-            "holdout_regret": holdout}
+            "tracemalloc_peak": res.peak_memory, "history": hist, "payoffs": [float(x) for x in res.payoffs],
+            "found_regret": val.found, "validated_regret": val.validated, "validated_stderr": val.stderr,
+            "check_samples": val.samples, "deviations": len(res.deviations)}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--child", nargs=4, default=None, help=argparse.SUPPRESS)
-    ap.add_argument("--poker", default="4,8", help="Indian poker deck sizes")
-    ap.add_argument("--grids", default="2,3,4,5", help="grid sizes L")
+    ap.add_argument("--child", nargs=6, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--poker", default="8", help="Indian poker deck sizes")
+    ap.add_argument("--grids", default="5,10,15,20", help="grid sizes L")
+    ap.add_argument("--grid-seeds", default="0", help="random grid games per size")
     ap.add_argument("--time-limit", type=float, default=600, help="seconds per run")
+    ap.add_argument("--poker-time-limit", type=float, default=None, help="seconds per poker run (default --time-limit)")
+    ap.add_argument("--reuse", default="seed", choices=["seed", "capped"],
+                    help="sample reuse: the seed's (while the effective size lasts) or ours (at most 10 rounds)")
+    ap.add_argument("--check", type=int, default=1000, help="profiles per validation sample")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
-        spec, tl, ratio, seed = args.child
-        print(TAG + json.dumps(child(spec, float(tl), float(ratio), int(seed))))
+        spec, tl, ratio, seed, reuse, check = args.child
+        print(TAG + json.dumps(child(spec, float(tl), float(ratio), int(seed), reuse, int(check))))
         return 0
-    runs = [(f"indian_poker(cards={c})", 1e-4) for c in args.poker.split(",") if c] + \
-           [(f"grid_game(size={L},seed={args.seed})", 1e-3) for L in args.grids.split(",") if L]
+    ptl = args.poker_time_limit or args.time_limit
+    runs = [(f"indian_poker(cards={c})", 1e-4, ptl) for c in args.poker.split(",") if c] + \
+           [(f"grid_game(size={L},seed={gs})", 1e-3, args.time_limit) for L in args.grids.split(",") if L
+            for gs in args.grid_seeds.split(",") if gs]
     rows = []
-    for spec, ratio in runs:
-        print(f"{spec}: sampling, up to {args.time_limit:g} s", file=sys.stderr, flush=True)
-        out = run_isolated([str(Path(__file__).resolve()), "--child", spec, str(args.time_limit),
-                            str(ratio), str(args.seed)], cap=args.time_limit + 300)
+    for spec, ratio, tl in runs:
+        print(f"{spec}: sampling, up to {tl:g} s", file=sys.stderr, flush=True)
+        out = run_isolated([str(Path(__file__).resolve()), "--child", spec, str(tl), str(ratio), str(args.seed),
+                            args.reuse, str(args.check)], cap=tl + 900)
         out["target_ratio"] = ratio
         rows.append(out)
     day = _dt.date.today().isoformat()
+    reuse = {"seed": "the seed's (section 3.4): a sample is kept while its effective size stays above half its size",
+             "capped": "ours: a sample is kept at most 10 rounds, and while its effective size stays above half"}[args.reuse]
     lines = [f"# Seed 004's experiments, sampling EFCE ({day})", "",
-             f"Each run in a fresh process, time limit {args.time_limit:g} s, seed {args.seed}; stop when the largest "
-             "estimated causal-deviation regret falls to the target fraction of the first round's.", "",
-             "*final regret* is the last round's estimate, on the sample lambda was fitted to (the seed's measure); "
-             "*held-out* re-estimates it on a fresh, independent sample of 300 profiles.", "",
+             f"Each run in a fresh process, seed {args.seed}; time limit {ptl:g} s for poker, {args.time_limit:g} s "
+             "for grids. A run stops when the largest estimated causal-deviation regret falls to the target fraction "
+             f"of the first round's. Sample reuse: {reuse}.", "",
+             "* *final regret*: the last round's estimate, on the reweighted sample lambda was fitted to (the seed's "
+             "measure).",
+             f"* *fresh max*: the largest regret on a fresh sample of {args.check} profiles of the final q_lambda "
+             "(biased up: a maximum over many noisy estimates).",
+             "* *validated*: that deviation's regret re-estimated on a second independent sample of the same size, "
+             "+- one standard error (unbiased for that deviation).", "",
              "| game | sequence complexity | target | rounds | initial regret | final regret | final / initial | "
-             "reached | held-out regret | seconds | samples | peak MiB (OS) | peak MiB (tracemalloc) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "reached | fresh max | validated | seconds | samples | peak MiB (OS) | peak MiB (tracemalloc) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r or "rounds" not in r:
-            lines.append(f"| {r.get('spec', '?')} | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | |")
+            lines.append(f"| {r.get('spec', '?')} | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | |")
             continue
         lines.append(f"| {r['game']} | {r['gamma']} | {r['target_ratio']:g} | {r['rounds']:,} | {r['initial_regret']:.4g} | "
                      f"{r['final_regret']:.4g} | {r['ratio']:.3g} | {'yes' if r['converged'] else 'no'} | "
-                     f"{r['holdout_regret']:.4g} | "
+                     f"{r['found_regret']:.4g} | {r['validated_regret']:.4g} +- {r['validated_stderr']:.2g} | "
                      f"{r['seconds']:.1f} | {r['samples']:,} | {r.get('peak_rss_mib', float('nan')):.0f} | "
                      f"{r['tracemalloc_peak'] / 2**20:.1f} |")
     md = "\n".join(lines) + "\n"
@@ -110,24 +128,36 @@ def _plots(rows, stem) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax2 = ax.twinx()
     for r in rows:
         if "history" in r and r["game"].startswith("indian"):
             h = r["history"]
-            ax.loglog([x["round"] for x in h], [max(x["regret"], 1e-12) for x in h], label=f"{r['game']}: regret")
+            x = [p["round"] for p in h]
+            ax.loglog(x, [max(p["regret"], 1e-12) / r["initial_regret"] for p in h], label=f"{r['game']}: regret / initial")
+            ax2.loglog(x, [p["memory"] / 2**20 for p in h], ls="--", label=f"{r['game']}: memory (MiB, tracemalloc)")
     ax.set_xlabel("rounds")
-    ax.set_ylabel("largest estimated regret")
+    ax.set_ylabel("largest estimated regret / first round's")
+    ax2.set_ylabel("memory in use (MiB)")
     ax.set_title("Indian poker (seed 004, Figure 4 left)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    lines = ax.get_legend_handles_labels()
+    lines2 = ax2.get_legend_handles_labels()
+    ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], fontsize=8, loc="lower left")
     fig.tight_layout()
     fig.savefig(f"{stem}-poker.png", dpi=120)
     plt.close(fig)
     grids = [r for r in rows if "history" in r and r["game"].startswith("grid")]
     if grids:
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        g = [r["gamma"] for r in grids]
-        ax.loglog(g, [r["seconds"] for r in grids], marker="o", label="seconds")
-        ax.loglog(g, [r.get("peak_rss_mib", float("nan")) for r in grids], marker="s", label="peak MiB (OS)")
+        by: dict = {}
+        for r in grids:
+            by.setdefault(r["gamma"], []).append(r)
+        g = sorted(by)
+        ax.loglog(g, [sum(r["seconds"] for r in by[k]) / len(by[k]) for k in g], marker="o", label="seconds (mean)")
+        ax.loglog(g, [sum(r.get("peak_rss_mib", float("nan")) for r in by[k]) / len(by[k]) for k in g], marker="s",
+                  label="peak MiB (OS, mean)")
+        ax.loglog(g, [sum(r["tracemalloc_peak"] for r in by[k]) / len(by[k]) / 2**20 for k in g], marker="^",
+                  label="peak MiB (tracemalloc, mean)")
         ax.set_xlabel("sequence complexity (3 L^2)")
         ax.set_title("Grid games (seed 004, Figure 3)")
         ax.grid(True, which="both", alpha=0.3)

@@ -211,6 +211,14 @@ class GridGame(Game):
         """1 + 3 + ... + 3^players: the compiler refuses large grids at once."""
         return (3 ** (self.num_players + 1) - 1) // 2
 
+    def polymatrix(self):
+        """The game as a polymatrix game (``efce.polymatrix``): what the sampler's graph engine
+        needs, the grid and each pair's matrix, in floats."""
+        from .polymatrix import Polymatrix
+        return Polymatrix((3,) * self.num_players, tuple(self.neighbours),
+                          [{j: m / 1000 for j, m in self.payoff[i].items()} for i in range(self.num_players)],
+                          tuple(range(self.num_players)))
+
     def profile_utility(self, actions) -> np.ndarray:
         """Every player's payoff (floats) when the players choose ``actions`` (one per player)."""
         return np.array([sum(self.payoff[i][j][actions[i], actions[j]] for j in self.neighbours[i]) / 1000

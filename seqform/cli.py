@@ -378,14 +378,20 @@ def cmd_efce(args) -> int:
                     "worst_deviation": res.worst.label, "profiles": prof.count,
                     "seconds": time.perf_counter() - t0})
     else:
-        from efce.sampling import sample_efce
+        from efce.sampling import sample_efce, validated_regret
         res = sample_efce(game, w, target=args.target, max_rounds=args.rounds, seed=args.seed,
-                          sample_size=args.sample_size, progress=prog, time_limit=args.time_limit)
+                          sample_size=args.sample_size, progress=prog, time_limit=args.time_limit,
+                          max_reuse=args.max_reuse if args.max_reuse > 0 else 10**9)
         out.update({"method": "sampling (seed 004)", "payoffs": [float(x) for x in res.payoffs],
                     "max_regret": float(res.max_regret), "initial_regret": float(res.initial_regret),
                     "rounds": res.rounds, "samples": res.samples, "seconds": res.seconds,
                     "peak_memory_bytes": res.peak_memory, "converged": res.converged,
                     "deviations": len(res.deviations)})
+        if args.validate > 0:
+            prog(f"validating on two fresh samples of {args.validate:,} profiles")
+            v = validated_regret(game, res, samples=args.validate, seed=args.seed + 1)
+            out.update({"fresh_max_regret": v.found, "validated_regret": v.validated,
+                        "validated_stderr": v.stderr})
     if args.json:
         print(json.dumps(out))
         return 0
@@ -398,6 +404,9 @@ def cmd_efce(args) -> int:
         print(f"rounds           {out['rounds']:,} ({'converged' if out['converged'] else 'not converged'}); "
               f"initial regret {out['initial_regret']:.6g}")
         print(f"samples          {out['samples']:,} profiles drawn")
+        if "validated_regret" in out:
+            print(f"fresh sample     largest regret {out['fresh_max_regret']:.6g}; that deviation on a second "
+                  f"sample: {out['validated_regret']:.6g} +- {out['validated_stderr']:.2g}")
         print(f"memory           {out['peak_memory_bytes'] / 2**20:.1f} MiB peak (tracemalloc)")
     print(f"seconds          {out['seconds']:.3f}")
     return 0
@@ -496,6 +505,11 @@ def build_parser() -> argparse.ArgumentParser:
     ep.add_argument("--sample-size", type=int, default=100, help="sampling: profiles per sample at round 0")
     ep.add_argument("--seed", type=int, default=0)
     ep.add_argument("--time-limit", type=float, default=None, help="sampling: stop after this many seconds")
+    ep.add_argument("--max-reuse", type=int, default=10,
+                    help="sampling: most rounds one sample serves (0: no cap, the seed's rule: while its effective "
+                         "size lasts)")
+    ep.add_argument("--validate", type=int, default=0, metavar="N",
+                    help="sampling: afterwards, re-estimate the regret on two fresh samples of N profiles")
     ep.add_argument("--json", action="store_true", help="print one JSON object (keys payoffs, max_regret, ...)")
     ep.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
     ep.add_argument("--quiet", action="store_true")

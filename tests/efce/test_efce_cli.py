@@ -31,7 +31,16 @@ def test_sampling_text_reports_rounds_samples_time_memory():
         assert word in r.stdout
     assert "round 1:" in r.stderr
     out = json.loads(run("job_market", "--rounds", "5", "--seed", "3", "--json", "--quiet").stdout)
-    assert len(out["payoffs"]) == 2 and out["rounds"] == 5 and "max_regret" in out
+    assert len(out["payoffs"]) == 2 and 1 <= out["rounds"] <= 5 and "max_regret" in out
+
+
+def test_sampling_validates_on_fresh_samples_and_runs_large_grids():
+    """A 12 x 12 grid (3^144 profiles; the polymatrix engine) and the re-estimated regret."""
+    r = run("grid_game(size=12)", "--rounds", "30", "--validate", "300", "--max-reuse", "0", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert len(out["payoffs"]) == 144 and out["rounds"] == 30
+    assert out["validated_stderr"] > 0 and out["fresh_max_regret"] >= 0
 
 
 def test_errors():

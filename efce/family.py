@@ -1,0 +1,110 @@
+"""What every model of seed 004's exponential family shares (``efce.treemodel``,
+``efce.polymatrix``): causal deviations, lambda aggregated per trigger, and a sample's
+lambda-free statistics.
+
+A model numbers its triggers (information set, recommended action) 0..ntrig-1, and the pairs
+(trigger, sequence at or below the trigger's information set) from ``pbase[t]`` on. Deviations
+with their lambdas enter the energy only through Lam[t] = sum of lambda_phi over the deviations
+with trigger t, and L[pair] = sum of lambda_phi x_phi[sequence], x_phi the deviation strategy's
+realization plan below the trigger. A sample's statistics: G (profiles, pairs + 1), each
+profile's sequence payoffs below every trigger it reaches, B (profiles, triggers + 1), what its
+recommendations earn there, and U (profiles, players), its utilities. For a weighted sample om,
+a deviation's mean regret is (om G)[its pairs] . x_phi - (om B)[its trigger], over sum om.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+
+@dataclass
+class Deviation:
+    """A causal deviation: ``player``, trigger information set ``key`` and ``action``, and the
+    deviation strategy ``strategy`` {information-set key: action} at and below the trigger, where
+    the deviation's play can go. ``trigger`` and ``plan`` locate it in its model."""
+
+    player: int
+    key: object
+    action: int
+    strategy: dict
+    trigger: int = -1
+    plan: tuple = field(default=(), repr=False)
+
+
+@dataclass
+class SampleStats:
+    """A sample's λ-free statistics (``TreeModel.statistics``)."""
+
+    G: sp.csr_matrix
+    B: sp.csr_matrix
+    U: np.ndarray
+    cache: tuple | None = field(default=None, repr=False)
+    GT: sp.csr_matrix | None = field(default=None, repr=False)
+    BT: sp.csr_matrix | None = field(default=None, repr=False)
+
+
+class DeviationFamily:
+    """Deviation bookkeeping over ``pbase`` (triggers + 1,), ``L`` and ``Lam``. Subclasses set
+    ``ntrig`` and ``pbase``, then call ``_family_setup``."""
+
+    ntrig: int
+    pbase: np.ndarray
+
+    def _family_setup(self) -> None:
+        self.npairs = int(self.pbase[-1])
+        self.L = np.zeros(self.npairs + 1)      # the last entry pads leaves' paths
+        self.Lam = np.zeros(self.ntrig + 1)
+        self.devs: list = []
+        self._dev_index: dict = {}
+        self._dev_cols: list = []
+        self._dev_ids: list = []
+        self._flat = None
+
+    def deviation_regrets(self, st: SampleStats, dev: Deviation) -> np.ndarray:
+        """r_phi(s) for every sampled profile: (C,)."""
+        x = np.zeros(self.npairs + 1)
+        x[int(self.pbase[dev.trigger]) + np.array(dev.plan, dtype=np.int64)] = 1.0
+        e = np.zeros(self.ntrig + 1)
+        e[dev.trigger] = 1.0
+        return st.G @ x - st.B @ e
+
+    def weighted(self, st: SampleStats, om: np.ndarray) -> tuple:
+        """(om G, om B, sum om): what a round's searches need, computed once per weighting."""
+        key = (id(om), len(om), float(om.sum()), float(om[0]) if len(om) else 0.0)
+        if st.cache is None or st.cache[0] != key:
+            if st.GT is None:  # transposed once: every round multiplies by it
+                st.GT, st.BT = st.G.T.tocsr(), st.B.T.tocsr()
+            st.cache = (key, (st.GT @ om, st.BT @ om, float(om.sum())))
+        return st.cache[1]
+
+    def register(self, dev: Deviation) -> int:
+        """Record a deviation (for ``mean_regrets``); returns its index, the same for equal ones."""
+        key = (dev.trigger, dev.plan)
+        if key not in self._dev_index:
+            self._dev_index[key] = len(self.devs)
+            self.devs.append(dev)
+            cols = int(self.pbase[dev.trigger]) + np.array(dev.plan, dtype=np.int64)
+            self._dev_cols.append(cols)
+            self._dev_ids.append(np.full(len(cols), self._dev_index[key]))
+            self._flat = None
+        return self._dev_index[key]
+
+    def mean_regrets(self, st: SampleStats, om: np.ndarray) -> np.ndarray:
+        """E_om[r_phi] for every recorded deviation: (deviations,)."""
+        if not self.devs:
+            return np.zeros(0)
+        if self._flat is None:
+            self._flat = (np.concatenate(self._dev_cols), np.concatenate(self._dev_ids),
+                          np.array([d.trigger for d in self.devs], dtype=np.int64))
+        cols, ids, trig = self._flat
+        g, base, total = self.weighted(st, om)
+        return (np.bincount(ids, weights=g[cols], minlength=len(self.devs)) - base[trig]) / total
+
+    def add(self, dev: Deviation, step: float) -> None:
+        """lambda_phi += step for the deviation phi."""
+        self.L[int(self.pbase[dev.trigger]) + np.array(dev.plan, dtype=np.int64)] += step
+        self.Lam[dev.trigger] += step
+
+

@@ -1,0 +1,175 @@
+"""Seed 004's exponential family q_lambda for a *polymatrix* game: one simultaneous move per
+player, and each player's payoff a sum of two-player games with its neighbours,
+u_i(s) = sum_{j in nb(i)} M_ij[s_i, s_j]. The grid game (seed 004, section 2.1; Vickrey & Koller
+2002) is one. Its tree has 3^(L^2) leaves, so the tree engine (``efce.treemodel``) stops at 3 x 3;
+this engine works on the graph, with the same deviations, statistics and interface.
+
+With one information set per player, a causal deviation is a trigger (i, a) and one action b
+(the correlated-equilibrium deviations): r_phi(s) = [s_i = a] (v_i(s)[b] - v_i(s)[a]), where
+v_i(s)[b] = sum_j M_ij[b, s_j] is what i would earn playing b. The energy is
+
+    sum_i  w_i v_i[s_i] + Lam[i, s_i] v_i[s_i] - sum_b L[(i, s_i), b] v_i[b]
+
+(lambda aggregated per trigger, ``efce.family``). Player k's action enters its own term and its
+neighbours' (through their v), so players at graph distance 3 or more have independent
+conditionals: a Gibbs sweep redraws one colour class of the square graph at a time (greedy
+colouring), in every chain at once (section 3.3's MCMC with every move accepted, as in
+``efce.treemodel``).
+
+Best deviation (section 3.2): for trigger (i, a), g[b] = sum_s om_s [s_i = a] v_i(s)[b]; the best
+deviation is argmax_b g[b], its regret (max_b g[b] - g[a]) / sum om.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from seqform.errors import SeqformError
+
+from .family import Deviation, DeviationFamily, SampleStats
+
+
+@dataclass
+class Polymatrix:
+    """``num_actions`` (N,), ``neighbours`` (tuple per player), ``matrices[i][j]`` (A_i, A_j):
+    player i's payoffs in its game with neighbour j, floats. ``keys``: each player's
+    information-set key in the game's tree (for reporting deviations)."""
+
+    num_actions: tuple
+    neighbours: tuple
+    matrices: list
+    keys: tuple
+
+
+class PolymatrixModel(DeviationFamily):
+    """q_lambda over the profiles of the polymatrix game ``pm`` with utility weights ``w``."""
+
+    def __init__(self, pm: Polymatrix, w: np.ndarray):
+        N = self.N = len(pm.num_actions)
+        self.pm = pm
+        self.w = np.asarray(w, dtype=float)
+        if self.w.shape != (N,):
+            raise SeqformError(f"weights: give one per player ({N}), not {len(self.w)}")
+        self.Aof = np.asarray(pm.num_actions, dtype=np.int64)
+        A = self.Amax = int(self.Aof.max())
+        dmax = max(1, max(len(nb) for nb in pm.neighbours))
+        self.nbr = np.full((N, dmax), N, dtype=np.int64)   # N: a padding player, always action 0
+        self.Mst = np.zeros((N, dmax, A, A))
+        for i, nb in enumerate(pm.neighbours):
+            for d, j in enumerate(nb):
+                m = np.asarray(pm.matrices[i][j], dtype=float)
+                if m.shape != (self.Aof[i], self.Aof[j]):
+                    raise SeqformError(f"polymatrix: player {i}'s matrix against {j} has shape {m.shape}, "
+                                       f"expected ({self.Aof[i]}, {self.Aof[j]})")
+                self.nbr[i, d] = j
+                self.Mst[i, d, :m.shape[0], :m.shape[1]] = m
+        # where k sits in each neighbour's list: rev[k, d] = position of k in nbr[nbr[k, d]]
+        self.rev = np.zeros((N, dmax), dtype=np.int64)
+        for k in range(N):
+            for d, j in enumerate(pm.neighbours[k]):
+                if k not in pm.neighbours[j]:
+                    raise SeqformError(f"polymatrix: {k} lists {j} as a neighbour but {j} does not list {k}")
+                self.rev[k, d] = pm.neighbours[j].index(k)
+        self.range = np.array([sum(float(np.ptp(np.asarray(pm.matrices[i][j], dtype=float)))
+                                   for j in pm.neighbours[i]) for i in range(N)])
+        self.ntrig = N * A
+        self.pbase = np.arange(self.ntrig + 1, dtype=np.int64) * A
+        self._family_setup()
+        self.M = N
+        self.A = self.Aof
+        self.classes = _square_colouring(pm.neighbours)
+
+    def _v(self, S: np.ndarray, players: np.ndarray) -> np.ndarray:
+        """v_i(s)[b] for the players (any shape P): (C, *P, A)."""
+        opp = S[:, self.nbr[players]]                       # (C, *P, dmax)
+        return self.Mst[players[None, ..., None], np.arange(self.nbr.shape[1]), :, opp].sum(-2)
+
+    def _term(self, i: np.ndarray, si: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Player i's energy term with action si and payoff vector v (shapes (...), (...), (..., A))."""
+        t = i * self.Amax + si
+        vs = np.take_along_axis(v, si[..., None], -1)[..., 0]
+        Lrow = self.L[(t * self.Amax)[..., None] + np.arange(self.Amax)]
+        return (self.w[i] + self.Lam[t]) * vs - (Lrow * v).sum(-1)
+
+    def energy(self, S: np.ndarray) -> np.ndarray:
+        """w . u(s) - lambda . r(s) for every row of S (profiles x (players + 1)): (C,)."""
+        P = np.arange(self.N)
+        v = self._v(S, P)
+        return self._term(P[None, :], S[:, :self.N], v).sum(1)
+
+    def new_profiles(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        S = np.zeros((count, self.N + 1), dtype=np.int64)
+        S[:, :self.N] = (rng.random((count, self.N)) * self.Aof).astype(np.int64)
+        return S
+
+    def sweep(self, S: np.ndarray, rng: np.random.Generator) -> None:
+        """One Gibbs sweep over every colour class, in every row of S (in place)."""
+        A = self.Amax
+        C = len(S)
+        for K in self.classes:
+            vk = self._v(S, K)                                           # (C, K, A)
+            a = np.arange(A)
+            own = self._term(np.broadcast_to(K[None, :, None], (C, len(K), A)),
+                             np.broadcast_to(a, (C, len(K), A)), vk[:, :, None, :].repeat(A, 2))
+            J = self.nbr[K]                                              # (K, dmax)
+            live = J < self.N
+            Jc = np.minimum(J, self.N - 1)
+            vJ = self._v(S, Jc)                                          # (C, K, dmax, A)
+            Mjk = self.Mst[Jc, self.rev[K]]                              # (K, dmax, A, A): j's matrix vs k
+            cur = S[:, K]                                                # (C, K)
+            # j's payoff vector v_j[b] with k switched from its current action to a: (C, K, dmax, a, b)
+            idx = np.broadcast_to(cur[:, :, None, None, None], (C,) + Mjk.shape[:3] + (1,))
+            old = np.take_along_axis(np.broadcast_to(Mjk[None], (C,) + Mjk.shape), idx, -1)[..., 0]
+            vJa = (vJ - old)[:, :, :, None, :] + Mjk.transpose(0, 1, 3, 2)[None]
+            sJ = S[:, Jc]                                                # (C, K, dmax)
+            nb = self._term(np.broadcast_to(Jc[None, :, :, None], vJa.shape[:-1]),
+                            np.broadcast_to(sJ[..., None], vJa.shape[:-1]), vJa)
+            E = own + (nb * live[None, :, :, None]).sum(2)
+            E = np.where(self.Aof[K][None, :, None] > a, E, -np.inf)
+            S[:, K] = np.argmax(E - np.log(-np.log(rng.random(E.shape))), axis=2)
+
+    def statistics(self, S: np.ndarray) -> SampleStats:
+        """G (C, pairs + 1): v_i(s)[b] at pair ((i, s_i), b); B (C, triggers + 1): v_i(s)[s_i]
+        at trigger (i, s_i); U (C, N)."""
+        C, N, A = len(S), self.N, self.Amax
+        v = self._v(S, np.arange(N))                                     # (C, N, A)
+        s = S[:, :N]
+        t = np.arange(N) * A + s                                         # (C, N)
+        rows = np.repeat(np.arange(C), N * A)
+        cols = ((t * A)[..., None] + np.arange(A)).ravel()
+        G = sp.csr_matrix((v.ravel(), (rows, cols)), shape=(C, self.npairs + 1))
+        u = np.take_along_axis(v, s[..., None], -1)[..., 0]
+        B = sp.csr_matrix((u.ravel(), (np.repeat(np.arange(C), N), t.ravel())), shape=(C, self.ntrig + 1))
+        return SampleStats(G, B, u)
+
+    def best_deviation(self, st: SampleStats, om: np.ndarray) -> tuple:
+        """(largest regret, its Deviation, every trigger's regret) on the sample weighted by om."""
+        A = self.Amax
+        g, base, total = self.weighted(st, om)
+        g = np.where((np.arange(A) < np.repeat(self.Aof, A)[:, None]), g[:self.npairs].reshape(self.ntrig, A), -np.inf)
+        best = g.argmax(1)
+        reg = (g.max(1) - base[:self.ntrig]) / total
+        t = int(np.argmax(reg))
+        i, a, b = t // A, t % A, int(best[t])
+        key = self.pm.keys[i]
+        return float(reg[t]), Deviation(i, key, a, {key: b}, t, (b,)), reg
+
+    def bound(self, dev: Deviation, rmax: float) -> float:
+        """|r_phi(s)| is at most the range of the deviating player's payoff."""
+        return float(min(rmax, self.range[dev.player])) if self.range[dev.player] > 0 else float(rmax)
+
+
+def _square_colouring(neighbours: tuple) -> list:
+    """Greedy colouring of the graph joining players at distance 1 or 2: arrays of players."""
+    N = len(neighbours)
+    colour = [-1] * N
+    for k in range(N):
+        near = set(neighbours[k])
+        for j in neighbours[k]:
+            near |= set(neighbours[j])
+        near.discard(k)
+        used = {colour[j] for j in near if colour[j] >= 0}
+        colour[k] = next(c for c in range(N + 1) if c not in used)
+    return [np.array([k for k in range(N) if colour[k] == c], dtype=np.int64) for c in range(max(colour) + 1)]

@@ -1,0 +1,412 @@
+"""The exponential family q_lambda(s) ~ exp(w . u(s) - lambda . r(s)) of seed 004 (Dudik & Gordon,
+section 3) over the full pure strategy profiles of a compiled game tree, vectorised over many
+profiles at once: energies, Gibbs sweeps, and the best causal deviation on a weighted sample.
+
+A profile is one action per information set: a row of the integer array ``S`` (profiles x
+(infosets + 1); the last column is a dummy that pads the leaves' paths).
+
+**Energy by leaves.** Every term of w . u(s) - lambda . r(s) is a leaf z times indicators of the
+actions on z's path, so the energy is a sum over leaves. With c(z) chance's probability of z, and
+for each decision node on z's path (slot k, player n = P(k), information set i = J(k), trigger
+sigma_k = (i, s(i))):
+
+    e_z(s) = c(z) [ [s plays z] (w . u(z) + sum_k Lam[sigma_k] u_n(z))
+                     - sum_k Q_k(s, z) L[sigma_k, tau_n(z)] u_n(z) ]
+
+* Q_k(s, z) = 1 when every mismatch between s and z's path is player n's and at slot k or later:
+  s reaches node k and, deviating below it, n can reach z.
+* tau_n(z) is n's last sequence on z's path.
+* The deviations phi = (trigger sigma, deviation strategy) with their lambdas are aggregated per
+  trigger: Lam[sigma] = sum lambda_phi, and L[sigma, tau] = sum lambda_phi x_phi[tau], where x_phi
+  is the deviation strategy's realization plan below the trigger's information set.
+* This is eq. 1's regret r_phi(s) = E_nat[u_n(s_-n, phi(s_n)) - u_n(s)] summed over phi, weighted
+  by lambda_phi: a deviation's play and the recommended play share every action above the
+  trigger.
+
+**Gibbs sweeps** (section 3.3's MCMC). Two information sets none of whose nodes is an ancestor of
+the other's touch disjoint sets of leaves, so their conditionals given the rest are independent,
+and one vectorised step redraws them all. Colour classes: the information sets whose nodes all
+lie at one depth, one class per depth; any other information set gets a class of its own. A
+sweep redraws every class once, in every profile (chain) at once, from its exact conditional
+(seed 004's proposal q(s'|s) with a fixed scan order, so every move is accepted). An information
+set outside the skeleton, one that no play or recorded deviation reaches, has a flat conditional:
+its redraw is the slice move's uniform resampling.
+
+**Best deviation** (section 3.2's deviation tree, by dynamic programming). For each trigger
+sigma = (i, a) of player n, and each sequence tau of n at or below i:
+
+    g[sigma, tau] = sum over sampled s with weight om_s, and over leaves z with tau_n(z) = tau,
+                    of om_s Q_k(s, z) c(z) u_n(z),   where the slot k is at i and s(i) = a.
+
+These are n's sequence payoffs below i against the sample. best(J) = max_b g[J, b] + the sum of
+best(K) over n's information sets K right below (J, b) gives the best deviation strategy, level
+by level over all triggers at once. Its regret is best(i) minus what the recommendations earn,
+sum of om_s [s plays z] c(z) u_n(z) over the leaves z below i.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from seqform.tree import Tree
+
+from .family import Deviation, DeviationFamily, SampleStats
+from .regret import player_structure
+
+
+@dataclass
+class _Rows:
+    """Leaf-path data for a set of leaves (rows): shapes (R, D) unless said."""
+
+    J: np.ndarray      # information set at each slot (the dummy column for padding)
+    A: np.ndarray      # action taken there on the path
+    P: np.ndarray      # player (-1 for padding)
+    pb: np.ndarray     # pair index of (trigger (J, 0), tau_P(z)); + s(J) * U for action s(J)
+    U: np.ndarray      # number of pairs per trigger of J
+    tb: np.ndarray     # trigger id of (J, 0)
+    up: np.ndarray     # u_P(z)
+    c: np.ndarray      # (R,) chance weight
+    wu: np.ndarray     # (R,) w . u(z)
+
+
+class TreeModel(DeviationFamily):
+    """q_lambda over full profiles of ``tree``, with utility weights ``w`` (module docstring).
+
+    ``scenarios``: None enumerates chance; k draws k scenarios (one outcome at every chance node
+    each) with ``rng`` and weights each leaf by the fraction of scenarios that agree with its
+    chance outcomes (seed 004's p~_nat)."""
+
+    def __init__(self, tree: Tree, w: np.ndarray, scenarios: int | None = None, rng=None):
+        self.tree = tree
+        N = self.N = tree.num_players
+        self.w = np.asarray(w, dtype=float)
+        M = self.M = len(tree.infoset_player)
+        self.A = tree.infoset_num_actions.astype(np.int64)
+        self.infoset_player = tree.infoset_player.astype(np.int64)
+        term = tree.terminals
+        T = len(term)
+        dec, act, chn, chact = _paths(tree)
+        D = self.D = max(1, dec.shape[1])
+        if dec.shape[1] == 0:
+            dec = np.full((T, 1), -1)
+            act = np.zeros((T, 1), dtype=np.int64)
+        valid = dec >= 0
+        J = np.where(valid, tree.infoset[np.maximum(dec, 0)], M)
+        Aact = np.where(valid, act, 0)
+        P = np.where(valid, tree.player[np.maximum(dec, 0)], -1)
+        # chance weights: exact enumeration or the empirical distribution of sampled scenarios
+        c = tree.terminal_chance.astype(float)
+        if scenarios is not None:
+            c = _scenario_weights(tree, chn, chact, scenarios, rng)
+        self.chance = c
+        pay = tree.payoff.astype(float)
+        self.payoff = pay
+        # triggers (i, a) and pairs (trigger, sequence at or below i)
+        self.tfirst = np.concatenate([[0], np.cumsum(self.A)[:-1]]).astype(np.int64)
+        self.ntrig = int(self.A.sum())
+        self.under: list = [None] * M
+        self.kids: list = [None] * N
+        pos: list = [None] * M
+        for n in range(N):
+            kids, under = player_structure(tree, n)
+            self.kids[n] = kids
+            for m, seqs in under.items():
+                self.under[m] = np.array(sorted(seqs), dtype=np.int64)
+                pos[m] = {s: k for k, s in enumerate(self.under[m].tolist())}
+        self.Usize = np.array([len(self.under[m]) for m in range(M)], dtype=np.int64)
+        per_trig = np.repeat(self.Usize, self.A)
+        self.pbase = np.concatenate([[0], np.cumsum(per_trig)]).astype(np.int64)
+        self.npairs = int(self.pbase[-1])
+        self.trig_infoset = np.repeat(np.arange(M), self.A)
+        self.trig_action = np.arange(self.ntrig) - self.tfirst[self.trig_infoset]
+        pb = np.full((T, D), self.npairs, dtype=np.int64)
+        U = np.zeros((T, D), dtype=np.int64)
+        tb = np.full((T, D), self.ntrig, dtype=np.int64)
+        up = np.zeros((T, D))
+        zz, kk = np.nonzero(valid)
+        for z, k in zip(zz.tolist(), kk.tolist()):
+            m, n = int(J[z, k]), int(P[z, k])
+            tau = int(tree.node_seq[n, term[z]])
+            pb[z, k] = self.pbase[self.tfirst[m]] + pos[m][tau]
+            U[z, k] = self.Usize[m]
+            tb[z, k] = self.tfirst[m]
+            up[z, k] = pay[z, n]
+        self.rows = _Rows(J.T.copy(), Aact.T.copy(), P.T.copy(), pb.T.copy(), U.T.copy(), tb.T.copy(), up.T.copy(), c,
+                          pay @ self.w)
+        self._family_setup()
+        # chance mass of every information set: |r_phi(s)| <= r_max times its trigger's mass
+        dn = np.flatnonzero(tree.player >= 0)
+        self.mass = np.bincount(tree.infoset[dn], weights=tree.chance_reach[dn], minlength=M)
+        if scenarios is not None:
+            self.mass = np.ones(M)  # sampled chance: no per-set bound below r_max
+        self._dp_setup(pos)
+        self._colour(valid, J)
+        self.pos = pos
+
+    # ---------------------------------------------------------------- set-up
+    def _dp_setup(self, pos: list) -> None:
+        """The deviation DP's items (trigger, information set at or below its own), by level."""
+        tree = self.tree
+        depth = np.zeros(self.M, dtype=np.int64)
+        for n in range(self.N):
+            seq_inf = tree.seq_infoset[n]
+            for m in tree.player_infosets[n].tolist():
+                d, s = 0, int(tree.infoset_parent_seq[m])
+                while s > 0:
+                    d += 1
+                    s = int(tree.infoset_parent_seq[int(seq_inf[s])])
+                depth[m] = d
+        items = []   # (depth, start, length, parent pair or -1, trigger)
+        for t in range(self.ntrig):
+            i = int(self.trig_infoset[t])
+            n = int(self.infoset_player[i])
+            base = int(self.pbase[t])
+            for m in sorted({int(tree.seq_infoset[n][s]) for s in self.under[i].tolist()}):
+                f = int(tree.infoset_first_seq[m])
+                par = -1 if m == i else base + pos[i][int(tree.infoset_parent_seq[m])]
+                items.append((int(depth[m]), base + pos[i][f], int(self.A[m]), par, t, m))
+        items.sort(key=lambda x: -x[0])
+        self.levels = []
+        k = 0
+        while k < len(items):
+            d = items[k][0]
+            grp = [x for x in items[k:] if x[0] == d]
+            k += len(grp)
+            starts = np.array([x[1] for x in grp], dtype=np.int64)
+            lens = np.array([x[2] for x in grp], dtype=np.int64)
+            idx = np.concatenate([np.arange(s, s + n) for s, n in zip(starts.tolist(), lens.tolist())])
+            offs = np.concatenate([[0], np.cumsum(lens)[:-1]])
+            par = np.array([x[3] for x in grp], dtype=np.int64)
+            trig = np.array([x[4] for x in grp], dtype=np.int64)
+            self.levels.append((idx, offs, par, trig))
+        self.item_of = {(x[4], x[5]): (x[1], x[2]) for x in items}
+
+    def _colour(self, valid: np.ndarray, J: np.ndarray) -> None:
+        """Gibbs colour classes (module docstring) and each class's leaves, sorted by owner."""
+        tree = self.tree
+        nd = np.zeros(len(tree.parent), dtype=np.int64)
+        for v in range(1, len(tree.parent)):  # parents precede children in compiled order
+            nd[v] = nd[tree.parent[v]] + 1
+        decn = np.flatnonzero(tree.player >= 0)
+        inf = tree.infoset[decn]
+        lo = np.full(self.M, 1 << 40)
+        hi = np.full(self.M, -1)
+        np.minimum.at(lo, inf, nd[decn])
+        np.maximum.at(hi, inf, nd[decn])
+        groups: dict = {}
+        for m in range(self.M):
+            groups.setdefault(int(lo[m]) if lo[m] == hi[m] else ("alone", m), []).append(m)
+        self.classes = []
+        for key in sorted(groups, key=lambda g: (isinstance(g, tuple), g if not isinstance(g, tuple) else g[1])):
+            members = np.array(groups[key], dtype=np.int64)
+            inK = np.zeros(self.M + 1, dtype=bool)
+            inK[members] = True
+            hit = inK[J]
+            zs = np.flatnonzero(hit.any(1))
+            r = self.rows
+            if len(zs) == 0:
+                self.classes.append((members, None))  # never on a path: a flat conditional
+                continue
+            slot = hit[zs].argmax(1)
+            owner = J[zs, slot]
+            order = np.argsort(owner, kind="stable")
+            zs, slot, owner = zs[order], slot[order], owner[order]
+            owners, starts = np.unique(owner, return_index=True)
+            sub = _Rows(*(x[:, zs].copy() for x in (r.J, r.A, r.P, r.pb, r.U, r.tb, r.up)), r.c[zs], r.wu[zs])
+            self.classes.append((owners, (sub, slot, starts, self.A[owner])))
+        self._all = self.rows
+
+    # ---------------------------------------------------------------- energies
+    def _leaf_energy(self, Sz: np.ndarray, d: _Rows) -> np.ndarray:
+        """e_z(s) (module docstring) for the profiles' actions Sz (C, D, R) on the rows d (whose
+        arrays are (D, R)): (C, R). One pass per slot: D is small and R long."""
+        D = self.D
+        C, R = Sz.shape[0], Sz.shape[2]
+        nmis = np.zeros((C, R), dtype=np.int8)
+        first = np.full((C, R), D, dtype=np.int8)
+        pmin = np.full((C, R), self.N, dtype=np.int16)
+        pmax = np.full((C, R), -1, dtype=np.int16)
+        for k in range(D):
+            mis = Sz[:, k] != d.A[k]
+            nmis += mis
+            np.minimum(first, np.where(mis, k, D), out=first)
+            np.minimum(pmin, np.where(mis, d.P[k], self.N), out=pmin)
+            np.maximum(pmax, np.where(mis, d.P[k], -1), out=pmax)
+        ok = nmis == 0
+        single = pmin == pmax
+        dev = np.zeros((C, R))
+        follow = np.zeros((C, R))
+        for k in range(D):
+            live = d.P[k] >= 0
+            if not live.any():
+                continue
+            sk = Sz[:, k]
+            Q = ok | (single & (pmin == d.P[k]) & (first >= k))
+            dev += Q * self.L[d.pb[k] + sk * d.U[k]] * d.up[k]
+            follow += self.Lam[d.tb[k] + sk] * d.up[k]
+        return d.c * (ok * (d.wu + follow) - dev)
+
+    def energy(self, S: np.ndarray, chunk: int = 256) -> np.ndarray:
+        """w . u(s) - lambda . r(s) for every row of S: (C,)."""
+        out = np.empty(len(S))
+        for a in range(0, len(S), chunk):
+            out[a:a + chunk] = self._leaf_energy(S[a:a + chunk][:, self.rows.J], self.rows).sum(1)
+        return out
+
+    def new_profiles(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """``count`` profiles, each action uniform: (count, infosets + 1)."""
+        S = np.zeros((count, self.M + 1), dtype=np.int64)
+        S[:, :self.M] = (rng.random((count, self.M)) * self.A).astype(np.int64)
+        return S
+
+    def sweep(self, S: np.ndarray, rng: np.random.Generator) -> None:
+        """One Gibbs sweep over every colour class, in every row of S (in place)."""
+        for owners, data in self.classes:
+            if data is None:
+                S[:, owners] = (rng.random((len(S), len(owners))) * self.A[owners]).astype(np.int64)
+                continue
+            sub, slot, starts, arow = data
+            Sz = S[:, sub.J]
+            R = len(slot)
+            ar = np.arange(R)
+            kmax = int(self.A[owners].max())
+            E = np.empty((len(S), len(owners), kmax))
+            for a in range(kmax):
+                Sz[:, slot, ar] = np.minimum(a, arow - 1)
+                E[:, :, a] = np.add.reduceat(self._leaf_energy(Sz, sub), starts, axis=1)
+            S[:, owners] = _gumbel_argmax(E, self.A[owners], rng)
+
+    # ---------------------------------------------------------------- a sample's statistics
+    def statistics(self, S: np.ndarray, chunk: int = 128) -> SampleStats:
+        """The λ-free statistics of the profiles S that every round's best deviation needs: G (C,
+        pairs), B (C, triggers) and the utilities (C, N)."""
+        r0 = self.rows
+        # (T, D) layout here: this runs once per sample, not per Gibbs step
+        r = _Rows(*(x.T for x in (r0.J, r0.A, r0.P, r0.pb, r0.U, r0.tb, r0.up)), r0.c, r0.wu)
+        gs, bs, us = [], [], []
+        for a0 in range(0, len(S), chunk):
+            Sz = S[a0:a0 + chunk][:, r.J]
+            C = len(Sz)
+            mis = Sz != r.A
+            anymis = mis.any(2)
+            first = np.where(anymis, mis.argmax(2), self.D)
+            pmin = np.where(mis, r.P, self.N).min(2)
+            pmax = np.where(mis, r.P, -1).max(2)
+            ok = ~anymis
+            Q = ok[..., None] | ((pmin[..., None] == r.P) & (pmax[..., None] == r.P)
+                                 & (first[..., None] >= np.arange(self.D)))
+            Q &= r.P >= 0
+            cc, zz, kk = np.nonzero(Q)
+            gs.append(sp.csr_matrix((r.c[zz] * r.up[zz, kk], (cc, r.pb[zz, kk] + Sz[cc, zz, kk] * r.U[zz, kk])),
+                                    shape=(C, self.npairs + 1)))
+            cc, zz = np.nonzero(ok)
+            kk = np.broadcast_to(np.arange(self.D), (len(zz), self.D))
+            keep = r.P[zz] >= 0
+            ci = np.broadcast_to(cc[:, None], kk.shape)[keep]
+            zi = np.broadcast_to(zz[:, None], kk.shape)[keep]
+            ki = kk[keep]
+            bs.append(sp.csr_matrix((r.c[zi] * r.up[zi, ki], (ci, r.tb[zi, ki] + Sz[ci, zi, ki])),
+                                    shape=(C, self.ntrig + 1)))
+            us.append((ok * r.c) @ self.payoff)
+        return SampleStats(sp.vstack(gs).tocsr(), sp.vstack(bs).tocsr(), np.vstack(us))
+
+    def best_deviation(self, st: SampleStats, om: np.ndarray) -> tuple:
+        """(largest regret, its Deviation, every trigger's regret) on the sample weighted by om."""
+        g, base, total = self.weighted(st, om)
+        val, dv = self._dp(g)
+        reg = (dv - base[:self.ntrig]) / total
+        t = int(np.argmax(reg)) if self.ntrig else -1
+        if t < 0:
+            return 0.0, None, reg
+        return float(reg[t]), self._extract(t, val), reg
+
+    def _dp(self, g: np.ndarray) -> tuple:
+        val = g.copy()
+        dv = np.zeros(self.ntrig)
+        for idx, offs, par, trig in self.levels:
+            best = np.maximum.reduceat(val[idx], offs)
+            root = par < 0
+            np.add.at(val, par[~root], best[~root])
+            dv[trig[root]] = best[root]
+        return val, dv
+
+    def _extract(self, t: int, val: np.ndarray) -> Deviation:
+        """The deviation strategy of trigger t: argmax top-down through the DP's values."""
+        tree = self.tree
+        i = int(self.trig_infoset[t])
+        n = int(self.infoset_player[i])
+        base = int(self.pbase[t])
+        strategy, plan = {}, []
+        stack = [i]
+        while stack:
+            m = stack.pop()
+            start, k = self.item_of[(t, m)]
+            b = int(np.argmax(val[start:start + k]))
+            strategy[tree.infoset_key[m]] = b
+            plan.append(start + b - base)
+            s = int(tree.infoset_first_seq[m]) + b
+            stack.extend(j for j in self.kids[n].get(s, ()) if (t, j) in self.item_of)
+        return Deviation(n, tree.infoset_key[i], int(self.trig_action[t]), strategy, t, tuple(sorted(plan)))
+
+    def bound(self, dev: Deviation, rmax: float) -> float:
+        """A bound on |r_phi(s)| over all profiles s: r_max times the chance mass of the trigger's
+        information set (a deviation gains or loses only where it is triggered)."""
+        return float(rmax * min(1.0, self.mass[int(self.trig_infoset[dev.trigger])]))
+
+
+def _gumbel_argmax(E: np.ndarray, A: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One draw per (row, owner) from softmax(E) over the owner's first A actions: (C, K)."""
+    kmax = E.shape[2]
+    E = np.where(A[:, None] > np.arange(kmax)[None, :], E, -np.inf)
+    return np.argmax(E - np.log(-np.log(rng.random(E.shape))), axis=2)
+
+
+def _paths(tree: Tree) -> tuple:
+    """For every leaf, its decision ancestors and the actions taken there, root first, padded
+    with -1: (T, D) each; and the same for chance ancestors: (T, Dc)."""
+    term = tree.terminals
+    decs, acts, chs, chas = [], [], [], []
+    cur = term.copy()
+    while True:
+        live = cur >= 0
+        if not live.any():
+            break
+        par = np.where(live, tree.parent[np.maximum(cur, 0)], -1)
+        a = np.where(live, tree.action[np.maximum(cur, 0)], -1)
+        pl = np.where(par >= 0, tree.player[np.maximum(par, 0)], -9)
+        decs.append(np.where(pl >= 0, par, -1))
+        acts.append(np.where(pl >= 0, a, -1))
+        chs.append(np.where(pl == -1, par, -1))
+        chas.append(np.where(pl == -1, a, -1))
+        cur = par
+    return (*_left(decs[::-1], acts[::-1]), *_left(chs[::-1], chas[::-1]))
+
+
+def _left(cols: list, acols: list) -> tuple:
+    """Left-justify the valid (>= 0) entries of each row, keeping their order."""
+    if not cols:
+        return np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0), dtype=np.int64)
+    X = np.stack(cols, 1)
+    Y = np.stack(acols, 1)
+    order = np.argsort(X < 0, axis=1, kind="stable")
+    X = np.take_along_axis(X, order, 1)
+    Y = np.take_along_axis(Y, order, 1)
+    width = int((X >= 0).sum(1).max()) if X.size else 0
+    return X[:, :width], Y[:, :width]
+
+
+def _scenario_weights(tree: Tree, chn: np.ndarray, chact: np.ndarray, k: int, rng) -> np.ndarray:
+    """The fraction of k sampled scenarios that agree with each leaf's chance outcomes."""
+    idx = {int(v): j for j, v in enumerate(tree.chance_nodes.tolist())}
+    draws = np.zeros((k, len(idx) + 1), dtype=np.int64)
+    for j, probs in enumerate(tree.chance_probs):
+        p = np.array([float(x) for x in probs])
+        draws[:, j] = rng.choice(len(p), size=k, p=p / p.sum())
+    col = np.vectorize(lambda v: idx.get(int(v), len(idx)))(chn) if chn.size else np.zeros_like(chn)
+    agree = np.ones((k, len(chn)), dtype=bool)
+    for d in range(chn.shape[1]):
+        live = chn[:, d] >= 0
+        agree[:, live] &= draws[:, col[live, d]] == chact[live, d]
+    return agree.mean(0)
