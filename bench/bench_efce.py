@@ -67,6 +67,8 @@ def main(argv=None) -> int:
                     help="sample reuse: the seed's (while the effective size lasts) or ours (at most 10 rounds)")
     ap.add_argument("--check", type=int, default=1000, help="profiles per validation sample")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--from-json", nargs="+", default=None, metavar="FILE",
+                    help="run nothing: report the rows of earlier runs' JSON files together")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
@@ -79,35 +81,43 @@ def main(argv=None) -> int:
            [(f"grid_game(size={L},seed={gs})", 1e-3, args.time_limit) for L in args.grids.split(",") if L
             for gs in args.grid_seeds.split(",") if gs]
     rows = []
+    if args.from_json:
+        runs = []
+        for f in args.from_json:
+            rows.extend(json.loads(Path(f).read_text()))
     for spec, ratio, tl in runs:
         print(f"{spec}: sampling, up to {tl:g} s", file=sys.stderr, flush=True)
         out = run_isolated([str(Path(__file__).resolve()), "--child", spec, str(tl), str(ratio), str(args.seed),
                             args.reuse, str(args.check)], cap=tl + 900)
         out["target_ratio"] = ratio
+        out["time_limit"] = tl
         rows.append(out)
     day = _dt.date.today().isoformat()
     reuse = {"seed": "the seed's (section 3.4): a sample is kept while its effective size stays above half its size",
-             "capped": "ours: a sample is kept at most 10 rounds, and while its effective size stays above half"}[args.reuse]
+             "capped": "ours: a sample is kept at most 10 rounds, and while its effective size stays above half"}
+    used = sorted({r.get("reuse", args.reuse) for r in rows})
     lines = [f"# Seed 004's experiments, sampling EFCE ({day})", "",
-             f"Each run in a fresh process, seed {args.seed}; time limit {ptl:g} s for poker, {args.time_limit:g} s "
-             "for grids. A run stops when the largest estimated causal-deviation regret falls to the target fraction "
-             f"of the first round's. Sample reuse: {reuse}.", "",
+             "Each run in a fresh process, MCMC seed 0, until the time limit in the table. A run stops early when the "
+             "largest estimated causal-deviation regret falls to the target fraction of the first round's. Sample "
+             "reuse: " + "; ".join(f"{reuse[u]}" for u in used) + ".", "",
              "* *final regret*: the last round's estimate, on the reweighted sample lambda was fitted to (the seed's "
              "measure).",
-             f"* *fresh max*: the largest regret on a fresh sample of {args.check} profiles of the final q_lambda "
+             "* *fresh max*: the largest regret on a fresh sample (*check* profiles) of the final q_lambda "
              "(biased up: a maximum over many noisy estimates).",
              "* *validated*: that deviation's regret re-estimated on a second independent sample of the same size, "
              "+- one standard error (unbiased for that deviation).", "",
-             "| game | sequence complexity | target | rounds | initial regret | final regret | final / initial | "
-             "reached | fresh max | validated | seconds | samples | peak MiB (OS) | peak MiB (tracemalloc) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| game | sequence complexity | target | time limit (s) | rounds | initial regret | final regret | "
+             "final / initial | reached | check | fresh max | validated | seconds | samples | peak MiB (OS) | "
+             "peak MiB (tracemalloc) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r or "rounds" not in r:
-            lines.append(f"| {r.get('spec', '?')} | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | |")
+            lines.append(f"| {r.get('spec', '?')} | | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | | |")
             continue
-        lines.append(f"| {r['game']} | {r['gamma']} | {r['target_ratio']:g} | {r['rounds']:,} | {r['initial_regret']:.4g} | "
+        lines.append(f"| {r['game']} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
+                     f"{r['rounds']:,} | {r['initial_regret']:.4g} | "
                      f"{r['final_regret']:.4g} | {r['ratio']:.3g} | {'yes' if r['converged'] else 'no'} | "
-                     f"{r['found_regret']:.4g} | {r['validated_regret']:.4g} +- {r['validated_stderr']:.2g} | "
+                     f"{r['check_samples']:,} | {r['found_regret']:.4g} | {r['validated_regret']:.4g} +- {r['validated_stderr']:.2g} | "
                      f"{r['seconds']:.1f} | {r['samples']:,} | {r.get('peak_rss_mib', float('nan')):.0f} | "
                      f"{r['tracemalloc_peak'] / 2**20:.1f} |")
     md = "\n".join(lines) + "\n"

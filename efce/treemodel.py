@@ -261,8 +261,14 @@ class TreeModel(DeviationFamily):
         S[:, :self.M] = (rng.random((count, self.M)) * self.A).astype(np.int64)
         return S
 
-    def sweep(self, S: np.ndarray, rng: np.random.Generator) -> None:
-        """One Gibbs sweep over every colour class, in every row of S (in place)."""
+    def sweep(self, S: np.ndarray, rng: np.random.Generator, chunk: int = 256) -> None:
+        """One Gibbs sweep over every colour class, in every row of S (in place). Rows are
+        independent chains, taken ``chunk`` at a time: the leaves' gathered actions take
+        chunk x depth x leaves integers, not a copy of that for the whole sample."""
+        for a0 in range(0, len(S), chunk):
+            self._sweep(S[a0:a0 + chunk], rng)  # a view: the chains are updated in place
+
+    def _sweep(self, S: np.ndarray, rng: np.random.Generator) -> None:
         for owners, data in self.classes:
             if data is None:
                 S[:, owners] = (rng.random((len(S), len(owners))) * self.A[owners]).astype(np.int64)
