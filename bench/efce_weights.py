@@ -51,7 +51,8 @@ def main(argv=None) -> int:
                   f"{res.rounds} rounds, regret {res.max_regret:.3g}", file=sys.stderr, flush=True)
     day = _dt.date.today().isoformat()
     lines = [f"# Indian poker (C={args.cards}): EFCE payoffs for several weight vectors ({day})", "",
-             f"Sampling algorithm, {args.time_limit:g} s per run; payoffs are the final sample's estimates.", "",
+             f"Sampling algorithm, each run until its estimated regret is at most 1e-3 r_max ({6e-3:g} for Indian "
+             f"poker) or for {args.time_limit:g} s; payoffs are the final sample's estimates.", "",
              f"*fresh max*: the largest regret on a fresh sample of {args.check} profiles; *validated*: that "
              "deviation's regret on a second fresh sample, +- one standard error.", "",
              "| w | seed | payoffs (players 0, 1, 2) | rounds | last estimated regret | fresh max | validated |",
