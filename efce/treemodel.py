@@ -143,7 +143,6 @@ class TreeModel(DeviationFamily):
             self.mass = np.ones(M)  # sampled chance: no per-set bound below r_max
         self._dp_setup(pos)
         self._colour(valid, J)
-        self.pos = pos
 
     # ---------------------------------------------------------------- set-up
     def _dp_setup(self, pos: list) -> None:
@@ -216,12 +215,12 @@ class TreeModel(DeviationFamily):
             owners, starts = np.unique(owner, return_index=True)
             sub = _Rows(*(x[:, zs].copy() for x in (r.J, r.A, r.P, r.pb, r.U, r.tb, r.up)), r.c[zs], r.wu[zs])
             self.classes.append((owners, (sub, slot, starts, self.A[owner])))
-        self._all = self.rows
 
     # ---------------------------------------------------------------- energies
-    def _leaf_energy(self, Sz: np.ndarray, d: _Rows) -> np.ndarray:
-        """e_z(s) (module docstring) for the profiles' actions Sz (C, D, R) on the rows d (whose
-        arrays are (D, R)): (C, R). One pass per slot: D is small and R long."""
+    def _reach(self, Sz: np.ndarray, d: _Rows):
+        """For the profiles' actions Sz (C, D, R) on the rows d (arrays (D, R)): ``ok`` (C, R),
+        s plays the leaf; and ``Q(k)`` (C, R), s reaches slot k and its player, deviating from
+        there, can reach the leaf (module docstring). One pass per slot: D is small and R long."""
         D = self.D
         C, R = Sz.shape[0], Sz.shape[2]
         nmis = np.zeros((C, R), dtype=np.int8)
@@ -236,15 +235,18 @@ class TreeModel(DeviationFamily):
             np.maximum(pmax, np.where(mis, d.P[k], -1), out=pmax)
         ok = nmis == 0
         single = pmin == pmax
-        dev = np.zeros((C, R))
-        follow = np.zeros((C, R))
-        for k in range(D):
-            live = d.P[k] >= 0
-            if not live.any():
+        return ok, lambda k: ok | (single & (pmin == d.P[k]) & (first >= k))
+
+    def _leaf_energy(self, Sz: np.ndarray, d: _Rows) -> np.ndarray:
+        """e_z(s) (module docstring) for the profiles' actions Sz (C, D, R) on the rows d: (C, R)."""
+        ok, Q = self._reach(Sz, d)
+        dev = np.zeros(ok.shape)
+        follow = np.zeros(ok.shape)
+        for k in range(self.D):
+            if not (d.P[k] >= 0).any():
                 continue
             sk = Sz[:, k]
-            Q = ok | (single & (pmin == d.P[k]) & (first >= k))
-            dev += Q * self.L[d.pb[k] + sk * d.U[k]] * d.up[k]
+            dev += Q(k) * self.L[d.pb[k] + sk * d.U[k]] * d.up[k]
             follow += self.Lam[d.tb[k] + sk] * d.up[k]
         return d.c * (ok * (d.wu + follow) - dev)
 
@@ -288,33 +290,26 @@ class TreeModel(DeviationFamily):
     def statistics(self, S: np.ndarray, chunk: int = 128) -> SampleStats:
         """The λ-free statistics of the profiles S that every round's best deviation needs: G (C,
         pairs), B (C, triggers) and the utilities (C, N)."""
-        r0 = self.rows
-        # (T, D) layout here: this runs once per sample, not per Gibbs step
-        r = _Rows(*(x.T for x in (r0.J, r0.A, r0.P, r0.pb, r0.U, r0.tb, r0.up)), r0.c, r0.wu)
+        r = self.rows
         gs, bs, us = [], [], []
         for a0 in range(0, len(S), chunk):
             Sz = S[a0:a0 + chunk][:, r.J]
             C = len(Sz)
-            mis = Sz != r.A
-            anymis = mis.any(2)
-            first = np.where(anymis, mis.argmax(2), self.D)
-            pmin = np.where(mis, r.P, self.N).min(2)
-            pmax = np.where(mis, r.P, -1).max(2)
-            ok = ~anymis
-            Q = ok[..., None] | ((pmin[..., None] == r.P) & (pmax[..., None] == r.P)
-                                 & (first[..., None] >= np.arange(self.D)))
-            Q &= r.P >= 0
-            cc, zz, kk = np.nonzero(Q)
-            gs.append(sp.csr_matrix((r.c[zz] * r.up[zz, kk], (cc, r.pb[zz, kk] + Sz[cc, zz, kk] * r.U[zz, kk])),
-                                    shape=(C, self.npairs + 1)))
-            cc, zz = np.nonzero(ok)
-            kk = np.broadcast_to(np.arange(self.D), (len(zz), self.D))
-            keep = r.P[zz] >= 0
-            ci = np.broadcast_to(cc[:, None], kk.shape)[keep]
-            zi = np.broadcast_to(zz[:, None], kk.shape)[keep]
-            ki = kk[keep]
-            bs.append(sp.csr_matrix((r.c[zi] * r.up[zi, ki], (ci, r.tb[zi, ki] + Sz[ci, zi, ki])),
-                                    shape=(C, self.ntrig + 1)))
+            ok, Q = self._reach(Sz, r)
+            gi, gj, gv, bi, bj, bv = [], [], [], [], [], []
+            for k in range(self.D):
+                live = r.P[k] >= 0
+                cc, zz = np.nonzero(Q(k) & live)
+                gi.append(cc)
+                gj.append(r.pb[k, zz] + Sz[cc, k, zz] * r.U[k, zz])
+                gv.append(r.c[zz] * r.up[k, zz])
+                cc, zz = np.nonzero(ok & live)
+                bi.append(cc)
+                bj.append(r.tb[k, zz] + Sz[cc, k, zz])
+                bv.append(r.c[zz] * r.up[k, zz])
+            cat = np.concatenate
+            gs.append(sp.csr_matrix((cat(gv), (cat(gi), cat(gj))), shape=(C, self.npairs + 1)))
+            bs.append(sp.csr_matrix((cat(bv), (cat(bi), cat(bj))), shape=(C, self.ntrig + 1)))
             us.append((ok * r.c) @ self.payoff)
         return SampleStats(sp.vstack(gs).tocsr(), sp.vstack(bs).tocsr(), np.vstack(us))
 
