@@ -45,12 +45,23 @@ class SampleStats:
     BT: sp.csr_matrix | None = field(default=None, repr=False)
 
 
+def gumbel_draw(E: np.ndarray, A: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One draw per (row, owner) from softmax(E) over the owner's first A actions: E (C, K, kmax),
+    A (K,); (C, K). The Gibbs step of both models."""
+    kmax = E.shape[2]
+    E = np.where(A[:, None] > np.arange(kmax)[None, :], E, -np.inf)
+    return np.argmax(E - np.log(-np.log(rng.random(E.shape))), axis=2)
+
+
 class DeviationFamily:
     """Deviation bookkeeping over ``pbase`` (triggers + 1,), ``L`` and ``Lam``. Subclasses set
-    ``ntrig`` and ``pbase``, then call ``_family_setup``."""
+    ``ntrig``, ``pbase``, ``M`` (information sets) and ``A`` (actions at each), then call
+    ``_family_setup``."""
 
     ntrig: int
     pbase: np.ndarray
+    M: int
+    A: np.ndarray
 
     def _family_setup(self) -> None:
         self.npairs = int(self.pbase[-1])
@@ -62,10 +73,21 @@ class DeviationFamily:
         self._dev_ids: list = []
         self._flat = None
 
+    def new_profiles(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """``count`` profiles, each action uniform: (count, information sets + 1); the last column
+        is a padding player or information set, always action 0."""
+        S = np.zeros((count, self.M + 1), dtype=np.int64)
+        S[:, :self.M] = (rng.random((count, self.M)) * self.A).astype(np.int64)
+        return S
+
+    def _pairs(self, dev: Deviation) -> np.ndarray:
+        """The pair indices of dev's trigger and the sequences its strategy plays."""
+        return int(self.pbase[dev.trigger]) + np.array(dev.plan, dtype=np.int64)
+
     def deviation_regrets(self, st: SampleStats, dev: Deviation) -> np.ndarray:
         """r_phi(s) for every sampled profile: (C,)."""
         x = np.zeros(self.npairs + 1)
-        x[int(self.pbase[dev.trigger]) + np.array(dev.plan, dtype=np.int64)] = 1.0
+        x[self._pairs(dev)] = 1.0
         e = np.zeros(self.ntrig + 1)
         e[dev.trigger] = 1.0
         return st.G @ x - st.B @ e
@@ -85,7 +107,7 @@ class DeviationFamily:
         if key not in self._dev_index:
             self._dev_index[key] = len(self.devs)
             self.devs.append(dev)
-            cols = int(self.pbase[dev.trigger]) + np.array(dev.plan, dtype=np.int64)
+            cols = self._pairs(dev)
             self._dev_cols.append(cols)
             self._dev_ids.append(np.full(len(cols), self._dev_index[key]))
             self._flat = None
@@ -104,7 +126,7 @@ class DeviationFamily:
 
     def add(self, dev: Deviation, step: float) -> None:
         """lambda_phi += step for the deviation phi."""
-        self.L[int(self.pbase[dev.trigger]) + np.array(dev.plan, dtype=np.int64)] += step
+        self.L[self._pairs(dev)] += step
         self.Lam[dev.trigger] += step
 
 

@@ -28,7 +28,7 @@ import scipy.sparse as sp
 
 from seqform.errors import SeqformError
 
-from .family import Deviation, DeviationFamily, SampleStats
+from .family import Deviation, DeviationFamily, SampleStats, gumbel_draw
 
 
 @dataclass
@@ -52,17 +52,18 @@ class PolymatrixModel(DeviationFamily):
         self.w = np.asarray(w, dtype=float)
         if self.w.shape != (N,):
             raise SeqformError(f"weights: give one per player ({N}), not {len(self.w)}")
-        self.Aof = np.asarray(pm.num_actions, dtype=np.int64)
-        A = self.Amax = int(self.Aof.max())
+        self.M = N    # one information set per player
+        self.A = np.asarray(pm.num_actions, dtype=np.int64)
+        A = self.Amax = int(self.A.max())
         dmax = max(1, max(len(nb) for nb in pm.neighbours))
         self.nbr = np.full((N, dmax), N, dtype=np.int64)   # N: a padding player, always action 0
         self.Mst = np.zeros((N, dmax, A, A))
         for i, nb in enumerate(pm.neighbours):
             for d, j in enumerate(nb):
                 m = np.asarray(pm.matrices[i][j], dtype=float)
-                if m.shape != (self.Aof[i], self.Aof[j]):
+                if m.shape != (self.A[i], self.A[j]):
                     raise SeqformError(f"polymatrix: player {i}'s matrix against {j} has shape {m.shape}, "
-                                       f"expected ({self.Aof[i]}, {self.Aof[j]})")
+                                       f"expected ({self.A[i]}, {self.A[j]})")
                 self.nbr[i, d] = j
                 self.Mst[i, d, :m.shape[0], :m.shape[1]] = m
         # where k sits in each neighbour's list: rev[k, d] = position of k in nbr[nbr[k, d]]
@@ -77,8 +78,6 @@ class PolymatrixModel(DeviationFamily):
         self.ntrig = N * A
         self.pbase = np.arange(self.ntrig + 1, dtype=np.int64) * A
         self._family_setup()
-        self.M = N
-        self.A = self.Aof
         self.classes = _square_colouring(pm.neighbours)
 
     def _v(self, S: np.ndarray, players: np.ndarray) -> np.ndarray:
@@ -98,11 +97,6 @@ class PolymatrixModel(DeviationFamily):
         P = np.arange(self.N)
         v = self._v(S, P)
         return self._term(P[None, :], S[:, :self.N], v).sum(1)
-
-    def new_profiles(self, count: int, rng: np.random.Generator) -> np.ndarray:
-        S = np.zeros((count, self.N + 1), dtype=np.int64)
-        S[:, :self.N] = (rng.random((count, self.N)) * self.Aof).astype(np.int64)
-        return S
 
     def sweep(self, S: np.ndarray, rng: np.random.Generator) -> None:
         """One Gibbs sweep over every colour class, in every row of S (in place)."""
@@ -127,8 +121,7 @@ class PolymatrixModel(DeviationFamily):
             nb = self._term(np.broadcast_to(Jc[None, :, :, None], vJa.shape[:-1]),
                             np.broadcast_to(sJ[..., None], vJa.shape[:-1]), vJa)
             E = own + (nb * live[None, :, :, None]).sum(2)
-            E = np.where(self.Aof[K][None, :, None] > a, E, -np.inf)
-            S[:, K] = np.argmax(E - np.log(-np.log(rng.random(E.shape))), axis=2)
+            S[:, K] = gumbel_draw(E, self.A[K], rng)
 
     def statistics(self, S: np.ndarray) -> SampleStats:
         """G (C, pairs + 1): v_i(s)[b] at pair ((i, s_i), b); B (C, triggers + 1): v_i(s)[s_i]
@@ -148,7 +141,7 @@ class PolymatrixModel(DeviationFamily):
         """(largest regret, its Deviation, every trigger's regret) on the sample weighted by om."""
         A = self.Amax
         g, base, total = self.weighted(st, om)
-        g = np.where((np.arange(A) < np.repeat(self.Aof, A)[:, None]), g[:self.npairs].reshape(self.ntrig, A), -np.inf)
+        g = np.where((np.arange(A) < np.repeat(self.A, A)[:, None]), g[:self.npairs].reshape(self.ntrig, A), -np.inf)
         best = g.argmax(1)
         reg = (g.max(1) - base[:self.ntrig]) / total
         t = int(np.argmax(reg))

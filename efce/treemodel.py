@@ -52,7 +52,7 @@ import scipy.sparse as sp
 
 from seqform.tree import Tree
 
-from .family import Deviation, DeviationFamily, SampleStats
+from .family import Deviation, DeviationFamily, SampleStats, gumbel_draw
 from .regret import player_structure
 
 
@@ -198,13 +198,13 @@ class TreeModel(DeviationFamily):
         for m in range(self.M):
             groups.setdefault(int(lo[m]) if lo[m] == hi[m] else ("alone", m), []).append(m)
         self.classes = []
+        r = self.rows
         for key in sorted(groups, key=lambda g: (isinstance(g, tuple), g if not isinstance(g, tuple) else g[1])):
             members = np.array(groups[key], dtype=np.int64)
             inK = np.zeros(self.M + 1, dtype=bool)
             inK[members] = True
             hit = inK[J]
             zs = np.flatnonzero(hit.any(1))
-            r = self.rows
             if len(zs) == 0:
                 self.classes.append((members, None))  # never on a path: a flat conditional
                 continue
@@ -257,12 +257,6 @@ class TreeModel(DeviationFamily):
             out[a:a + chunk] = self._leaf_energy(S[a:a + chunk][:, self.rows.J], self.rows).sum(1)
         return out
 
-    def new_profiles(self, count: int, rng: np.random.Generator) -> np.ndarray:
-        """``count`` profiles, each action uniform: (count, infosets + 1)."""
-        S = np.zeros((count, self.M + 1), dtype=np.int64)
-        S[:, :self.M] = (rng.random((count, self.M)) * self.A).astype(np.int64)
-        return S
-
     def sweep(self, S: np.ndarray, rng: np.random.Generator, chunk: int = 256) -> None:
         """One Gibbs sweep over every colour class, in every row of S (in place). Rows are
         independent chains, taken ``chunk`` at a time: the leaves' gathered actions take
@@ -284,7 +278,7 @@ class TreeModel(DeviationFamily):
             for a in range(kmax):
                 Sz[:, slot, ar] = np.minimum(a, arow - 1)
                 E[:, :, a] = np.add.reduceat(self._leaf_energy(Sz, sub), starts, axis=1)
-            S[:, owners] = _gumbel_argmax(E, self.A[owners], rng)
+            S[:, owners] = gumbel_draw(E, self.A[owners], rng)
 
     # ---------------------------------------------------------------- a sample's statistics
     def statistics(self, S: np.ndarray, chunk: int = 128) -> SampleStats:
@@ -355,13 +349,6 @@ class TreeModel(DeviationFamily):
         """A bound on |r_phi(s)| over all profiles s: r_max times the chance mass of the trigger's
         information set (a deviation gains or loses only where it is triggered)."""
         return float(rmax * min(1.0, self.mass[int(self.trig_infoset[dev.trigger])]))
-
-
-def _gumbel_argmax(E: np.ndarray, A: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One draw per (row, owner) from softmax(E) over the owner's first A actions: (C, K)."""
-    kmax = E.shape[2]
-    E = np.where(A[:, None] > np.arange(kmax)[None, :], E, -np.inf)
-    return np.argmax(E - np.log(-np.log(rng.random(E.shape))), axis=2)
 
 
 def _paths(tree: Tree) -> tuple:
