@@ -145,7 +145,8 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     try:
         for t in range(1, max_rounds + 1):
             m = int(sample_size + growth * t)
-            if stats is None or _ess(om) < ess_min * len(om) or t - drawn_at >= max_reuse:
+            ess = _ess(om) if stats is not None else 0.0
+            if stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse:
                 if len(S) < m:
                     S = np.vstack([S, S[rng.integers(len(S), size=m - len(S))]])
                 for _ in range(thin):
@@ -154,6 +155,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 drawn += len(S)
                 drawn_at = t
                 om = np.ones(len(S))
+                ess = float(len(S))
             r_star, dev, _ = model.best_deviation(stats, om)
             # a lambda > 0 whose deviation now has negative regret is too large (the dual's
             # other coordinates)
@@ -163,7 +165,6 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
             initial = r_star if initial is None else initial
             best_r = r_star
             rounds = t
-            ess = _ess(om)
             history.append({"round": t, "regret": r_star, "overshoot": slack, "sample": len(om), "ess": ess,
                             "deviations": len(lam), "seconds": time.perf_counter() - t0,
                             "memory": tracemalloc.get_traced_memory()[0]})
