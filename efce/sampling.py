@@ -51,7 +51,7 @@ from seqform.game import TERMINAL, Game
 
 from .treemodel import Deviation, TreeModel
 
-__all__ = ["Deviation", "SamplingResult", "sample_efce", "make_model", "holdout_regret", "validated_regret",
+__all__ = ["Deviation", "SamplingResult", "sample_efce", "make_model", "validated_regret",
            "exact_distribution", "regret_bound"]
 
 
@@ -342,21 +342,6 @@ def _complete(tree, n: int, plan: frozenset, full: set) -> bool:
             if not any(f + a in plan and f + a in full for a in range(k)):
                 return False
     return True
-
-
-def holdout_regret(game: Game, result: SamplingResult, samples: int = 300, seed: int = 12345,
-                   burn_in: int = 50, engine: str | None = None) -> float:
-    """The largest causal-deviation regret of ``result``'s distribution q_lambda, estimated on a
-    fresh sample (``samples`` chains, independent of the run that fitted lambda, after
-    ``burn_in`` sweeps). The rounds' own estimates are computed on the sample lambda was fitted
-    to, and fall below this."""
-    rng = np.random.default_rng(seed)
-    model = _loaded(game, result, rng, engine)
-    S = model.new_profiles(samples, rng)
-    for _ in range(burn_in):
-        model.sweep(S, rng)
-    r, _, _ = model.best_deviation(model.statistics(S), np.ones(samples))
-    return float(r)
 
 
 @dataclass
