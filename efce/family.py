@@ -53,6 +53,15 @@ def gumbel_draw(E: np.ndarray, A: np.ndarray, rng: np.random.Generator) -> np.nd
     return np.argmax(E - np.log(-np.log(rng.random(E.shape))), axis=2)
 
 
+def _row_sum(X: sp.csr_matrix, rows: np.ndarray, n: int) -> np.ndarray:
+    """The sum of the given rows of X (n columns): (n,). Reads only those rows' entries (and
+    skips scipy's indexing machinery, which costs more than the sum for a few short rows)."""
+    a, b = X.indptr[rows], X.indptr[rows + 1]
+    cnt = b - a
+    idx = np.repeat(a - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(int(cnt.sum()))
+    return np.bincount(X.indices[idx], weights=X.data[idx], minlength=n)
+
+
 class DeviationFamily:
     """Deviation bookkeeping over ``pbase`` (triggers + 1,), ``L`` and ``Lam``. Subclasses set
     ``ntrig``, ``pbase``, ``M`` (information sets) and ``A`` (actions at each), then call
@@ -86,18 +95,21 @@ class DeviationFamily:
 
     def deviation_regrets(self, st: SampleStats, dev: Deviation) -> np.ndarray:
         """r_phi(s) for every sampled profile: (C,)."""
-        x = np.zeros(self.npairs + 1)
-        x[self._pairs(dev)] = 1.0
-        e = np.zeros(self.ntrig + 1)
-        e[dev.trigger] = 1.0
-        return st.G @ x - st.B @ e
+        self._transpose(st)
+        C = st.G.shape[0]
+        # rows of the transposes: only the deviation's few columns of G are read, not all of it
+        return _row_sum(st.GT, self._pairs(dev), C) - _row_sum(st.BT, np.array([dev.trigger]), C)
+
+    @staticmethod
+    def _transpose(st: SampleStats) -> None:
+        if st.GT is None:  # transposed once: every round reads it
+            st.GT, st.BT = st.G.T.tocsr(), st.B.T.tocsr()
 
     def weighted(self, st: SampleStats, om: np.ndarray) -> tuple:
         """(om G, om B, sum om): what a round's searches need, computed once per weighting."""
         key = (id(om), len(om), float(om.sum()), float(om[0]) if len(om) else 0.0)
         if st.cache is None or st.cache[0] != key:
-            if st.GT is None:  # transposed once: every round multiplies by it
-                st.GT, st.BT = st.G.T.tocsr(), st.B.T.tocsr()
+            self._transpose(st)
             st.cache = (key, (st.GT @ om, st.BT @ om, float(om.sum())))
         return st.cache[1]
 
