@@ -90,6 +90,34 @@ def test_energy_matches_a_plain_walk_on_seed_games(game):
     assert check_energies(game, 1, 8) > 0
 
 
+def check_deviation_regrets(game, seed: int, profiles: int) -> int:
+    """Each profile's r_phi(s), which the line search and the reweighting use, against the walk
+    (with w = 0 and lambda_phi = -1 its energy is r_phi(s))."""
+    tree = compile_tree(game)
+    rng = np.random.default_rng(seed)
+    model = TreeModel(tree, np.zeros(tree.num_players))
+    S = model.new_profiles(profiles, rng)
+    devs, _ = some_deviations(model, S, rng)
+    st = model.statistics(S)
+    zero = np.zeros(tree.num_players)
+    for d in devs:
+        rs = model.deviation_regrets(st, d)
+        for c in range(len(S)):
+            assert rs[c] == pytest.approx(walk_energy(game, tree, S[c].tolist(), zero, [d], [-1.0]), abs=1e-9)
+    return len(devs)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_trees(max_depth=4, max_actions=3, max_nodes=30, chance=True))
+def test_per_profile_regrets_match_a_plain_walk(tree0):
+    check_deviation_regrets(TreeGame(tree0, "random"), 0, 12)
+
+
+@pytest.mark.parametrize("game", [job_market(), indian_poker(3)], ids=lambda g: g.name)
+def test_per_profile_regrets_match_a_plain_walk_on_seed_games(game):
+    assert check_deviation_regrets(game, 4, 8) > 0
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_trees(max_depth=4, max_actions=2, max_nodes=20, max_pure_strategies=16, chance=True))
 def test_best_deviation_is_the_exact_dp_on_the_same_distribution(tree0):
