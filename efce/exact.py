@@ -28,7 +28,7 @@ import scipy.sparse as sp
 
 from seqform.errors import SeqformError, SolverError
 
-from .regret import max_regret, player_structure
+from .regret import TriggerRegret, max_regret, player_structure
 from .strategies import Profiles
 
 
@@ -121,13 +121,13 @@ def _constraints(prof: Profiles, trigs: list) -> tuple:
 class EFCEResult:
     """``p`` (floats, one per reduced profile) and ``p_exact`` (rounded to rationals, summing to 1);
     ``payoffs`` per player; ``max_regret`` (exact, from ``regret.py``, on ``p_exact``) and the
-    ``worst`` deviation; ``objective``; ``method``."""
+    ``worst`` deviation (a ``regret.TriggerRegret``); ``objective``; ``method``."""
 
     p: np.ndarray
     p_exact: list
     payoffs: list
     max_regret: Fraction
-    worst: object
+    worst: TriggerRegret
     objective: float
     method: str
 

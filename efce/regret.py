@@ -27,7 +27,7 @@ from .strategies import Profiles
 
 
 @dataclass
-class Deviation:
+class TriggerRegret:
     """The best causal deviation for one trigger: ``player``, ``infoset`` (global id),
     ``action`` (index), ``regret`` (its expected gain; positive means p is not an EFCE),
     ``strategy`` ({information set id: action} below and at the trigger), ``label``."""
@@ -108,14 +108,14 @@ def causal_regrets(prof: Profiles, p) -> list:
                 sig = f + a
                 label = f"player {n}, {tree.infoset_key[m]!r}, {tree.infoset_actions[m][a]!r}"
                 if sig not in W:
-                    out.append(Deviation(n, m, a, zero, {}, label))
+                    out.append(TriggerRegret(n, m, a, zero, {}, label))
                     continue
                 g: dict = {}
                 for z, wz in W[sig].items():
                     g[seqs[n][z]] = g.get(seqs[n][z], zero) + wz * pay[z][n]
                 strategy: dict = {}
                 best = _best(tree, n, m, g, kids, strategy, zero)
-                out.append(Deviation(n, m, a, best - base[sig], strategy, label))
+                out.append(TriggerRegret(n, m, a, best - base[sig], strategy, label))
     return out
 
 
@@ -131,11 +131,11 @@ def _best(tree: Tree, n: int, m: int, g: dict, kids: dict, strategy: dict, zero)
     return best
 
 
-def max_regret(prof: Profiles, p) -> Deviation:
+def max_regret(prof: Profiles, p) -> TriggerRegret:
     """The causal deviation with the largest regret (ties: the first found); a game where no
     player moves has none, and gets a zero-regret placeholder (player -1)."""
     devs = causal_regrets(prof, p)
     if not devs:
         zero = Fraction(0) if all(isinstance(v, (int, Fraction)) for v in p) else 0.0
-        return Deviation(-1, -1, -1, zero, {}, "none: no player ever moves")
+        return TriggerRegret(-1, -1, -1, zero, {}, "none: no player ever moves")
     return max(devs, key=lambda d: d.regret)
