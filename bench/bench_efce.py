@@ -106,15 +106,15 @@ def main(argv=None) -> int:
              "(biased up: a maximum over many noisy estimates).",
              "* *validated*: that deviation's regret re-estimated on a second independent sample of the same size, "
              "+- one standard error (unbiased for that deviation).", "",
-             "| game | sequence complexity | target | time limit (s) | rounds | initial regret | final regret | "
+             "| game | reuse | sequence complexity | target | time limit (s) | rounds | initial regret | final regret | "
              "final / initial | reached | check | fresh max | validated | seconds | samples | peak MiB (OS) | "
              "peak MiB (tracemalloc) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r or "rounds" not in r:
-            lines.append(f"| {r.get('spec', '?')} | | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | | |")
+            lines.append(f"| {r.get('spec', '?')} | | | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | | |")
             continue
-        lines.append(f"| {r['game']} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
+        lines.append(f"| {r['game']} | {r.get('reuse', args.reuse)} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
                      f"{r['rounds']:,} | {r['initial_regret']:.4g} | "
                      f"{r['final_regret']:.4g} | {r['ratio']:.3g} | {'yes' if r['converged'] else 'no'} | "
                      f"{r['check_samples']:,} | {r['found_regret']:.4g} | {r['validated_regret']:.4g} +- {r['validated_stderr']:.2g} | "
@@ -143,8 +143,13 @@ def _plots(rows, stem) -> None:
         if "history" in r and r["game"].startswith("indian"):
             h = r["history"]
             x = [p["round"] for p in h]
-            ax.loglog(x, [max(p["regret"], 1e-12) / r["initial_regret"] for p in h], label=f"{r['game']}: regret / initial")
-            ax2.loglog(x, [p["memory"] / 2**20 for p in h], ls="--", label=f"{r['game']}: memory (MiB, tracemalloc)")
+            name = f"{r['game']}, {r.get('reuse', 'seed')} reuse"
+            ax.loglog(x, [max(p["regret"], 1e-12) / r["initial_regret"] for p in h], label=f"{name}: regret / initial")
+            ax2.loglog(x, [p["memory"] / 2**20 for p in h], ls="--", label=f"{name}: memory (MiB, tracemalloc)")
+            if r.get("validated_regret", 0) > 0:  # the end point as a fresh sample measures it
+                ax.errorbar([r["rounds"]], [r["validated_regret"] / r["initial_regret"]],
+                            yerr=[r["validated_stderr"] / r["initial_regret"]], marker="x", ms=9, capsize=4,
+                            color=ax.lines[-1].get_color(), ls="none", label=f"{name}: validated on fresh samples")
     ax.set_xlabel("rounds")
     ax.set_ylabel("largest estimated regret / first round's")
     ax2.set_ylabel("memory in use (MiB)")
@@ -152,9 +157,8 @@ def _plots(rows, stem) -> None:
     ax.grid(True, which="both", alpha=0.3)
     lines = ax.get_legend_handles_labels()
     lines2 = ax2.get_legend_handles_labels()
-    ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], fontsize=8, loc="lower left")
-    fig.tight_layout()
-    fig.savefig(f"{stem}-poker.png", dpi=120)
+    ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14))
+    fig.savefig(f"{stem}-poker.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
     grids = [r for r in rows if "history" in r and r["game"].startswith("grid")]
     if grids:
