@@ -79,17 +79,6 @@ def check_energies(game, seed: int, profiles: int) -> int:
     return len(devs)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_trees(max_depth=4, max_actions=3, max_nodes=30, chance=True))
-def test_energy_matches_a_plain_walk_of_the_game(tree0):
-    check_energies(TreeGame(tree0, "random"), 0, 12)
-
-
-@pytest.mark.parametrize("game", [job_market(), indian_poker(3)], ids=lambda g: g.name)
-def test_energy_matches_a_plain_walk_on_seed_games(game):
-    assert check_energies(game, 1, 8) > 0
-
-
 def check_deviation_regrets(game, seed: int, profiles: int) -> int:
     """Each profile's r_phi(s), which the line search and the reweighting use, against the walk
     (with w = 0 and lambda_phi = -1 its energy is r_phi(s))."""
@@ -109,12 +98,15 @@ def check_deviation_regrets(game, seed: int, profiles: int) -> int:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_trees(max_depth=4, max_actions=3, max_nodes=30, chance=True))
-def test_per_profile_regrets_match_a_plain_walk(tree0):
-    check_deviation_regrets(TreeGame(tree0, "random"), 0, 12)
+def test_energy_and_per_profile_regrets_match_a_plain_walk_of_the_game(tree0):
+    game = TreeGame(tree0, "random")
+    check_energies(game, 0, 12)
+    check_deviation_regrets(game, 0, 12)
 
 
 @pytest.mark.parametrize("game", [job_market(), indian_poker(3)], ids=lambda g: g.name)
-def test_per_profile_regrets_match_a_plain_walk_on_seed_games(game):
+def test_energy_and_per_profile_regrets_match_a_plain_walk_on_seed_games(game):
+    assert check_energies(game, 1, 8) > 0
     assert check_deviation_regrets(game, 4, 8) > 0
 
 
