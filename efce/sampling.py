@@ -20,13 +20,14 @@ for a game that declares itself a polymatrix game (the grid game at any size).
    Usually it is the deviation with the largest regret r*: eq. 7's step, then a line search that
    minimises the sample estimate of log Z, capped at ``step_cap`` times eq. 7's step (the seed's
    "constant-fold increase"; it names no constant). If that step would leave the effective sample
-   size below ``ess_min``, eq. 7's step is taken instead (section 3.4).
-   - The cap is 10. On 8-card Indian poker a cap of 1000 did worse in 300 s: the longer steps
-     used up each sample sooner (21,002 profiles drawn against 14,101); the in-sample regret
-     ended 1.6 times, a fresh sample's 2.1 times as high. When a recorded deviation's lambda has overshot, so that its regret is now more
-   negative than r* is positive, that lambda is lowered instead, never below 0.
+   size below ``ess_min``, eq. 7's step is taken instead (section 3.4). When a recorded
+   deviation's lambda has overshot, so that its regret is now more negative than r* is positive,
+   that lambda is lowered instead, never below 0.
    - This is what makes the limit the *maximum-entropy* EFCE and not merely some EFCE.
    - The seed updates only the deviation with the largest regret.
+   - The cap is 10. On 8-card Indian poker a cap of 1000 did worse in 300 s: the longer steps
+     used up each sample sooner (21,002 profiles drawn against 14,101); the in-sample regret
+     ended 1.6 times, a fresh sample's 2.1 times as high.
    - The run stops when both the largest regret and the largest overshoot are at most
      ``target`` r_max (or ``stop_ratio`` times the first round's regret).
 4. **Reuse** the sample, reweighted by exp(-step r_phi(s)), while its effective sample size
