@@ -95,7 +95,9 @@ def main(argv=None) -> int:
     day = _dt.date.today().isoformat()
     reuse = {"seed": "the seed's (section 3.4): a sample is kept while its effective size stays above half its size",
              "capped": "ours: a sample is kept at most 10 rounds, and while its effective size stays above half"}
-    used = sorted({r.get("reuse", args.reuse) for r in rows})
+    for r in rows:  # rows from JSON files written before the column existed
+        r.setdefault("reuse", args.reuse)
+    used = sorted({r["reuse"] for r in rows})
     lines = [f"# Seed 004's experiments, sampling EFCE ({day})", "",
              "Each run in a fresh process, MCMC seed 0, until the time limit in the table. A run stops early when the "
              "largest estimated causal-deviation regret falls to the target fraction of the first round's. Sample "
@@ -114,7 +116,7 @@ def main(argv=None) -> int:
         if "error" in r or "rounds" not in r:
             lines.append(f"| {r.get('spec', '?')} | | | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | | |")
             continue
-        lines.append(f"| {r['game']} | {r.get('reuse', args.reuse)} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
+        lines.append(f"| {r['game']} | {r['reuse']} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
                      f"{r['rounds']:,} | {r['initial_regret']:.4g} | "
                      f"{r['final_regret']:.4g} | {r['ratio']:.3g} | {'yes' if r['converged'] else 'no'} | "
                      f"{r['check_samples']:,} | {r['found_regret']:.4g} | {r['validated_regret']:.4g} +- {r['validated_stderr']:.2g} | "
@@ -143,7 +145,7 @@ def _plots(rows, stem) -> None:
         if "history" in r and r["game"].startswith("indian"):
             h = r["history"]
             x = [p["round"] for p in h]
-            name = f"{r['game']}, {r.get('reuse', 'seed')} reuse"
+            name = f"{r['game']}, {r['reuse']} reuse"
             ax.loglog(x, [max(p["regret"], 1e-12) / r["initial_regret"] for p in h], label=f"{name}: regret / initial")
             ax2.loglog(x, [p["memory"] / 2**20 for p in h], ls="--", label=f"{name}: memory (MiB, tracemalloc)")
             if r.get("validated_regret", 0) > 0:  # the end point as a fresh sample measures it

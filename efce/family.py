@@ -44,6 +44,12 @@ class SampleStats:
     GT: sp.csr_matrix | None = field(default=None, repr=False)
     BT: sp.csr_matrix | None = field(default=None, repr=False)
 
+    def transposes(self) -> tuple:
+        """(G^T, B^T) as CSR, computed once: every round reads them."""
+        if self.GT is None:
+            self.GT, self.BT = self.G.T.tocsr(), self.B.T.tocsr()
+        return self.GT, self.BT
+
 
 def gumbel_draw(E: np.ndarray, A: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One draw per (row, owner) from softmax(E) over the owner's first A actions: E (C, K, kmax),
@@ -95,22 +101,17 @@ class DeviationFamily:
 
     def deviation_regrets(self, st: SampleStats, dev: Deviation) -> np.ndarray:
         """r_phi(s) for every sampled profile: (C,)."""
-        self._transpose(st)
+        GT, BT = st.transposes()
         C = st.G.shape[0]
         # rows of the transposes: only the deviation's few columns of G are read, not all of it
-        return _row_sum(st.GT, self._pairs(dev), C) - _row_sum(st.BT, np.array([dev.trigger]), C)
-
-    @staticmethod
-    def _transpose(st: SampleStats) -> None:
-        if st.GT is None:  # transposed once: every round reads it
-            st.GT, st.BT = st.G.T.tocsr(), st.B.T.tocsr()
+        return _row_sum(GT, self._pairs(dev), C) - _row_sum(BT, np.array([dev.trigger]), C)
 
     def weighted(self, st: SampleStats, om: np.ndarray) -> tuple:
         """(om G, om B, sum om): what a round's searches need, computed once per weighting."""
         key = (id(om), len(om), float(om.sum()), float(om[0]) if len(om) else 0.0)
         if st.cache is None or st.cache[0] != key:
-            self._transpose(st)
-            st.cache = (key, (st.GT @ om, st.BT @ om, float(om.sum())))
+            GT, BT = st.transposes()
+            st.cache = (key, (GT @ om, BT @ om, float(om.sum())))
         return st.cache[1]
 
     def register(self, dev: Deviation) -> int:
