@@ -108,10 +108,11 @@ class DeviationFamily:
 
     def weighted(self, st: SampleStats, om: np.ndarray) -> tuple:
         """(om G, om B, sum om): what a round's searches need, computed once per weighting."""
-        key = (id(om), len(om), float(om.sum()), float(om[0]) if len(om) else 0.0)
-        if st.cache is None or st.cache[0] != key:
+        # keyed by the array itself, held in the cache so its id cannot be reused; the sampler
+        # makes a new array for every weighting and never writes into one
+        if st.cache is None or st.cache[0] is not om:
             GT, BT = st.transposes()
-            st.cache = (key, (GT @ om, BT @ om, float(om.sum())))
+            st.cache = (om, (GT @ om, BT @ om, float(om.sum())))
         return st.cache[1]
 
     def register(self, dev: Deviation) -> int:

@@ -19,8 +19,9 @@ for a game that declares itself a polymatrix game (the grid game at any size).
 3. **Update** one coordinate of lambda (coordinate descent on the dual, log Z over lambda >= 0).
    Usually it is the deviation with the largest regret r*: eq. 7's step, then a line search that
    minimises the sample estimate of log Z, capped at ``step_cap`` times eq. 7's step (the seed's
-   "constant-fold increase"; it names no constant). If that step would leave the effective sample
-   size below ``ess_min``, eq. 7's step is taken instead (section 3.4). When a recorded
+   "constant-fold increase"; it names no constant). The search stops where the effective sample
+   size would fall below ``ess_min`` times the sample's size (section 3.4), but never short of
+   eq. 7's step, which the seed's convergence analysis needs. When a recorded
    deviation's lambda has overshot, so that its regret is now more negative than r* is positive,
    that lambda is lowered instead, never below 0.
    - This is what makes the limit the *maximum-entropy* EFCE and not merely some EFCE.
@@ -204,7 +205,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 step = -lam[j]  # the search only nears its bound: a lambda that should be 0 is 0
             lam[j] += step
             model.add(model.devs[j], step)
-            om = om * np.exp(-step * rs - np.max(-step * rs))
+            om = _reweight(om, step, rs)
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
                 say(f"time limit of {time_limit:g} s reached")
                 break
@@ -249,21 +250,23 @@ def regret_bound(game: Game, max_nodes: int = 2_000_000) -> float:
 
 def _line_search(om: np.ndarray, rs: np.ndarray, lo: float, hi: float, step0: float, ess_floor: float) -> float:
     """The step in [lo, hi] minimising the sample estimate F(x) = log sum om exp(-x rs) of log Z
-    (section 3.4); if that would leave an effective sample size below ``ess_floor``, eq. 7's
-    ``step0`` instead. F is convex with F' = -E_x[rs] and F'' = Var_x[rs]: safeguarded Newton
+    (section 3.4), stopped short where the effective sample size would fall below ``ess_floor``
+    (``_ess_truncated``). F is convex with F' = -E_x[rs] and F'' = Var_x[rs]: safeguarded Newton
     steps, bisection when a step leaves the bracket. Profiles with rs = 0 (the deviation's
     trigger not reached) only add a constant weight, so they are summed once."""
-    nz = rs != 0
-    r, w = rs[nz], om[nz]
-    w0 = float(om[~nz].sum())
+    nz = (rs != 0) & (om > 0)
+    r, lw = rs[nz], np.log(om[nz])
+    w0 = float(om[(rs == 0) & (om > 0)].sum())
+    lw0 = math.log(w0) if w0 > 0 else -math.inf
     if len(r) == 0:
         return step0
 
     def moments(x):
-        z = -x * r
-        zmax = max(float(z.max()), 0.0)
-        e = w * np.exp(z - zmax)
-        tot = float(e.sum()) + w0 * math.exp(-zmax)
+        # in log space: at a long step exp(-x r) under- or overflows for every profile
+        z = lw - x * r
+        zmax = max(float(z.max()), lw0)
+        e = np.exp(z - zmax)
+        tot = float(e.sum()) + math.exp(lw0 - zmax)
         m1 = float(e @ r) / tot
         return -m1, float(e @ (r * r)) / tot - m1 * m1
 
@@ -284,9 +287,33 @@ def _line_search(om: np.ndarray, rs: np.ndarray, lo: float, hi: float, step0: fl
             break
         nx = x - d1 / d2 if d2 > 0 else (a0 + b0) / 2
         x = nx if a0 < nx < b0 else (a0 + b0) / 2
-    if _ess(om * np.exp(-x * rs - np.max(-x * rs))) < ess_floor:
+    return _ess_truncated(om, rs, step0, x, ess_floor)
+
+
+def _ess_truncated(om: np.ndarray, rs: np.ndarray, step0: float, x: float, ess_floor: float) -> float:
+    """The line search stopped where the effective sample size would fall below ``ess_floor``
+    (section 3.4): the step between eq. 7's ``step0`` and the search's ``x`` nearest ``x`` that
+    keeps it, by bisection (``step0`` when even that falls below)."""
+    if _ess(_reweight(om, x, rs)) >= ess_floor:
+        return x
+    a, b = step0, x
+    if _ess(_reweight(om, a, rs)) < ess_floor:
         return step0
-    return x
+    for _ in range(40):
+        m = (a + b) / 2
+        if _ess(_reweight(om, m, rs)) >= ess_floor:
+            a = m
+        else:
+            b = m
+    return a
+
+
+def _reweight(om: np.ndarray, step: float, rs: np.ndarray) -> np.ndarray:
+    """The sample weights after lambda_phi grows by ``step``: om exp(-step rs), scaled so that the
+    largest is 1 (over many reused rounds the raw weights would drift to under- or overflow)."""
+    with np.errstate(divide="ignore"):
+        z = np.log(om) - step * rs
+    return np.exp(z - z.max())
 
 
 def _loaded(game: Game, result: SamplingResult, rng=None, engine: str | None = None):

@@ -9,8 +9,10 @@ job market game enumerated) and require its payoffs within 0.15 of the maximum-e
 its largest causal-deviation regret below 0.2 (2% of r_max)."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from efce.exact import max_entropy, solve_lp
 from efce.games import job_market
@@ -72,3 +74,70 @@ def test_same_seed_same_run():
     a = sample_efce(indian_poker(3), None, max_rounds=30, seed=5, sample_size=50)
     b = sample_efce(indian_poker(3), None, max_rounds=30, seed=5, sample_size=50)
     assert a.payoffs == b.payoffs and a.lam == b.lam and [h["regret"] for h in a.history] == [h["regret"] for h in b.history]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([1.0, 1e3, 1e6]), st.booleans(), st.booleans())
+def test_line_search_minimises_the_sample_log_partition(seed, scale, zeros, positive):
+    """The line search's step against scipy's bounded minimiser of F(x) = log sum om exp(-x rs),
+    evaluated with logsumexp, on random weights and regrets. Brackets reach steps so long that
+    exp(-x rs) over- or underflows for every profile (``scale``), and some profiles may miss the
+    trigger (rs = 0, ``zeros``) or every regret may be positive (``positive``: F falls all the
+    way to the bracket's end)."""
+    from scipy.optimize import minimize_scalar
+    from scipy.special import logsumexp
+
+    from efce.sampling import _line_search
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 200))
+    om = rng.random(n) ** 3
+    rs = rng.normal(0.1, 1.0, n) * 10.0 ** rng.uniform(-4, 0)
+    if positive:
+        rs = np.abs(rs)
+    if zeros:
+        rs[rng.random(n) < 0.5] = 0.0
+    hi = scale * 10.0 ** rng.uniform(-1, 2) / np.abs(rs).max()
+
+    def F(x):
+        return logsumexp(-x * rs, b=om)
+    x = _line_search(om, rs, 0.0, hi, hi / 10, ess_floor=0.0)
+    ref = minimize_scalar(F, bounds=(0.0, hi), method="bounded", options={"xatol": 1e-12 * hi})
+    best = min(ref.fun, F(0.0), F(hi))
+    assert np.isfinite(x) and 0.0 <= x <= hi
+    assert F(x) <= best + 1e-9 * max(1.0, abs(best))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.floats(0.2, 0.9))
+def test_line_search_stops_where_the_effective_sample_size_would_fall_below_its_floor(seed, frac):
+    """Section 3.4: the line search stops where the effective sample size would fall below its
+    floor. On a grid of steps: the step lies between eq. 7's step and the unconstrained minimiser
+    (a search with no floor); it keeps the floor (or is eq. 7's step, which is always taken); and
+    if it stopped short of the minimiser, the floor breaks within one grid step past it."""
+    from efce.sampling import _ess, _line_search
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 300))
+    om = rng.random(n) + 0.05
+    # as in the runs: a deviation's regret sits on a few profiles, so its minimiser reweights
+    # them hard and the floor often binds
+    rs = rng.normal(-0.05, 0.1, n)
+    few = rng.random(n) < rng.uniform(0.05, 0.5)
+    rs[few] = rng.uniform(1.0, 3.0, int(few.sum()))
+    hi = 50.0 / np.abs(rs).max()
+    step0 = hi / 100
+    floor = frac * _ess(om)
+    free = _line_search(om, rs, 0.0, hi, step0, ess_floor=0.0)
+    x = _line_search(om, rs, 0.0, hi, step0, ess_floor=floor)
+
+    def ess(t):
+        z = np.log(om) - t * rs
+        return _ess(np.exp(z - z.max()))
+    assert min(step0, free) - 1e-12 <= x <= max(step0, free) + 1e-12
+    if ess(step0) < floor:
+        assert x == step0
+        return
+    assert ess(x) >= floor * (1 - 1e-9)
+    grid = np.linspace(x, free, 400)[1:]
+    first_bad = next((t for t in grid if ess(t) < floor), None)
+    if free != x:
+        assert first_bad is not None and abs(first_bad - x) <= abs(free - x) / 399 * 1.0001 + 1e-9
