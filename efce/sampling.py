@@ -29,6 +29,11 @@ for a game that declares itself a polymatrix game (the grid game at any size).
    - The cap is 10. On 8-card Indian poker a cap of 1000 did worse in 300 s: the longer steps
      used up each sample sooner (21,002 profiles drawn against 14,101); the in-sample regret
      ended 1.6 times, a fresh sample's 2.1 times as high.
+   - A cap of 100 fits a reused sample much faster, which is what the seed's in-sample measure
+     rewards, but not the distribution. With the seed's reuse rule, 8-card poker's in-sample
+     regret reached 0.003 of the first in 900 s (cap 10: 0.015 in 2,400 s), while fresh samples
+     put both runs' worst deviation near 0.1 of the first. On one 20 x 20 grid after 600 s, fresh
+     samples gave 0.32 at cap 100 against 0.04 at cap 10.
    - The run stops when both the largest regret and the largest overshoot are at most
      ``target`` r_max (or ``stop_ratio`` times the first round's regret).
 4. **Reuse** the sample, reweighted by exp(-step r_phi(s)), while its effective sample size
