@@ -144,6 +144,14 @@ def _plots(rows, stem) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    if any("history" in r and r["game"].startswith("indian") for r in rows):
+        _poker_plot(plt, rows, stem)
+    grids = [r for r in rows if "history" in r and r["game"].startswith("grid")]
+    if grids:
+        _grid_plot(plt, grids, stem)
+
+
+def _poker_plot(plt, rows, stem) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax2 = ax.twinx()
     for r in rows:
@@ -167,29 +175,30 @@ def _plots(rows, stem) -> None:
     ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     fig.savefig(f"{stem}-poker.png", dpi=120, bbox_inches="tight")
     plt.close(fig)
-    grids = [r for r in rows if "history" in r and r["game"].startswith("grid")]
-    if grids:
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        by: dict = {}
-        for r in grids:
-            by.setdefault(r["gamma"], []).append(r)
-        g = sorted(by)
-        ax.loglog(g, [sum(r["seconds"] for r in by[k]) / len(by[k]) for k in g], marker="o", label="seconds (mean)")
-        ax.loglog(g, [sum(r.get("peak_rss_mib", float("nan")) for r in by[k]) / len(by[k]) for k in g], marker="s",
-                  label="peak MiB (OS, mean)")
-        ax.loglog(g, [sum(r["tracemalloc_peak"] for r in by[k]) / len(by[k]) / 2**20 for k in g], marker="^",
-                  label="peak MiB (tracemalloc, mean)")
-        stopped = [k for k in g if not all(r["converged"] for r in by[k])]
-        if stopped:  # a time is a lower bound where a run hit its limit before the target
-            ax.loglog(stopped, [sum(r["seconds"] for r in by[k]) / len(by[k]) for k in stopped], ls="none",
-                      marker="o", ms=12, mfc="none", mec="k", label="stopped by the time limit")
-        ax.set_xlabel("sequence complexity (3 L^2)")
-        ax.set_title("Grid games to 1e-3 of the first regret, in-sample (seed 004, Figure 3)")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(f"{stem}-grid.png", dpi=120)
-        plt.close(fig)
+
+
+def _grid_plot(plt, grids, stem) -> None:
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    by: dict = {}
+    for r in grids:
+        by.setdefault(r["gamma"], []).append(r)
+    g = sorted(by)
+    ax.loglog(g, [sum(r["seconds"] for r in by[k]) / len(by[k]) for k in g], marker="o", label="seconds (mean)")
+    ax.loglog(g, [sum(r.get("peak_rss_mib", float("nan")) for r in by[k]) / len(by[k]) for k in g], marker="s",
+              label="peak MiB (OS, mean)")
+    ax.loglog(g, [sum(r["tracemalloc_peak"] for r in by[k]) / len(by[k]) / 2**20 for k in g], marker="^",
+              label="peak MiB (tracemalloc, mean)")
+    stopped = [k for k in g if not all(r["converged"] for r in by[k])]
+    if stopped:  # a time is a lower bound where a run hit its limit before the target
+        ax.loglog(stopped, [sum(r["seconds"] for r in by[k]) / len(by[k]) for k in stopped], ls="none",
+                  marker="o", ms=12, mfc="none", mec="k", label="stopped by the time limit")
+    ax.set_xlabel("sequence complexity (3 L^2)")
+    ax.set_title("Grid games to 1e-3 of the first regret, in-sample (seed 004, Figure 3)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(f"{stem}-grid.png", dpi=120)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

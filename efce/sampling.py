@@ -20,8 +20,8 @@ for a game that declares itself a polymatrix game (the grid game at any size).
    Usually it is the deviation with the largest regret r*: eq. 7's step, then a line search that
    minimises the sample estimate of log Z, capped at ``step_cap`` times eq. 7's step (the seed's
    "constant-fold increase"; it names no constant). The search stops where the effective sample
-   size would fall below ``ess_min`` times the sample's size (section 3.4), but never short of
-   eq. 7's step, which the seed's convergence analysis needs. When a recorded
+   size would fall below ``ess_min`` times the sample's size (section 3.4); that floor never cuts
+   it below eq. 7's step, which the seed's convergence analysis needs. When a recorded
    deviation's lambda has overshot, so that its regret is now more negative than r* is positive,
    that lambda is lowered instead, never below 0.
    - This is what makes the limit the *maximum-entropy* EFCE and not merely some EFCE.
