@@ -144,27 +144,27 @@ def _plots(rows, stem) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    if any("history" in r and r["game"].startswith("indian") for r in rows):
-        _poker_plot(plt, rows, stem)
+    pokers = [r for r in rows if "history" in r and r["game"].startswith("indian")]
+    if pokers:
+        _poker_plot(plt, pokers, stem)
     grids = [r for r in rows if "history" in r and r["game"].startswith("grid")]
     if grids:
         _grid_plot(plt, grids, stem)
 
 
-def _poker_plot(plt, rows, stem) -> None:
+def _poker_plot(plt, pokers, stem) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax2 = ax.twinx()
-    for r in rows:
-        if "history" in r and r["game"].startswith("indian"):
-            h = r["history"]
-            x = [p["round"] for p in h]
-            name = f"{r['game']}, {r['reuse']} reuse"
-            ax.loglog(x, [max(p["regret"], 1e-12) / r["initial_regret"] for p in h], label=f"{name}: regret / initial")
-            ax2.loglog(x, [p["memory"] / 2**20 for p in h], ls="--", label=f"{name}: memory (MiB, tracemalloc)")
-            if r.get("validated_regret", 0) > 0:  # the end point as a fresh sample measures it
-                ax.errorbar([r["rounds"]], [r["validated_regret"] / r["initial_regret"]],
-                            yerr=[r["validated_stderr"] / r["initial_regret"]], marker="x", ms=9, capsize=4,
-                            color=ax.lines[-1].get_color(), ls="none", label=f"{name}: validated on fresh samples")
+    for r in pokers:
+        h = r["history"]
+        x = [p["round"] for p in h]
+        name = f"{r['game']}, {r['reuse']} reuse"
+        ax.loglog(x, [max(p["regret"], 1e-12) / r["initial_regret"] for p in h], label=f"{name}: regret / initial")
+        ax2.loglog(x, [p["memory"] / 2**20 for p in h], ls="--", label=f"{name}: memory (MiB, tracemalloc)")
+        if r.get("validated_regret", 0) > 0:  # the end point as a fresh sample measures it
+            ax.errorbar([r["rounds"]], [r["validated_regret"] / r["initial_regret"]],
+                        yerr=[r["validated_stderr"] / r["initial_regret"]], marker="x", ms=9, capsize=4,
+                        color=ax.lines[-1].get_color(), ls="none", label=f"{name}: validated on fresh samples")
     ax.set_xlabel("rounds")
     ax.set_ylabel("largest estimated regret / first round's")
     ax2.set_ylabel("memory in use (MiB)")
