@@ -299,17 +299,20 @@ def _ess_truncated(om: np.ndarray, rs: np.ndarray, step0: float, x: float, ess_f
     """The line search stopped where the effective sample size would fall below ``ess_floor``
     (section 3.4): the step between eq. 7's ``step0`` and the search's ``x`` nearest ``x`` that
     keeps it, by bisection (``step0`` when even that falls below)."""
-    if _ess(_reweight(om, x, rs)) >= ess_floor:
+    with np.errstate(divide="ignore"):
+        lw = np.log(om)  # once, not at each of the bisection's 40 trial steps
+
+    def keeps(t: float) -> bool:
+        z = lw - t * rs
+        return _ess(np.exp(z - z.max())) >= ess_floor
+    if keeps(x):
         return x
-    a, b = step0, x
-    if _ess(_reweight(om, a, rs)) < ess_floor:
+    if not keeps(step0):
         return step0
+    a, b = step0, x
     for _ in range(40):
         m = (a + b) / 2
-        if _ess(_reweight(om, m, rs)) >= ess_floor:
-            a = m
-        else:
-            b = m
+        a, b = (m, b) if keeps(m) else (a, m)
     return a
 
 
