@@ -28,7 +28,7 @@ from bench.isolated import TAG, run_isolated  # noqa: E402
 
 
 def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str, check: int,
-          step_cap: float) -> dict:
+          step_cap: float, burn_in: int) -> dict:
     import seqform
     import efce  # registers the games
     del efce
@@ -39,7 +39,7 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
     res = sample_efce(game, None, seed=seed, time_limit=time_limit, stop_ratio=stop_ratio, max_rounds=10**7,
                       max_reuse=10**9 if reuse == "seed" else 10, step_cap=step_cap, progress=lambda m: print(m, file=sys.stderr, flush=True),
                       every=30)
-    val = validated_regret(game, res, samples=check, burn_in=20)
+    val = validated_regret(game, res, samples=check, burn_in=burn_in)
     if hasattr(game, "polymatrix"):
         gamma = int(sum(game.polymatrix().num_actions))
     else:
@@ -53,12 +53,13 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
             "converged": res.converged, "seconds": res.seconds, "samples": res.samples,
             "tracemalloc_peak": res.peak_memory, "history": hist, "payoffs": [float(x) for x in res.payoffs],
             "found_regret": val.found, "validated_regret": val.validated, "validated_stderr": val.stderr,
-            "check_samples": val.samples, "deviations": len(res.deviations)}
+            "check_samples": val.samples, "deviations": len(res.deviations), "validation_burn_in": val.burn_in,
+            "energy_drift": val.energy_drift}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--child", nargs=7, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=8, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--poker", default="8", help="Indian poker deck sizes")
     ap.add_argument("--grids", default="5,10,15,20", help="grid sizes L")
     ap.add_argument("--grid-seeds", default="0", help="random grid games per size")
@@ -69,6 +70,8 @@ def main(argv=None) -> int:
     ap.add_argument("--step-cap", type=float, default=10.0,
                     help="the line search's cap, in eq. 7 steps (sample_efce's step_cap; its default is 10)")
     ap.add_argument("--check", type=int, default=1000, help="profiles per validation sample")
+    ap.add_argument("--burn-in", type=int, default=100,
+                    help="Gibbs sweeps from uniform profiles before the validation samples are read")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--from-json", nargs="+", default=None, metavar="FILE",
                     help="run nothing: report the rows of earlier runs' JSON files together")
@@ -77,8 +80,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
-        spec, tl, ratio, seed, reuse, check, cap = args.child
-        print(TAG + json.dumps(child(spec, float(tl), float(ratio), int(seed), reuse, int(check), float(cap))))
+        spec, tl, ratio, seed, reuse, check, cap, burn = args.child
+        print(TAG + json.dumps(child(spec, float(tl), float(ratio), int(seed), reuse, int(check), float(cap), int(burn))))
         return 0
     ptl = args.poker_time_limit or args.time_limit
     runs = [(f"indian_poker(cards={c})", 1e-4, ptl) for c in args.poker.split(",") if c] + \
@@ -92,7 +95,7 @@ def main(argv=None) -> int:
     for spec, ratio, tl in runs:
         print(f"{spec}: sampling, up to {tl:g} s", file=sys.stderr, flush=True)
         out = run_isolated([str(Path(__file__).resolve()), "--child", spec, str(tl), str(ratio), str(args.seed),
-                            args.reuse, str(args.check), str(args.step_cap)], cap=tl + 900)
+                            args.reuse, str(args.check), str(args.step_cap), str(args.burn_in)], cap=tl + 3600)
         out["target_ratio"] = ratio
         out["time_limit"] = tl
         rows.append(out)
@@ -102,6 +105,7 @@ def main(argv=None) -> int:
     for r in rows:  # rows from JSON files written before the column existed
         r.setdefault("reuse", args.reuse)
         r.setdefault("step_cap", 10.0)  # the only cap before the column existed
+        r.setdefault("validation_burn_in", 20)  # the bench's only burn-in before the column existed
     used = sorted({r["reuse"] for r in rows})
     lines = [f"# Seed 004's experiments, sampling EFCE ({day})", "",
              "Each run in a fresh process, MCMC seed 0, until the time limit in the table. A run stops early when the "
@@ -112,19 +116,23 @@ def main(argv=None) -> int:
              "* *fresh max*: the largest regret on a fresh sample (*check* profiles) of the final q_lambda "
              "(biased up: a maximum over many noisy estimates).",
              "* *validated*: that deviation's regret re-estimated on a second independent sample of the same size, "
-             "+- one standard error (unbiased for that deviation).", "",
+             "+- one standard error (unbiased for that deviation).",
+             "* *burn-in*: Gibbs sweeps from uniform profiles before the validation samples were read; *drift*: how "
+             "far the chains' mean energy moved over the second half of them, in standard errors (above 3: still "
+             "moving, so the validation may be off too; blank: not measured).", "",
              "| game | reuse | cap | sequence complexity | target | time limit (s) | rounds | initial regret | final regret | "
-             "final / initial | reached | check | fresh max | validated | seconds | samples | peak MiB (OS) | "
-             "peak MiB (tracemalloc) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "final / initial | reached | check | burn-in | drift | fresh max | validated | seconds | samples | "
+             "peak MiB (OS) | peak MiB (tracemalloc) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r or "rounds" not in r:
-            lines.append(f"| {r.get('spec', '?')} | | | | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | | |")
+            lines.append(f"| {r.get('spec', '?')} | | | | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | | | | |")
             continue
         lines.append(f"| {r['game']} | {r['reuse']} | {r['step_cap']:g} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
                      f"{r['rounds']:,} | {r['initial_regret']:.4g} | "
                      f"{r['final_regret']:.4g} | {r['ratio']:.3g} | {'yes' if r['converged'] else 'no'} | "
-                     f"{r['check_samples']:,} | {r['found_regret']:.4g} | {r['validated_regret']:.4g} +- {r['validated_stderr']:.2g} | "
+                     f"{r['check_samples']:,} | {r['validation_burn_in']} | "
+                     f"{'' if r.get('energy_drift') is None else format(r['energy_drift'], '+.1f')} | {r['found_regret']:.4g} | {r['validated_regret']:.4g} +- {r['validated_stderr']:.2g} | "
                      f"{r['seconds']:.1f} | {r['samples']:,} | {r.get('peak_rss_mib', float('nan')):.0f} | "
                      f"{r['tracemalloc_peak'] / 2**20:.1f} |")
     md = "\n".join(lines) + "\n"

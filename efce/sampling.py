@@ -388,13 +388,21 @@ class ValidatedRegret:
     """``found``: the largest regret on a fresh sample A (biased up: a maximum over many noisy
     estimates). ``validated``: the regret of A's best deviation re-estimated on a second,
     independent sample B (unbiased for that deviation, so a noisy lower bound on the largest
-    regret), with its standard error ``stderr``. ``samples`` profiles in each."""
+    regret), with its standard error ``stderr``. ``samples`` profiles in each.
+
+    ``energy_drift``: a mixing check on the ``burn_in`` Gibbs sweeps from uniform profiles. The
+    chains' mean energy (w . u - lambda . r) after all of them minus after half of them, in
+    standard errors of such a difference between two independent samples of q_lambda. Above 3 in
+    size, the chains were still moving when they were read, and so may the regrets have been.
+    Near 0 does not prove mixing: chains stuck in one mode do not drift either."""
 
     found: float
     validated: float
     stderr: float
     samples: int
     deviation: Deviation | None
+    energy_drift: float = 0.0
+    burn_in: int = 0
 
 
 def validated_regret(game: Game, result: SamplingResult, samples: int = 1000, seed: int = 12345,
@@ -405,10 +413,22 @@ def validated_regret(game: Game, result: SamplingResult, samples: int = 1000, se
     rng = np.random.default_rng(seed)
     model = _loaded(game, result, rng, engine)
     S = model.new_profiles(2 * samples, rng)
-    for _ in range(burn_in):
+    half = None
+    for k in range(burn_in):
+        if k == burn_in // 2:
+            half = model.energy(S)
         model.sweep(S, rng)
+    drift = _drift(half, model.energy(S)) if half is not None else 0.0
     found, dev, _ = model.best_deviation(model.statistics(S[:samples]), np.ones(samples))
     if dev is None:
-        return ValidatedRegret(float(found), 0.0, 0.0, samples, None)
+        return ValidatedRegret(float(found), 0.0, 0.0, samples, None, drift, burn_in)
     rs = model.deviation_regrets(model.statistics(S[samples:]), dev)
-    return ValidatedRegret(float(found), float(rs.mean()), float(rs.std(ddof=1) / math.sqrt(samples)), samples, dev)
+    return ValidatedRegret(float(found), float(rs.mean()), float(rs.std(ddof=1) / math.sqrt(samples)), samples, dev,
+                           drift, burn_in)
+
+
+def _drift(before: np.ndarray, after: np.ndarray) -> float:
+    """(mean(after) - mean(before)) over the standard error of a difference of two independent
+    samples' means; 0 when the energies do not vary (every chain at one profile)."""
+    se = math.sqrt((before.var(ddof=1) + after.var(ddof=1)) / len(after))
+    return float((after.mean() - before.mean()) / se) if se > 0 else 0.0

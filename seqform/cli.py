@@ -389,9 +389,10 @@ def cmd_efce(args) -> int:
                     "deviations": len(res.deviations)})
         if args.validate > 0:
             prog(f"validating on two fresh samples of {args.validate:,} profiles")
-            v = validated_regret(game, res, samples=args.validate, seed=args.seed + 1)
+            v = validated_regret(game, res, samples=args.validate, seed=args.seed + 1, burn_in=args.burn_in)
             out.update({"fresh_max_regret": v.found, "validated_regret": v.validated,
-                        "validated_stderr": v.stderr})
+                        "validated_stderr": v.stderr, "validation_burn_in": v.burn_in,
+                        "validation_energy_drift": v.energy_drift})
     if args.json:
         print(json.dumps(out))
         return 0
@@ -407,6 +408,9 @@ def cmd_efce(args) -> int:
         if "validated_regret" in out:
             print(f"fresh sample     largest regret {out['fresh_max_regret']:.6g}; that deviation on a second "
                   f"sample: {out['validated_regret']:.6g} +- {out['validated_stderr']:.2g}")
+            drift = out["validation_energy_drift"]
+            print(f"mixing           mean energy moved {drift:+.1f} standard errors over the last half of "
+                  f"{out['validation_burn_in']} sweeps" + (": not mixed, raise --burn-in" if abs(drift) > 3 else ""))
         print(f"memory           {out['peak_memory_bytes'] / 2**20:.1f} MiB peak (tracemalloc)")
     print(f"seconds          {out['seconds']:.3f}")
     return 0
@@ -510,6 +514,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "size lasts)")
     ep.add_argument("--validate", type=int, default=0, metavar="N",
                     help="sampling: afterwards, re-estimate the regret on two fresh samples of N profiles")
+    ep.add_argument("--burn-in", type=int, default=30,
+                    help="with --validate: Gibbs sweeps from uniform profiles before the fresh samples are read")
     ep.add_argument("--json", action="store_true", help="print one JSON object (keys payoffs, max_regret, ...)")
     ep.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
     ep.add_argument("--quiet", action="store_true")

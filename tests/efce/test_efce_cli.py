@@ -41,6 +41,7 @@ def test_sampling_validates_on_fresh_samples_and_runs_large_grids():
     out = json.loads(r.stdout)
     assert len(out["payoffs"]) == 144 and out["rounds"] == 30
     assert out["validated_stderr"] > 0 and out["fresh_max_regret"] >= 0
+    assert out["validation_burn_in"] == 30 and "validation_energy_drift" in out
 
 
 def test_errors():
@@ -59,3 +60,5 @@ def test_bench_efce_smoke(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert "| indian_poker(cards=3) | seed | 10 | 144 |" in r.stdout and "| grid_game(size=2,seed=0) | seed | 10 | 12 |" in r.stdout
     assert len(list(tmp_path.glob("efce-*.png"))) == 2 and len(list(tmp_path.glob("efce-*.json"))) == 1
+    rows = json.loads(next(tmp_path.glob("efce-*.json")).read_text())
+    assert all(r["validation_burn_in"] == 100 and isinstance(r["energy_drift"], float) for r in rows)

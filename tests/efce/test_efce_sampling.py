@@ -141,3 +141,20 @@ def test_line_search_stops_where_the_effective_sample_size_would_fall_below_its_
     first_bad = next((t for t in grid if ess(t) < floor), None)
     if free != x:
         assert first_bad is not None and abs(first_bad - x) <= abs(free - x) / 399 * 1.0001 + 1e-9
+
+
+def test_validation_reports_chains_still_drifting():
+    """``validated_regret``'s mixing check. From uniform profiles, 3-card Indian poker's q_lambda
+    (2,000 rounds at cap 100, its regret at 2% of the first) is far off after 2 sweeps: the
+    mean energy still climbs by many standard errors between sweep 1 and sweep 2. After 100
+    sweeps it has settled, as it has on the job market game (whose Gibbs chains mix at once)."""
+    from efce.games import indian_poker
+    from efce.sampling import validated_regret
+    g = indian_poker(3)
+    res = sample_efce(g, None, max_rounds=2000, seed=0, sample_size=200, step_cap=100, max_reuse=10**9)
+    assert validated_regret(g, res, samples=500, burn_in=2).energy_drift > 8
+    assert abs(validated_regret(g, res, samples=500, burn_in=100).energy_drift) < 4
+    jm = job_market()
+    res = sample_efce(jm, None, target=2e-3, max_rounds=40, seed=0, sample_size=1000, max_reuse=5)
+    v = validated_regret(jm, res, samples=1000, burn_in=30)
+    assert abs(v.energy_drift) < 4 and v.burn_in == 30
