@@ -170,7 +170,7 @@ def _poker_plot(plt, pokers, stem) -> None:
     for r in pokers:
         h = r["history"]
         x = [p["round"] for p in h]
-        name = f"{r['game']}, {r['reuse']} reuse"
+        name = f"{r['game']}, {r['reuse']} reuse, cap {r['step_cap']:g}, thin {r['thin']}"
         ax.loglog(x, [max(p["regret"], 1e-12) / r["initial_regret"] for p in h], label=f"{name}: regret / initial")
         ax2.loglog(x, [p["memory"] / 2**20 for p in h], ls="--", label=f"{name}: memory (MiB, tracemalloc)")
         if r.get("validated_regret", 0) > 0:  # the end point as a fresh sample measures it
