@@ -406,6 +406,11 @@ class ValidatedRegret:
     energy_drift: float = 0.0
     burn_in: int = 0
 
+    @property
+    def settled(self) -> bool:
+        """False when the chains were still moving: |energy_drift| above 3."""
+        return abs(self.energy_drift) <= 3
+
 
 def validated_regret(game: Game, result: SamplingResult, samples: int = 1000, seed: int = 12345,
                      burn_in: int = 30, engine: str | None = None) -> ValidatedRegret:

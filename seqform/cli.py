@@ -392,7 +392,7 @@ def cmd_efce(args) -> int:
             v = validated_regret(game, res, samples=args.validate, seed=args.seed + 1, burn_in=args.burn_in)
             out.update({"fresh_max_regret": v.found, "validated_regret": v.validated,
                         "validated_stderr": v.stderr, "validation_burn_in": v.burn_in,
-                        "validation_energy_drift": v.energy_drift})
+                        "validation_energy_drift": v.energy_drift, "validation_settled": v.settled})
     if args.json:
         print(json.dumps(out))
         return 0
@@ -410,7 +410,7 @@ def cmd_efce(args) -> int:
                   f"sample: {out['validated_regret']:.6g} +- {out['validated_stderr']:.2g}")
             drift = out["validation_energy_drift"]
             print(f"mixing           mean energy moved {drift:+.1f} standard errors over the last half of "
-                  f"{out['validation_burn_in']} sweeps" + (": not mixed, raise --burn-in" if abs(drift) > 3 else ""))
+                  f"{out['validation_burn_in']} sweeps" + ("" if out["validation_settled"] else ": not mixed, raise --burn-in"))
         print(f"memory           {out['peak_memory_bytes'] / 2**20:.1f} MiB peak (tracemalloc)")
     print(f"seconds          {out['seconds']:.3f}")
     return 0
