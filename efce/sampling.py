@@ -43,6 +43,10 @@ for a game that declares itself a polymatrix game (the grid game at any size).
    ``max_reuse`` rounds (our addition: a long-reused sample overfits, its regret estimate falling
    below the distribution's). Then sample afresh, with the sample size growing as
    ``sample_size`` + ``growth`` t (section 3.4: 100 + t/10).
+   - The seed names no threshold; half is ours. Lower floors did worse on 8-card poker with the
+     seed's reuse rule. At 5% of the sample, a 125-profile sample was never replaced, and its
+     regret stayed at 0.6 to 1.1 of the first. At a fixed 100 effective profiles, each sample was
+     fitted far below what the next fresh one showed (README).
 
 Scenarios: chance is enumerated exactly (``scenarios=None``; the seed does so for Indian poker) or
 sampled once (``scenarios=k``: k scenarios, each an outcome at every chance node). Reproducible
