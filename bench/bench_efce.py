@@ -98,7 +98,7 @@ def main(argv=None) -> int:
         print(f"{spec}: sampling, up to {tl:g} s", file=sys.stderr, flush=True)
         out = run_isolated([str(Path(__file__).resolve()), "--child", spec, str(tl), str(ratio), str(args.seed),
                             args.reuse, str(args.check), str(args.step_cap), str(args.burn_in),
-                            str(args.thin)], cap=tl + 3600)
+                            str(args.thin)], cap=tl + 3600, echo=True)
         out["target_ratio"] = ratio
         out["time_limit"] = tl
         rows.append(out)
