@@ -32,6 +32,12 @@ sweep redraws every class once, in every profile (chain) at once, from its exact
 set outside the skeleton, one that no play or recorded deviation reaches, has a flat conditional:
 its redraw is the slice move's uniform resampling.
 
+**Leaf tables.** e_z(s) depends on s only through the actions at the D slots of z's path, so
+while lambda stays fixed it takes at most K values (K = the largest product of the path's action
+counts: 32 in Indian poker). ``table`` computes them all once per lambda, and a sweep gathers
+them: on 8-card poker it is about 8 times faster than computing e_z per profile (measured in
+one process, same random draws). Games whose K x leaves is too large compute e_z per profile.
+
 **Best deviation** (section 3.2's deviation tree, by dynamic programming). For each trigger
 sigma = (i, a) of player n, and each sequence tau of n at or below i:
 
@@ -77,6 +83,8 @@ class TreeModel(DeviationFamily):
     ``scenarios``: None enumerates chance; k draws k scenarios (one outcome at every chance node
     each) with ``rng`` and weights each leaf by the fraction of scenarios that agree with its
     chance outcomes (seed 004's p~_nat)."""
+
+    table_limit = 1 << 22   # leaf-table entries (8 bytes each): 32 MiB at most
 
     def __init__(self, tree: Tree, w: np.ndarray, scenarios: int | None = None, rng=None):
         self.tree = tree
@@ -143,6 +151,7 @@ class TreeModel(DeviationFamily):
             self.mass = np.ones(M)  # sampled chance: no per-set bound below r_max
         self._dp_setup(pos)
         self._colour(valid, J)
+        self._leaf_radix()
 
     # ---------------------------------------------------------------- set-up
     def _dp_setup(self, pos: list) -> None:
@@ -214,7 +223,7 @@ class TreeModel(DeviationFamily):
             zs, slot, owner = zs[order], slot[order], owner[order]
             owners, starts = np.unique(owner, return_index=True)
             sub = _Rows(*(x[:, zs].copy() for x in (r.J, r.A, r.P, r.pb, r.U, r.tb, r.up)), r.c[zs], r.wu[zs])
-            self.classes.append((owners, (sub, slot, starts, self.A[owner])))
+            self.classes.append((owners, (sub, slot, starts, self.A[owner], zs)))
 
     # ---------------------------------------------------------------- energies
     def _reach(self, Sz: np.ndarray, d: _Rows):
@@ -250,34 +259,75 @@ class TreeModel(DeviationFamily):
             follow += self.Lam[d.tb[k] + sk] * d.up[k]
         return d.c * (ok * (d.wu + follow) - dev)
 
+    # ---------------------------------------------------------------- leaf tables
+    def _leaf_radix(self) -> None:
+        """Each leaf's energy depends on the profile only through the actions at the D slots of
+        its path. Number those combinations in mixed radix: ``stride`` (D, T), and K, the most
+        any leaf has. Tables are used when K x T stays small (``table_limit``)."""
+        r = self.rows
+        rad = np.append(self.A, 1)[r.J]                                   # (D, T); padding: 1
+        self.stride = np.cumprod(np.vstack([np.ones((1, rad.shape[1]), dtype=np.int64), rad[:-1]]), 0)
+        self.K = int(rad.prod(0).max()) if rad.size else 1
+        self.use_table = self.K * rad.shape[1] <= self.table_limit
+        self._table = None
+
+    def table(self) -> np.ndarray:
+        """e_z for every leaf z and every combination of actions on its path, (T * K,), leaf-major:
+        entry z K + sum_k s(J(k, z)) stride[k, z]. A Gibbs sweep gathers each leaf's energy from
+        it instead of recomputing the energy per profile. Rebuilt whenever lambda (L, Lam) has
+        changed since, however it was changed: comparing costs far less than one sweep."""
+        if self._table is None or not (np.array_equal(self._table[1], self.L)
+                                       and np.array_equal(self._table[2], self.Lam)):
+            r = self.rows
+            rad = np.append(self.A, 1)[r.J]
+            combo = np.arange(self.K)[:, None, None]
+            Sz = (combo // self.stride[None]) % rad[None]                 # (K, D, T)
+            self._table = (self._leaf_energy(Sz, r).T.ravel(), self.L.copy(), self.Lam.copy())
+        return self._table[0]
+
     def energy(self, S: np.ndarray, chunk: int = 256) -> np.ndarray:
         """w . u(s) - lambda . r(s) for every row of S: (C,)."""
         out = np.empty(len(S))
+        r = self.rows
+        if self.use_table:
+            tab, zK = self.table(), np.arange(r.J.shape[1]) * self.K
         for a in range(0, len(S), chunk):
-            out[a:a + chunk] = self._leaf_energy(S[a:a + chunk][:, self.rows.J], self.rows).sum(1)
+            Sz = S[a:a + chunk][:, r.J]
+            if self.use_table:
+                out[a:a + chunk] = tab[zK + (Sz * self.stride).sum(1)].sum(1)
+            else:
+                out[a:a + chunk] = self._leaf_energy(Sz, r).sum(1)
         return out
 
     def sweep(self, S: np.ndarray, rng: np.random.Generator, chunk: int = 256) -> None:
         """One Gibbs sweep over every colour class, in every row of S (in place). Rows are
         independent chains, taken ``chunk`` at a time: the leaves' gathered actions take
         chunk x depth x leaves integers, not a copy of that for the whole sample."""
+        tab = self.table() if self.use_table else None
         for a0 in range(0, len(S), chunk):
-            self._sweep(S[a0:a0 + chunk], rng)  # a view: the chains are updated in place
+            self._sweep(S[a0:a0 + chunk], rng, tab)  # a view: the chains are updated in place
 
-    def _sweep(self, S: np.ndarray, rng: np.random.Generator) -> None:
+    def _sweep(self, S: np.ndarray, rng: np.random.Generator, tab: np.ndarray | None) -> None:
         for owners, data in self.classes:
             if data is None:
                 S[:, owners] = (rng.random((len(S), len(owners))) * self.A[owners]).astype(np.int64)
                 continue
-            sub, slot, starts, arow = data
+            sub, slot, starts, arow, zs = data
             Sz = S[:, sub.J]
             R = len(slot)
             ar = np.arange(R)
             kmax = int(self.A[owners].max())
             E = np.empty((len(S), len(owners), kmax))
-            for a in range(kmax):
-                Sz[:, slot, ar] = np.minimum(a, arow - 1)
-                E[:, :, a] = np.add.reduceat(self._leaf_energy(Sz, sub), starts, axis=1)
+            if tab is not None:
+                # the leaf's combination without the redrawn slot, then each action's term added
+                st = self.stride[slot, zs]
+                rest = zs * self.K + (Sz * self.stride[:, zs]).sum(1) - Sz[:, slot, ar] * st
+                for a in range(kmax):
+                    E[:, :, a] = np.add.reduceat(tab[rest + np.minimum(a, arow - 1) * st], starts, axis=1)
+            else:
+                for a in range(kmax):
+                    Sz[:, slot, ar] = np.minimum(a, arow - 1)
+                    E[:, :, a] = np.add.reduceat(self._leaf_energy(Sz, sub), starts, axis=1)
             S[:, owners] = gumbel_draw(E, self.A[owners], rng)
 
     # ---------------------------------------------------------------- a sample's statistics

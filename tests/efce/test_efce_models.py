@@ -153,6 +153,26 @@ def test_polymatrix_engine_matches_the_tree_engine_on_grids(size):
         pm.sweep(S, rng)
 
 
+def test_leaf_table_follows_every_change_of_lambda():
+    """``TreeModel.table`` caches leaf energies; after lambda changes (through ``add`` or by
+    writing L and Lam), energies from it equal those computed per profile."""
+    rng = np.random.default_rng(6)
+    model = TreeModel(compile_tree(indian_poker(3)), np.array([0.2, 0.0, -0.1]))
+    assert model.use_table
+    S = model.new_profiles(200, rng)
+    some_deviations(model, S, rng)
+    before = model.energy(S)
+    for change in (lambda: model.add(model.devs[0], 0.7), lambda: model.L.__imul__(2.0),
+                   lambda: model.Lam.__imul__(0.5)):
+        change()
+        e = model.energy(S)
+        model.use_table = False
+        direct = model.energy(S)
+        model.use_table = True
+        assert np.allclose(e, direct, rtol=0, atol=1e-12) and not np.allclose(e, before, atol=1e-6)
+        before = e
+
+
 def _stationary_tv(model, sizes, rng, chains=20000, sweeps=12):
     """Total variation between the chains' empirical distribution after ``sweeps`` Gibbs sweeps
     and softmax(energy) over every full profile; and q's own distance from uniform."""
@@ -169,8 +189,10 @@ def _stationary_tv(model, sizes, rng, chains=20000, sweeps=12):
     return 0.5 * np.abs(emp - q).sum(), 0.5 * np.abs(q - 1 / len(q)).sum()
 
 
-def test_gibbs_sweeps_sample_q_lambda_tree():
-    """Tolerance: with n = 20,000 independent chains the expected TV distance between the
+@pytest.mark.parametrize("use_table", [True, False], ids=["leaf table", "leaf energies"])
+def test_gibbs_sweeps_sample_q_lambda_tree(use_table):
+    """Both ways of computing the sweeps' leaf energies (``TreeModel.table`` or per profile).
+    Tolerance: with n = 20,000 independent chains the expected TV distance between the
     empirical distribution and q over K profiles is at most sqrt(K / (2 pi n)), about 0.016 for
     the job market's K = 32 full profiles. The bound 0.05 leaves room for chains not fully mixed
     after 12 sweeps; q is kept far from uniform and from a point mass (TV from uniform between 0.2
@@ -178,6 +200,7 @@ def test_gibbs_sweeps_sample_q_lambda_tree():
     rng = np.random.default_rng(4)
     tree = compile_tree(job_market())
     model = TreeModel(tree, np.array([0.03, -0.02]))
+    model.use_table = use_table
     some_deviations(model, model.new_profiles(30, rng), rng)
     sizes = [int(a) for a in tree.infoset_num_actions]
     for scale in (0.1, 2.0):
