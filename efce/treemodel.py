@@ -262,13 +262,14 @@ class TreeModel(DeviationFamily):
     # ---------------------------------------------------------------- leaf tables
     def _leaf_radix(self) -> None:
         """Each leaf's energy depends on the profile only through the actions at the D slots of
-        its path. Number those combinations in mixed radix: ``stride`` (D, T), and K, the most
-        any leaf has. Tables are used when K x T stays small (``table_limit``)."""
+        its path. Number those combinations in mixed radix (``radix``, ``stride``: (D, T)); K is
+        the most any leaf has. Tables are used when K x T stays within ``table_limit``."""
         r = self.rows
-        rad = np.append(self.A, 1)[r.J]                                   # (D, T); padding: 1
-        self.stride = np.cumprod(np.vstack([np.ones((1, rad.shape[1]), dtype=np.int64), rad[:-1]]), 0)
-        self.K = int(rad.prod(0).max()) if rad.size else 1
-        self.use_table = self.K * rad.shape[1] <= self.table_limit
+        self.radix = np.append(self.A, 1)[r.J]                            # padding slots: 1
+        self.stride = np.cumprod(np.vstack([np.ones((1, self.radix.shape[1]), dtype=np.int64),
+                                            self.radix[:-1]]), 0)
+        self.K = int(self.radix.prod(0).max()) if self.radix.size else 1
+        self.use_table = self.K * self.radix.shape[1] <= self.table_limit
         self._table = None
 
     def table(self) -> np.ndarray:
@@ -278,11 +279,13 @@ class TreeModel(DeviationFamily):
         changed since, however it was changed: comparing costs far less than one sweep."""
         if self._table is None or not (np.array_equal(self._table[1], self.L)
                                        and np.array_equal(self._table[2], self.Lam)):
-            r = self.rows
-            rad = np.append(self.A, 1)[r.J]
-            combo = np.arange(self.K)[:, None, None]
-            Sz = (combo // self.stride[None]) % rad[None]                 # (K, D, T)
-            self._table = (self._leaf_energy(Sz, r).T.ravel(), self.L.copy(), self.Lam.copy())
+            D, T = self.radix.shape
+            tab = np.empty((self.K, T))
+            step = max(1, self.table_limit // max(1, D * T))  # the combinations' actions: at most table_limit integers
+            for c0 in range(0, self.K, step):
+                combo = np.arange(c0, min(c0 + step, self.K))[:, None, None]
+                tab[c0:c0 + step] = self._leaf_energy((combo // self.stride[None]) % self.radix[None], self.rows)
+            self._table = (tab.T.ravel(), self.L.copy(), self.Lam.copy())
         return self._table[0]
 
     def energy(self, S: np.ndarray, chunk: int = 256) -> np.ndarray:

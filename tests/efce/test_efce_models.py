@@ -171,6 +171,11 @@ def test_leaf_table_follows_every_change_of_lambda():
         model.use_table = True
         assert np.allclose(e, direct, rtol=0, atol=1e-12) and not np.allclose(e, before, atol=1e-6)
         before = e
+    # a table built a few combinations at a time (as for deep games) is the same table
+    whole = model.table().copy()
+    model.table_limit = model.K * model.radix.shape[1]   # still a table, but K / D combinations a chunk
+    model._table = None
+    assert model.K // model.radix.shape[0] < model.K and np.allclose(model.table(), whole, rtol=0, atol=1e-12)
 
 
 def _stationary_tv(model, sizes, rng, chains=20000, sweeps=12):
