@@ -5,8 +5,15 @@ perturbed LPs of ``refinements`` share it, with its options, its status handling
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import ctypes
+import os
+import sys
+import threading
 import time
 from dataclasses import dataclass
+from typing import Callable, Iterator
 
 import highspy
 import numpy as np
@@ -17,6 +24,121 @@ from .errors import SolverError
 INF = highspy.kHighsInf
 METHODS = ("simplex", "ipm", "choose", "pdlp")
 BASIC = 1  # HiGHS basis status code of a basic column or row
+# kHighsInterrupt (a user interrupt) is new in highspy 1.12; earlier ones report kInterrupt only
+_INTERRUPTED = tuple(getattr(highspy.HighsModelStatus, name) for name in ("kInterrupt", "kHighsInterrupt")
+                     if hasattr(highspy.HighsModelStatus, name))
+
+#: Where HiGHS's log goes: None (nowhere, the default) or a callable taking one line of text.
+#: Set it for a block with ``log_to``; the command line points it at its progress messages.
+_log_sink: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar("highs_log", default=None)
+#: A solve's log reaches the sink only once the solve has run this long, so small LPs stay quiet
+#: and a long one shows HiGHS's iteration lines as they come.
+LOG_AFTER_SECONDS = 2.0
+
+_banner_lock = threading.Lock()
+_banner_done = False
+
+
+@contextlib.contextmanager
+def log_to(sink: Callable[[str], None] | None) -> Iterator[None]:
+    """Within the block, send the log lines of HiGHS solves that run longer than
+    ``LOG_AFTER_SECONDS`` to ``sink`` (one stripped line per call), never to the terminal."""
+    token = _log_sink.set(sink)
+    try:
+        yield
+    finally:
+        _log_sink.reset(token)
+
+
+def set_log_sink(sink: Callable[[str], None] | None) -> None:
+    """Send HiGHS's log to ``sink`` from now on in this context (see ``log_to``)."""
+    _log_sink.set(sink)
+
+
+def new_highs() -> highspy.Highs:
+    """A ``highspy.Highs`` with its console output off.
+
+    highspy 1.16 prints a copyright banner on the process's standard output when the first
+    ``Highs`` object is made, before any option can be set. That would corrupt a ``--json`` object
+    or a user's own output, so the first construction in a process runs with file descriptors 1
+    and 2 pointed at /dev/null and C's stdio flushed before they are restored (the banner is
+    written through C's buffered stdout, which a pipe would otherwise flush later, unredirected).
+    Later constructions print nothing (HiGHS shows the banner once per process).
+    """
+    global _banner_done
+    if not _banner_done:
+        with _banner_lock:
+            if not _banner_done:
+                h = _construct_silently()
+                _banner_done = True
+                h.setOptionValue("output_flag", False)
+                return h
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    return h
+
+
+def _construct_silently() -> highspy.Highs:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    try:
+        saved = [os.dup(1), os.dup(2)]
+    except OSError:  # no file descriptors 1 and 2 (an embedded interpreter): nothing to protect
+        return highspy.Highs()
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        h = highspy.Highs()
+        _c_fflush()
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, null):
+            os.close(fd)
+    return h
+
+
+def _c_fflush() -> None:
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError):  # no C library to ask (Windows): its stdout is unbuffered there
+        pass
+
+
+class _LogForwarder:
+    """HiGHS's logging callback: lines that arrive ``LOG_AFTER_SECONDS`` or more after the solve
+    started go to ``sink`` as ``HiGHS: <line>``."""
+
+    def __init__(self, sink: Callable[[str], None]):
+        self.sink = sink
+        self.t0 = time.perf_counter()
+
+    def __call__(self, event) -> None:
+        if time.perf_counter() - self.t0 < LOG_AFTER_SECONDS:
+            return
+        for line in str(getattr(event, "message", "")).splitlines():
+            if line.strip():
+                self.sink(f"HiGHS: {line.strip()}")
+
+
+def _attach_log(h: highspy.Highs, verbose: bool) -> _LogForwarder | None:
+    """Route HiGHS's log: to the console only when the caller asked (``verbose``), else to the
+    context's sink through the logging callback (highspy >= 1.8 has ``cbLogging``), else nowhere."""
+    if verbose:
+        h.setOptionValue("output_flag", True)
+        return None
+    sink = _log_sink.get()
+    if sink is None or not hasattr(h, "cbLogging"):
+        return None
+    fwd = _LogForwarder(sink)
+    h.setOptionValue("output_flag", True)
+    h.setOptionValue("log_to_console", False)
+    h.cbLogging.subscribe(fwd)
+    return fwd
 
 
 @dataclass
@@ -46,8 +168,8 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
     if method not in METHODS:
         raise SolverError(f"unknown LP method {method!r}; choose one of {', '.join(METHODS)}")
     m, n = K.shape
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", bool(verbose))
+    h = new_highs()
+    fwd = _attach_log(h, verbose)
     h.setOptionValue("solver", method)
     if method == "ipm":
         h.setOptionValue("run_crossover", "on")
@@ -57,6 +179,8 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
         if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
             raise SolverError(f"HiGHS does not accept option {name}={value!r}")
     t0 = time.perf_counter()
+    if fwd is not None:
+        fwd.t0 = t0
     # the model as plain arrays (numpy straight into HiGHS): filling a HighsLp field by field
     # converts every element through Python (about 4 ms on Leduc with 5 ranks)
     sense = highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize
@@ -78,7 +202,7 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
     _run_interruptibly(h)
     secs = time.perf_counter() - t0
     ms = h.getModelStatus()
-    if ms in (highspy.HighsModelStatus.kInterrupt, highspy.HighsModelStatus.kHighsInterrupt):
+    if ms in _INTERRUPTED:
         raise KeyboardInterrupt("HiGHS solve interrupted")
     if ms != highspy.HighsModelStatus.kOptimal:
         why = h.modelStatusToString(ms)
