@@ -284,8 +284,10 @@ def test_certified_kuhn_equilibrium_has_exactly_zero_regret():
     assert ev.values == [Fraction(-1, 18), Fraction(1, 18)]
     assert ev.best_response_values == ev.values
     assert ev.nash_conv == 0 and ev.exploitability == 0
-    # player 1 never bets after a pass with some cards, so player 0 is not asked there
-    assert 0 < sum(ev.reached) < len(ev.reached)
+    # which information sets an equilibrium reaches depends on the vertex HiGHS returns; what every
+    # profile shares: chance deals every card, so player 0's first decisions are all reached
+    first = [i for i in range(len(ev.reached)) if tree.infoset_player[i] == 0 and tree.infoset_parent_seq[i] == 0]
+    assert len(first) == 3 and all(ev.reached[k] for k in first)
     assert ev.infoset_regret == [0 if r else None for r in ev.reached]
     assert ev.max_regret == 0
 
