@@ -288,7 +288,15 @@ def test_certified_kuhn_equilibrium_has_exactly_zero_regret():
     # profile shares: chance deals every card, so player 0's first decisions are all reached
     first = [i for i in range(len(ev.reached)) if tree.infoset_player[i] == 0 and tree.infoset_parent_seq[i] == 0]
     assert len(first) == 3 and all(ev.reached[k] for k in first)
-    assert ev.infoset_regret == [0 if r else None for r in ev.reached]
+    # a Nash equilibrium has zero regret wherever it is played: at every information set that chance,
+    # the opponent AND the owner's own plan reach (off its own path, e.g. a king facing a bet after
+    # the king was always bet, a Nash equilibrium may play anything: that is what refinements fix)
+    for i, (r, reg) in enumerate(zip(ev.reached, ev.infoset_regret)):
+        p = int(tree.infoset_player[i])
+        own = sol.exact_realization[p][int(tree.infoset_parent_seq[i])]
+        assert (reg is None) == (not r)
+        if r and own > 0:
+            assert reg == 0, (tree.infoset_key[i], reg)
     assert ev.max_regret == 0
 
 
