@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Regenerate the committed locks (needs uv: `pip install uv`):
+#     bash requirements/lock.sh
+# lock.txt    every package of the test environment, newest releases at the time of locking, for
+#             every Python from 3.10 (uv's universal resolution: one file, markers per Python).
+# lowest.txt  the lower bounds of pyproject.toml's dependencies (uv --resolution lowest-direct), with
+#             lock.txt's pytest, hypothesis and pytest-timeout: the oldest releases we claim to support.
+# .ci/run installs the first for the whole suite and the second for the smoke subset.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+uv pip compile pyproject.toml --extra test --universal --python-version 3.10 --quiet \
+    --custom-compile-command "bash requirements/lock.sh" -o requirements/lock.txt
+python3 -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))' \
+    > "$tmp/lowest.in"
+printf 'pytest\nhypothesis\npytest-timeout\n' >> "$tmp/lowest.in"
+grep -E '^(pytest|hypothesis|pytest-timeout)==' requirements/lock.txt > "$tmp/tools.txt"
+uv pip compile "$tmp/lowest.in" -c "$tmp/tools.txt" --resolution lowest-direct --python-version 3.11 --quiet \
+    --no-annotate --no-header -o "$tmp/lowest.txt"
+{ echo "# The lower bounds of pyproject.toml, resolved by: bash requirements/lock.sh (do not edit)"; cat "$tmp/lowest.txt"; } \
+    > requirements/lowest.txt
