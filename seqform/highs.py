@@ -136,7 +136,10 @@ def _attach_log(h: highspy.Highs, verbose: bool) -> _LogForwarder | None:
         return None
     fwd = _LogForwarder(sink)
     h.setOptionValue("output_flag", True)
-    h.setOptionValue("log_to_console", False)
+    # HiGHS up to 1.13 calls the logging callback only while log_to_console is on, and then
+    # writes to the callback instead of the console; from 1.14 it calls it either way and writes
+    # to the console as well unless log_to_console is off (measured on 1.11 to 1.16)
+    h.setOptionValue("log_to_console", (h.versionMajor(), h.versionMinor()) < (1, 14))
     h.cbLogging.subscribe(fwd)
     return fwd
 
