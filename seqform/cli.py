@@ -25,6 +25,9 @@ class Progress:
     def __init__(self, quiet: bool):
         self.quiet = quiet
         self.t0 = time.perf_counter()
+        if not quiet:  # a long LP solve shows HiGHS's iteration log as progress
+            from .highs import set_log_sink
+            set_log_sink(self)
 
     def __call__(self, msg: str) -> None:
         if not self.quiet:

@@ -137,3 +137,26 @@ def test_highs_log_reaches_a_sink_not_the_terminal(tmp_path):
     assert r.stdout == ""
     n, prefixed = map(int, r.stderr.split())
     assert n > 0 and prefixed == n
+
+
+def test_cli_progress_receives_the_highs_log(tmp_path):
+    """The command line's progress (unless --quiet) is where a long solve's HiGHS log goes."""
+    script = tmp_path / "prog.py"
+    script.write_text(textwrap.dedent("""
+        import sys
+        import seqform.highs as H
+        from seqform.cli import Progress
+        from seqform.games import load
+        from seqform import compile_tree, sequence_form
+        from seqform.lp import solve_lp
+        H.LOG_AFTER_SECONDS = 0.0
+        Progress(quiet=True)
+        assert H._log_sink.get() is None
+        Progress(quiet=False)
+        solve_lp(sequence_form(compile_tree(load("kuhn"))), method="simplex")
+    """))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ""
+    lines = r.stderr.splitlines()
+    assert lines and all("] HiGHS: " in line for line in lines), r.stderr
