@@ -4,7 +4,7 @@
 # lock.txt    every package of the test environment, newest releases at the time of locking, for
 #             every Python from 3.10 (uv's universal resolution: one file, markers per Python).
 # lowest.txt  the lower bounds of pyproject.toml's dependencies (uv --resolution lowest-direct), with
-#             lock.txt's pytest, hypothesis and pytest-timeout: the oldest releases we claim to support.
+#             lock.txt's pytest, hypothesis, pytest-timeout and pytest-xdist: the oldest releases we claim to support.
 # .ci/run installs the first for the whole suite and the second for the smoke subset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +14,8 @@ uv pip compile pyproject.toml --extra test --universal --python-version 3.10 --q
     --custom-compile-command "bash requirements/lock.sh" -o requirements/lock.txt
 python3 -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))' \
     > "$tmp/lowest.in"
-printf 'pytest\nhypothesis\npytest-timeout\n' >> "$tmp/lowest.in"
-grep -E '^(pytest|hypothesis|pytest-timeout)==' requirements/lock.txt > "$tmp/tools.txt"
+printf 'pytest\nhypothesis\npytest-timeout\npytest-xdist\n' >> "$tmp/lowest.in"
+grep -E '^(pytest|hypothesis|pytest-timeout|pytest-xdist|execnet)==' requirements/lock.txt > "$tmp/tools.txt"
 uv pip compile "$tmp/lowest.in" -c "$tmp/tools.txt" --resolution lowest-direct --python-version 3.11 --quiet \
     --no-annotate --no-header -o "$tmp/lowest.txt"
 { echo "# The lower bounds of pyproject.toml, resolved by: bash requirements/lock.sh (do not edit)"; cat "$tmp/lowest.txt"; } \
