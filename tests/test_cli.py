@@ -16,7 +16,9 @@ def test_solve_kuhn_json():
     out = json.loads(r.stdout)
     assert out["value"] == "-1/18" and out["certified"] is True
     assert out["sizes"] == {"histories": 58, "terminals": 30, "infosets": [6, 6], "sequences": [13, 13]}
-    assert set(out["seconds"]) == {"build", "solve", "certify"}
+    assert set(out["seconds"]) == {"read", "build", "solve", "certify", "exploitability", "total"}
+    parts = sum(v for k, v in out["seconds"].items() if k != "total")
+    assert parts <= out["seconds"]["total"] + 1e-9
     assert abs(out["value_float"] + 1 / 18) < 1e-12
     assert out["exploitability"] < 1e-12
     # every information set's exact probabilities sum to one
