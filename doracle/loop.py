@@ -46,6 +46,7 @@ class DoubleOracleResult:
     profile: list = field(default_factory=list)
     action_labels: list = field(default_factory=list)
     seconds: float = 0.0
+    interrupted: bool = False  # stopped by Ctrl-C: the bounds so far
 
 
 MODES = ("both", "alternating")
@@ -82,6 +83,7 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
     converged = False
     stalled = 0
     it = 0
+    interrupted = False
     try:
         for it in range(1, max_iterations + 1):
             rg = RestrictedGame(game, sequences, leaf_values)
@@ -134,10 +136,12 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
                 break
     except KeyboardInterrupt:
         say("interrupted: returning the best bounds so far")
+        interrupted = True
     upper, lower = bound
     value = lower if converged and upper == lower else None
     return DoubleOracleResult(game.name, value, lower, upper, it, converged, history, profile,
-                              action_labels=action_labels, seconds=time.perf_counter() - t0)
+                              action_labels=action_labels, seconds=time.perf_counter() - t0,
+                              interrupted=interrupted)
 
 
 def _f(x) -> str:

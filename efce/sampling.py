@@ -93,6 +93,9 @@ class SamplingResult:
     weights: tuple = ()
     converged: bool = False
     scenarios: int | None = None
+    #: which rule ended the run: "target", "rounds", "time_limit", "interrupted" (Ctrl-C) or
+    #: "trivial" (every distribution is an EFCE)
+    stopped_by: str = ""
 
 
 def make_model(game: Game, w, scenarios: int | None = None, rng=None, engine: str | None = None,
@@ -117,15 +120,15 @@ def make_model(game: Game, w, scenarios: int | None = None, rng=None, engine: st
     return TreeModel(compile_tree(game, max_nodes=max_nodes), w, scenarios, rng)
 
 
-def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: int = 1000, seed: int = 0,
+def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: int | None = 1000, seed: int = 0,
                 scenarios: int | None = None, r_max: float | None = None, sample_size: int = 100,
                 growth: float = 0.1, thin: int = 1, burn_in: int = 20, ess_min: float = 0.5, max_reuse: int = 10,
                 line_search: bool = True, step_cap: float = 10.0, progress=None, time_limit: float | None = None,
                 stop_ratio: float | None = None, engine: str | None = None, every: float = 2.0) -> SamplingResult:
     """Seed 004's sampling algorithm on ``game`` (module docstring). ``weights``: w (one per
     player; None = 0: the maximum-entropy EFCE). Stops when the largest estimated regret is at
-    most ``target`` times r_max (relative), after ``max_rounds``, at ``time_limit`` seconds, or on
-    Ctrl-C (the result so far). ``stop_ratio``: stop instead when the regret falls to this fraction
+    most ``target`` times r_max (relative), after ``max_rounds`` (None: no round limit), at
+    ``time_limit`` seconds, or on Ctrl-C (the result so far); ``stopped_by`` says which. ``stop_ratio``: stop instead when the regret falls to this fraction
     of the first round's (seed 004's experiments: 1e-4 for Indian poker, 1e-3 for grids). A
     sample is reused for at most ``max_reuse`` rounds. ``progress`` gets a line at most every
     ``every`` seconds."""
@@ -150,7 +153,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         return SamplingResult(game.name, list(u), 0.0, 0.0, 0, 0, time.perf_counter() - t0, peak,
-                              weights=tuple(w), converged=True, scenarios=scenarios)
+                              weights=tuple(w), converged=True, scenarios=scenarios, stopped_by="trivial")
     for _ in range(burn_in):
         model.sweep(S, rng)
     lam: list = []
@@ -158,8 +161,9 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     history: list = []
     best_r, initial, rounds, converged = float("inf"), None, 0, False
     last_say = -math.inf
+    stopped_by = "rounds"
     try:
-        for t in range(1, max_rounds + 1):
+        for t in (range(1, max_rounds + 1) if max_rounds is not None else itertools.count(1)):
             m = int(sample_size + growth * t)
             ess = _ess(om) if stats is not None else 0.0
             if stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse:
@@ -192,7 +196,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                     f"{now - t0:.0f} s")
             goal = target * rmax if stop_ratio is None else stop_ratio * initial
             if max(r_star, slack) <= goal or (dev is None and slack == 0):
-                converged = True
+                converged, stopped_by = True, "target"
                 break
             # eq. 7 with the deviation's own bound R >= |r_phi(s)| (r_max times its trigger's
             # chance mass) in place of r_max: the same analysis, a larger safe step
@@ -219,9 +223,11 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
             om = _reweight(om, step, rs)
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
                 say(f"time limit of {time_limit:g} s reached")
+                stopped_by = "time_limit"
                 break
     except KeyboardInterrupt:
         say("interrupted: returning the current distribution")
+        stopped_by = "interrupted"
     if stats is None:
         stats, om = model.statistics(S), np.ones(len(S))
     payoffs = om @ stats.U / om.sum()
@@ -229,7 +235,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     tracemalloc.stop()
     return SamplingResult(game.name, list(payoffs), best_r, initial or 0.0, rounds, drawn,
                           time.perf_counter() - t0, peak, history, list(model.devs), lam, tuple(w), converged,
-                          scenarios)
+                          scenarios, stopped_by)
 
 
 def _ess(weights: np.ndarray) -> float:

@@ -34,10 +34,16 @@ class Progress:
             print(f"[{time.perf_counter() - self.t0:7.2f}s] {msg}", file=sys.stderr, flush=True)
 
 
-def _load(spec: str, args=None):
-    import efce  # registers seed 004's games (job_market, indian_poker, grid_game)
+def _register_extension_games() -> None:
+    import efce  # registers Dudik & Gordon's games (job_market, indian_poker, grid_game)
     import lossless  # registers the games with ordered signals (rhode_island, ...)
     del lossless, efce
+
+
+def _load(spec: str, args=None):
+    _register_extension_games()
+    if os.path.isdir(spec):
+        raise SeqformError(f"{spec}: is a directory, not a game")
     try:
         return load_game(spec, getattr(args, "memory_limit", None))
     except FileNotFoundError as e:
@@ -135,13 +141,15 @@ def cmd_doracle(args, game, prog: Progress) -> int:
            "value_float": float(res.value) if res.value is not None else None, "certified": res.value is not None,
            "lower": str(res.lower) if res.lower is not None else None,
            "upper": str(res.upper) if res.upper is not None else None, "iterations": res.iterations,
-           "restricted_nodes": last.get("restricted_nodes"), "seconds": {"total": res.seconds}}
+           "restricted_nodes": last.get("restricted_nodes"), "seconds": {"total": res.seconds},
+           "interrupted": res.interrupted}
     if args.strategy:
         out["strategies"] = [{repr(k): dict(zip(res.action_labels[p][k], map(str, probs)))
                               for k, probs in res.profile[p].items()} for p in (0, 1)]
+    status = 130 if res.interrupted else 0  # Ctrl-C: the bounds so far, and the shell is told
     if args.json:
         print(json.dumps(out))
-        return 0
+        return status
     print(f"game            {res.game}")
     print(f"method          double oracle, {res.iterations} iterations; last restricted game "
           f"{last.get('restricted_nodes', 0):,} nodes")
@@ -153,12 +161,14 @@ def cmd_doracle(args, game, prog: Progress) -> int:
         hi = "?" if res.upper is None else f"{float(res.upper):.12g}"
         print(f"value           not converged: {lo} <= value <= {hi}")
     print(f"seconds         total {res.seconds:.3f}")
+    if res.interrupted:
+        print("interrupted     (the bounds found before Ctrl-C)")
     if args.strategy:
         for p, strat in enumerate(out["strategies"]):
             print(f"player {p} strategy (the first action at every information set not listed):")
             for k, acts in strat.items():
                 print(f"  {k}  " + ", ".join(f"{a}: {pr}" for a, pr in acts.items()))
-    return 0
+    return status
 
 
 def cmd_solve(args) -> int:
@@ -240,7 +250,9 @@ def cmd_convert(args) -> int:
     except OSError as e:
         raise SeqformError(f"cannot write {args.out}: {e.strerror or e}") from None
     prog(f"wrote {args.out}")
-    if not args.quiet:
+    if args.json:
+        print(json.dumps({"game": tree.name, "out": args.out, "sizes": tree.sizes()}))
+    elif not args.quiet:
         print(f"{tree.name} -> {args.out}: {_fmt_sizes(tree.sizes())}")
     return 0
 
@@ -360,7 +372,8 @@ def cmd_verify(args) -> int:
 
 
 def cmd_efce(args) -> int:
-    """``efce GAME``: an extensive-form correlated equilibrium (package ``efce``, seed 004)."""
+    """``efce GAME``: an extensive-form correlated equilibrium (package ``efce``; Dudik & Gordon 2009,
+    "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games")."""
     prog = Progress(args.quiet)
     game = _load(args.game, args)
     w = None
@@ -386,23 +399,29 @@ def cmd_efce(args) -> int:
                     "seconds": time.perf_counter() - t0})
     else:
         from efce.sampling import sample_efce, validated_regret
-        res = sample_efce(game, w, target=args.target, max_rounds=args.rounds, seed=args.seed,
+        # no hidden stopping rule: a round limit applies when asked for, or by default (said in
+        # --help and in the output) when no time limit is given either
+        rounds = args.rounds if args.rounds is not None or args.time_limit is not None else DEFAULT_EFCE_ROUNDS
+        res = sample_efce(game, w, target=args.target, max_rounds=rounds, seed=args.seed,
                           sample_size=args.sample_size, progress=prog, time_limit=args.time_limit,
                           max_reuse=args.max_reuse if args.max_reuse > 0 else 10**9)
-        out.update({"method": "sampling (seed 004)", "payoffs": [float(x) for x in res.payoffs],
+        out.update({"method": "sampling (Dudik & Gordon 2009)", "payoffs": [float(x) for x in res.payoffs],
                     "max_regret": float(res.max_regret), "initial_regret": float(res.initial_regret),
                     "rounds": res.rounds, "samples": res.samples, "seconds": res.seconds,
                     "peak_memory_bytes": res.peak_memory, "converged": res.converged,
-                    "deviations": len(res.deviations)})
+                    "deviations": len(res.deviations), "stopped_by": res.stopped_by,
+                    "round_limit": rounds, "round_limit_is_default": args.rounds is None and rounds is not None,
+                    "interrupted": res.stopped_by == "interrupted"})
         if args.validate > 0:
             prog(f"validating on two fresh samples of {args.validate:,} profiles")
             v = validated_regret(game, res, samples=args.validate, seed=args.seed + 1, burn_in=args.burn_in)
             out.update({"fresh_max_regret": v.found, "validated_regret": v.validated,
                         "validated_stderr": v.stderr, "validation_burn_in": v.burn_in,
                         "validation_energy_drift": v.energy_drift, "validation_settled": v.settled})
+    status = 130 if out.get("interrupted") else 0  # Ctrl-C: the distribution so far, and the shell is told
     if args.json:
         print(json.dumps(out))
-        return 0
+        return status
     print(f"game             {out['game']}")
     print(f"method           {out['method']}" + (f", weights {w}" if w else ""))
     print("payoffs          " + ", ".join(f"player {n}: {v:.6g}" for n, v in enumerate(out["payoffs"])))
@@ -411,6 +430,7 @@ def cmd_efce(args) -> int:
     if "rounds" in out:
         print(f"rounds           {out['rounds']:,} ({'converged' if out['converged'] else 'not converged'}); "
               f"initial regret {out['initial_regret']:.6g}")
+        print(f"stopped by       {_stop_reason(out, args)}")
         print(f"samples          {out['samples']:,} profiles drawn")
         if "validated_regret" in out:
             print(f"fresh sample     largest regret {out['fresh_max_regret']:.6g}; that deviation on a second "
@@ -420,125 +440,271 @@ def cmd_efce(args) -> int:
                   f"{out['validation_burn_in']} sweeps" + ("" if out["validation_settled"] else ": not mixed, raise --burn-in"))
         print(f"memory           {out['peak_memory_bytes'] / 2**20:.1f} MiB peak (tracemalloc)")
     print(f"seconds          {out['seconds']:.3f}")
-    return 0
+    return status
+
+
+def _stop_reason(out: dict, args) -> str:
+    """Which rule ended a sampling run, in words."""
+    why = out["stopped_by"]
+    if why == "target":
+        return f"the target (largest regret <= {args.target:g} x r_max)"
+    if why == "rounds":
+        return f"the round limit of {out['round_limit']:,}" + (" (the default without --rounds or --time-limit)"
+                                                              if out["round_limit_is_default"] else "")
+    if why == "time_limit":
+        return f"the time limit of {args.time_limit:g} s"
+    if why == "interrupted":
+        return "Ctrl-C (the distribution so far)"
+    return "nothing to do: every distribution is an EFCE (all payoffs equal)"
+
+
+GAME_HELP = ("a built-in game with parameters (kuhn, 'leduc(ranks=5)', 'liars_dice(1,3)'; `seqform games` lists "
+             "them), a Gambit .efg file, or openspiel:NAME")
+MEMORY_HELP = ("refuse games whose tree or LP would need more than this many GiB (default: SEQFORM_MEMORY_LIMIT, "
+               "else 75%% of available memory)")
+QUIET_HELP = "no progress messages on standard error"
+JSON_HELP = "print exactly one JSON object on standard output"
+#: ``seqform efce``'s round limit when neither --rounds nor --time-limit is given
+DEFAULT_EFCE_ROUNDS = 1000
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with our error form: one line on standard error, exit status 2."""
+
+    def error(self, message: str):  # noqa: D102 (argparse's hook)
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _version() -> str:
+    from importlib import metadata
+    try:
+        return metadata.version("seqform")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _common(p: argparse.ArgumentParser, json_flag: bool = True) -> None:
+    if json_flag:
+        p.add_argument("--json", action="store_true", help=JSON_HELP)
+    p.add_argument("--memory-limit", type=float, default=None, metavar="GIB", help=MEMORY_HELP)
+    p.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="seqform", description="Exact solving of extensive-form games.")
-    sub = ap.add_subparsers(dest="command", required=True)
+    ap = _Parser(prog="seqform", description="Exact solving of extensive-form games.")
+    ap.add_argument("--version", action="version", version=f"seqform {_version()}",
+                    help="print seqform's version and exit")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND", help="what to do (COMMAND --help for more)")
     sp = sub.add_parser("solve", help="solve a two-player zero-sum game exactly")
-    sp.add_argument("game", help="a built-in game (kuhn, 'leduc(ranks=5)', 'liars_dice(1,3)'), a .efg file, "
-                                 "or openspiel:NAME")
-    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.add_argument("game", help=GAME_HELP)
     sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
     sp.add_argument("--method", default="auto", choices=["auto", "simplex", "ipm", "choose", "doracle"],
                     help="HiGHS LP algorithm: auto (interior point for dense LPs, else dual simplex), simplex, "
                          "ipm (with crossover, to get a basis), choose (HiGHS decides); or doracle: double "
                          "oracle (restricted games grown by best responses, exact when it converges)")
-    sp.add_argument("--do-mode", choices=["both", "alternating"], default="both",
-                    help="with --method doracle: add both players' best responses each iteration (both), or "
-                         "one player's in turn (alternating)")
+    sp.add_argument("--do-mode", choices=["both", "alternating"], default=None,
+                    help="with --method doracle: add both players' best responses each iteration (both, the "
+                         "default), or one player's in turn (alternating)")
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
-    sp.add_argument("--exact-limit", type=int, default=2_000_000,
+    sp.add_argument("--exact-limit", type=int, default=2_000_000, metavar="N",
                     help="most nonzeros the exact basis solve may store (default 2,000,000)")
-    sp.add_argument("--time-limit", type=float, default=None, help="HiGHS time limit in seconds (with --method doracle: the whole loop's; it "
-                         "then returns the bounds so far)")
-    sp.add_argument("--memory-limit", type=float, default=None, metavar="GIB",
-                    help="refuse games whose tree or LP would need more (default: SEQFORM_MEMORY_LIMIT, "
-                         "else 75%% of available memory)")
+    sp.add_argument("--time-limit", type=float, default=None, metavar="S",
+                    help="HiGHS time limit in seconds (with --method doracle: the whole loop's; it then "
+                         "returns the bounds so far)")
     sp.add_argument("--refine", choices=["efpe", "qpe"], default=None,
                     help="a refined equilibrium: extensive-form perfect (efpe) or quasi-perfect (qpe), exactly "
                          "in the limit eps -> 0 unless --eps is given")
-    sp.add_argument("--eps", type=float, default=None, help="with --refine: solve the perturbed game at this tremble")
-    sp.add_argument("--quiet", action="store_true", help="no progress messages")
+    sp.add_argument("--eps", type=float, default=None, metavar="X",
+                    help="with --refine: solve the perturbed game at this tremble, 0 < X < 1")
+    _common(sp)
     sp.set_defaults(func=cmd_solve)
     ev = sub.add_parser("evaluate", help="exploitability and information-set regret of a strategy profile")
-    ev.add_argument("game")
-    ev.add_argument("strategy", help="a strategy profile in seqform's JSON form (see seqform.strategyio)")
+    ev.add_argument("game", help=GAME_HELP)
+    ev.add_argument("strategy", help="a strategy profile in seqform's JSON form (what `seqform solve --json "
+                                     "--strategy` prints under \"strategy\"; see seqform.strategyio)")
     group = ev.add_mutually_exclusive_group()
     group.add_argument("--exact", action="store_true", help="exact arithmetic, floats taken at their binary value")
     group.add_argument("--float", action="store_true", help="float arithmetic even for rational strategies")
     ev.add_argument("--missing-uniform", action="store_true",
                     help="information sets missing from the file play uniformly (default: an error)")
-    ev.add_argument("--json", action="store_true")
     ev.add_argument("--per-infoset", action="store_true", help="with --json, list every information set's regret")
-    ev.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
-    ev.add_argument("--quiet", action="store_true")
+    _common(ev)
     ev.set_defaults(func=cmd_evaluate)
     cp = sub.add_parser("convert", help="write a game (built-in, OpenSpiel or .efg) as a Gambit .efg file")
-    cp.add_argument("game", help="e.g. leduc, 'openspiel:kuhn_poker', game.efg")
+    cp.add_argument("game", help=GAME_HELP)
     cp.add_argument("out", help="the .efg file to write")
-    cp.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
-    cp.add_argument("--quiet", action="store_true")
+    _common(cp)
     cp.set_defaults(func=cmd_convert)
     sh = sub.add_parser("shrink", help="GameShrink: lossless abstraction of a game with ordered signals")
-    sh.add_argument("game", help="rhode_island, 'rhode_island(ranks=4,suits=2)', leduc_os, four_card")
-    sh.add_argument("--out", default=None, help="write the abstract game as a Gambit .efg file")
-    sh.add_argument("--json", action="store_true", help="print one JSON object")
+    sh.add_argument("game", help="a game with ordered signals: rhode_island, 'rhode_island(ranks=4,suits=2)', "
+                                 "leduc_os, four_card")
+    sh.add_argument("--out", default=None, metavar="ABSTRACT.efg", help="write the abstract game as a Gambit .efg file")
     sh.add_argument("--solve", action="store_true",
                     help="also solve the abstract game, lift the equilibrium and certify it in the original game")
-    sh.add_argument("--method", default="auto", choices=["auto", "simplex", "ipm", "choose"],
-                    help="with --solve: HiGHS LP algorithm")
+    sh.add_argument("--method", default=None, choices=["auto", "simplex", "ipm", "choose"],
+                    help="with --solve: HiGHS LP algorithm (default auto)")
     sh.add_argument("--own-view", action="store_true",
-                    help="the seed's variant, which ignores what the opponent knows: reproduces the seed's Rhode "
-                         "Island sizes but is not lossless in general")
+                    help="the variant of Gilpin & Sandholm's paper that ignores what the opponent knows: "
+                         "reproduces the survey's Rhode Island sizes but is not lossless in general")
     sh.add_argument("--no-nonzeros", action="store_true", help="skip counting the LPs' nonzeros")
-    sh.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
-    sh.add_argument("--quiet", action="store_true")
+    _common(sh)
     sh.set_defaults(func=cmd_shrink)
     vp = sub.add_parser("verify", help="run an iterative solver and track it against the certified ground truth")
     from .verify import SOLVERS
-    vp.add_argument("solver", choices=SOLVERS, help="the solver to run")
-    vp.add_argument("game", help="a built-in game, a .efg file, or openspiel:NAME")
-    vp.add_argument("--iterations", type=int, required=True)
-    vp.add_argument("--every", type=int, default=None,
-                    help="measure every this many iterations (default: about 40 log-spaced points)")
+    vp.add_argument("solver", choices=SOLVERS, help="the solver to run: " + ", ".join(SOLVERS))
+    vp.add_argument("game", help=GAME_HELP)
+    vp.add_argument("--iterations", type=int, required=True, metavar="N", help="iterations to run (at least 1)")
+    vp.add_argument("--every", type=int, default=None, metavar="K",
+                    help="measure every K iterations (default: about 40 log-spaced points)")
     vp.add_argument("--refined", default=None, metavar="efpe,qpe",
                     help="also track the distance to these exact refined equilibria")
-    vp.add_argument("--eps", type=float, default=None, help="the tremble of egt-perturbed (default 1e-3)")
+    vp.add_argument("--eps", type=float, default=None, metavar="X",
+                    help="the tremble of egt-perturbed, 0 < X < 1 (default 1e-3)")
     vp.add_argument("--plot", default=None, metavar="OUT.png", help="write a log-log plot (matplotlib)")
-    vp.add_argument("--json", action="store_true", help="print one JSON object")
-    vp.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
-    vp.add_argument("--quiet", action="store_true")
+    _common(vp)
     vp.set_defaults(func=cmd_verify)
-    ep = sub.add_parser("efce", help="an extensive-form correlated equilibrium (seed 004)")
+    ep = sub.add_parser("efce", help="an extensive-form correlated equilibrium (Dudik & Gordon 2009)")
     ep.add_argument("game", help="a built-in game, e.g. job_market, 'indian_poker(cards=4)', 'grid_game(size=3)'")
     ep.add_argument("--weights", default=None, metavar="W1,W2,...",
-                    help="bias towards sum_n w_n E[u_n] (seed 004, eq. 2); default 0: the maximum-entropy EFCE")
+                    help="bias towards sum_n w_n E[u_n] (Dudik & Gordon 2009, eq. 2); default 0: the "
+                         "maximum-entropy EFCE")
     ep.add_argument("--exact", action="store_true",
                     help="exact ground truth for small games: maximum entropy over the EFCE polytope (cvxpy)")
     ep.add_argument("--welfare", action="store_true",
                     help="exact: the EFCE of best social welfare (or of best weighted payoff with --weights), HiGHS")
-    ep.add_argument("--base", choices=["full", "reduced"], default="full",
-                    help="with --exact: entropy over full (seed 004) or reduced pure strategy profiles")
-    ep.add_argument("--target", type=float, default=1e-3, help="sampling: stop at this regret, relative to r_max")
-    ep.add_argument("--rounds", type=int, default=1000, help="sampling: most boosting rounds")
-    ep.add_argument("--sample-size", type=int, default=100, help="sampling: profiles per sample at round 0")
-    ep.add_argument("--seed", type=int, default=0)
-    ep.add_argument("--time-limit", type=float, default=None, help="sampling: stop after this many seconds")
-    ep.add_argument("--max-reuse", type=int, default=10,
-                    help="sampling: most rounds one sample serves (0: no cap, the seed's rule: while its effective "
-                         "size lasts)")
+    ep.add_argument("--base", choices=["full", "reduced"], default=None,
+                    help="with --exact: entropy over full (Dudik & Gordon's choice, the default) or reduced pure "
+                         "strategy profiles")
+    ep.add_argument("--target", type=float, default=1e-3, metavar="X",
+                    help="sampling: stop once the largest estimated causal-deviation regret is at most X times "
+                         "r_max, the largest range of one player's payoff over the leaves (default 1e-3)")
+    ep.add_argument("--rounds", type=int, default=None, metavar="N",
+                    help=f"sampling: stop after N boosting rounds (default: no round limit when --time-limit "
+                         f"is given, else {DEFAULT_EFCE_ROUNDS:,})")
+    ep.add_argument("--sample-size", type=int, default=100, metavar="N",
+                    help="sampling: profiles per sample at round 0 (default 100)")
+    ep.add_argument("--seed", type=int, default=0, help="sampling: the random seed (default 0)")
+    ep.add_argument("--time-limit", type=float, default=None, metavar="S",
+                    help="sampling: stop after S seconds")
+    ep.add_argument("--max-reuse", type=int, default=10, metavar="N",
+                    help="sampling: most rounds one sample serves (0: no cap, Dudik & Gordon's rule: while its "
+                         "effective size lasts)")
     ep.add_argument("--validate", type=int, default=0, metavar="N",
                     help="sampling: afterwards, re-estimate the regret on two fresh samples of N profiles")
-    ep.add_argument("--burn-in", type=int, default=30,
+    ep.add_argument("--burn-in", type=int, default=30, metavar="N",
                     help="with --validate: Gibbs sweeps from uniform profiles before the fresh samples are read")
-    ep.add_argument("--json", action="store_true", help="print one JSON object (keys payoffs, max_regret, ...)")
-    ep.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
-    ep.add_argument("--quiet", action="store_true")
+    _common(ep)
     ep.set_defaults(func=cmd_efce)
     ip = sub.add_parser("info", help="print a game's sizes")
-    ip.add_argument("game")
-    ip.add_argument("--json", action="store_true")
-    ip.add_argument("--memory-limit", type=float, default=None, metavar="GIB")
-    ip.add_argument("--quiet", action="store_true")
+    ip.add_argument("game", help=GAME_HELP)
+    _common(ip)
     ip.set_defaults(func=cmd_info)
+    gp = sub.add_parser("games", help="list the built-in games with their parameters and sizes")
+    gp.add_argument("--json", action="store_true", help=JSON_HELP)
+    gp.set_defaults(func=cmd_games)
     return ap
+
+
+def _check_options(args) -> None:
+    """Refuse contradictory or invalid options, naming the flags (``SeqformError``)."""
+    def positive(flag: str, value) -> None:
+        if value is not None and not value > 0:
+            raise SeqformError(f"{flag} must be positive, got {value:g}")
+
+    def at_least(flag: str, value, low: int) -> None:
+        if value is not None and value < low:
+            raise SeqformError(f"{flag} must be at least {low}, got {value}")
+
+    def tremble(flag: str, value) -> None:
+        if value is not None and not 0 < value < 1:
+            raise SeqformError(f"{flag} must lie strictly between 0 and 1, got {value:g}")
+
+    positive("--memory-limit", getattr(args, "memory_limit", None))
+    positive("--time-limit", getattr(args, "time_limit", None))
+    cmd = args.command
+    if cmd == "solve":
+        at_least("--exact-limit", args.exact_limit, 0)
+        tremble("--eps", args.eps)
+        if args.eps is not None and not args.refine:
+            raise SeqformError("--eps needs --refine efpe|qpe")
+        if args.method == "doracle" and args.refine:
+            raise SeqformError("--method doracle cannot be combined with --refine (double oracle finds a Nash "
+                               "equilibrium, not a refined one)")
+        if args.do_mode is not None and args.method != "doracle":
+            raise SeqformError("--do-mode needs --method doracle")
+        if args.no_certify and args.refine:
+            raise SeqformError("--no-certify does not apply to --refine: refined equilibria are always certified")
+        if args.refine and args.method not in ("auto",):
+            raise SeqformError("--method does not apply to --refine (the perturbed LPs use HiGHS's dual simplex)")
+        args.do_mode = args.do_mode or "both"
+    elif cmd == "verify":
+        at_least("--iterations", args.iterations, 1)
+        at_least("--every", args.every, 1)
+        tremble("--eps", args.eps)
+        if args.eps is not None and args.solver != "egt-perturbed":
+            raise SeqformError(f"--eps applies to egt-perturbed only, not {args.solver}")
+        bad = [c for c in (args.refined or "").split(",") if c and c not in ("efpe", "qpe")]
+        if bad:
+            raise SeqformError(f"--refined takes efpe and/or qpe, comma-separated, not {','.join(bad)}")
+    elif cmd == "efce":
+        positive("--target", args.target)
+        at_least("--rounds", args.rounds, 1)
+        at_least("--sample-size", args.sample_size, 1)
+        at_least("--validate", args.validate, 0)
+        at_least("--burn-in", args.burn_in, 0)
+        at_least("--max-reuse", args.max_reuse, 0)
+        if args.exact and args.welfare:
+            raise SeqformError("--exact and --welfare are two different exact EFCEs: give one")
+        exact = args.exact or args.welfare
+        if args.base is not None and not args.exact:
+            raise SeqformError("--base applies to --exact only")
+        sampling = {"--rounds": args.rounds is not None, "--time-limit": args.time_limit is not None,
+                    "--validate": args.validate > 0}
+        if exact and any(sampling.values()):
+            flags = ", ".join(f for f, given in sampling.items() if given)
+            raise SeqformError(f"{flags} applies to the sampling algorithm, not to --exact or --welfare")
+        args.base = args.base or "full"
+    elif cmd == "shrink":
+        if args.method is not None and not args.solve:
+            raise SeqformError("--method needs --solve")
+        args.method = args.method or "auto"
+        if args.solve and args.own_view:
+            raise SeqformError("--solve needs the lossless abstraction; drop --own-view")
+
+
+def cmd_games(args) -> int:
+    """``games``: the built-in games (``seqform.games.REGISTRY`` and what the extensions register),
+    their parameters with defaults, and their sizes at the defaults, counted without building them."""
+    import inspect
+    from . import games
+    _register_extension_games()
+    rows = []
+    for name in sorted(games.REGISTRY):
+        factory = games.REGISTRY[name]
+        params = {p.name: (None if p.default is inspect.Parameter.empty else p.default)
+                  for p in inspect.signature(factory).parameters.values()}
+        try:
+            nodes = factory().num_nodes_hint()
+        except Exception:  # a game whose defaults cannot be built or counted: size unknown
+            nodes = None
+        doc = (inspect.getdoc(factory) or "").split("\n\n")[0].replace("\n", " ")
+        rows.append({"name": name, "parameters": params, "nodes": nodes, "description": doc})
+    if args.json:
+        print(json.dumps({"games": rows}, default=str))
+        return 0
+    for r in rows:
+        ps = ", ".join(f"{k}={v!r}" for k, v in r["parameters"].items())
+        size = f"{r['nodes']:,} nodes" if r["nodes"] is not None else "size unknown"
+        print(f"{r['name']}({ps})  [{size}]")
+        if r["description"]:
+            print(f"    {r['description']}")
+    return 0
 
 
 def main(argv: list | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        _check_options(args)
         return args.func(args)
     except SeqformError as e:
         print(f"seqform: error: {e}", file=sys.stderr)

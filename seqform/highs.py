@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import ctypes
-import os
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -20,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .errors import SolverError
+from .silence import silenced_fds
 
 INF = highspy.kHighsInf
 METHODS = ("simplex", "ipm", "choose", "pdlp")
@@ -60,9 +58,8 @@ def new_highs() -> highspy.Highs:
 
     highspy 1.16 prints a copyright banner on the process's standard output when the first
     ``Highs`` object is made, before any option can be set. That would corrupt a ``--json`` object
-    or a user's own output, so the first construction in a process runs with file descriptors 1
-    and 2 pointed at /dev/null and C's stdio flushed before they are restored (the banner is
-    written through C's buffered stdout, which a pipe would otherwise flush later, unredirected).
+    or a user's own output, so the first construction in a process runs inside
+    ``seqform.silence.silenced_fds``.
     Later constructions print nothing (HiGHS shows the banner once per process).
     """
     global _banner_done
@@ -79,34 +76,8 @@ def new_highs() -> highspy.Highs:
 
 
 def _construct_silently() -> highspy.Highs:
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (AttributeError, OSError, ValueError):
-            pass
-    try:
-        saved = [os.dup(1), os.dup(2)]
-    except OSError:  # no file descriptors 1 and 2 (an embedded interpreter): nothing to protect
+    with silenced_fds():
         return highspy.Highs()
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        h = highspy.Highs()
-        _c_fflush()
-    finally:
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        for fd in (*saved, null):
-            os.close(fd)
-    return h
-
-
-def _c_fflush() -> None:
-    try:
-        ctypes.CDLL(None).fflush(None)
-    except (OSError, AttributeError):  # no C library to ask (Windows): its stdout is unbuffered there
-        pass
 
 
 class _LogForwarder:
@@ -239,3 +210,6 @@ def _run_interruptibly(h: highspy.Highs) -> None:
         h.cancelSolve()
         while not h.wait(0.1)[0]:
             pass
+        # re-raised whatever status HiGHS ended with: a solve that finished before it saw the
+        # cancellation would otherwise swallow the user's Ctrl-C (seen with double oracle)
+        raise

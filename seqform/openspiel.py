@@ -43,6 +43,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .errors import ChanceProbabilityError, GameError, SeqformError, StrategyError, UnsupportedGameError
+from .silence import silenced_fds
 from .game import CHANCE, TERMINAL, Game
 from .strategy import Profile, validate_behaviour
 from .tree import Tree
@@ -110,10 +111,20 @@ def load_openspiel(game):
     """A pyspiel game from a game object or a game string, made turn-based if simultaneous."""
     pyspiel = _pyspiel()
     if isinstance(game, str):
+        # an unknown name makes OpenSpiel list all of its games in the error, twice: say it in one line
+        short = game.split("(", 1)[0].strip()
+        names = list(pyspiel.registered_names())
+        if short not in names:
+            import difflib
+            near = difflib.get_close_matches(short, names, n=3)
+            hint = f"; did you mean {' or '.join(near)}?" if near else " (pyspiel.registered_names() lists them)"
+            raise GameError(f"unknown OpenSpiel game {short!r}{hint}")
         try:
-            game = pyspiel.load_game(game)
+            with silenced_fds():  # OpenSpiel prints its exception on fd 2 before raising it
+                game = pyspiel.load_game(game)
         except Exception as e:  # pyspiel raises a plain RuntimeError / SpielError
-            raise GameError(f"OpenSpiel cannot load game {game!r}: {e}") from None
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise GameError(f"OpenSpiel cannot load game {game!r}: {first}") from None
     if not isinstance(game, pyspiel.Game):
         raise TypeError(f"expected a pyspiel game or a game string, got {type(game).__name__}")
     gt = game.get_type()

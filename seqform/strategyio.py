@@ -294,6 +294,14 @@ def read_profile(tree: Tree, path_or_file: str | os.PathLike | IO[str], missing:
             obj = json.load(path_or_file)
     except json.JSONDecodeError as e:
         raise StrategyError(f"{name} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except UnicodeDecodeError as e:
+        raise StrategyError(f"{name}: not UTF-8 text (byte {e.object[e.start:e.start + 1]!r} at offset {e.start})") from None
+    except IsADirectoryError:
+        raise StrategyError(f"{name}: is a directory, not a strategy file") from None
+    except FileNotFoundError:
+        raise StrategyError(f"{name}: no such file") from None
+    except OSError as e:
+        raise StrategyError(f"{name}: cannot read: {e.strerror or e}") from None
     return profile_from_json(tree, obj, missing=missing, check_game=check_game)
 
 

@@ -156,3 +156,141 @@ def test_output_into_a_closed_pipe_is_quiet():
     err = p.stderr.read()
     p.wait(timeout=60)
     assert "Traceback" not in err and p.returncode == 141
+
+
+# ---- issue 19: what a new user hit -------------------------------------------------------------
+
+def one_line_error(r):
+    """A refusal: exit 2, nothing on stdout, exactly one line on stderr, no traceback."""
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+    return r.stderr
+
+
+@pytest.mark.parametrize("content,expect", [
+    (None, "no such file"),
+    ("dir", "is a directory"),
+    (b"\xff\xfe{", "not UTF-8"),
+    (b'{"a":', "not valid JSON"),
+])
+def test_evaluate_bad_strategy_files(tmp_path, content, expect):
+    path = tmp_path / "s.json"
+    if content == "dir":
+        path.mkdir()
+    elif content is not None:
+        path.write_bytes(content)
+    err = one_line_error(run("evaluate", "kuhn", str(path), "--quiet"))
+    assert expect in err and str(path) in err
+
+
+def test_openspiel_typo_is_one_line_with_a_suggestion():
+    pytest.importorskip("pyspiel")
+    err = one_line_error(run("info", "openspiel:kuhn_pker"))
+    assert "unknown OpenSpiel game 'kuhn_pker'" in err and "kuhn_poker" in err
+    err = one_line_error(run("info", "openspiel:kuhn_poker(players=x)"))
+    assert "OpenSpiel cannot load game" in err
+
+
+def test_version():
+    from importlib import metadata
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"seqform {metadata.version('seqform')}"
+
+
+def test_games_lists_every_registered_game_with_its_parameters():
+    import inspect
+    import efce  # noqa: F401  (registers its games, as lossless does)
+    import lossless  # noqa: F401
+    import seqform
+    r = run("games", "--json")
+    assert r.returncode == 0, r.stderr
+    rows = {g["name"]: g for g in json.loads(r.stdout)["games"]}
+    assert set(rows) == set(seqform.games.REGISTRY)
+    for name, factory in seqform.games.REGISTRY.items():
+        assert list(rows[name]["parameters"]) == list(inspect.signature(factory).parameters)
+    assert rows["leduc"]["parameters"] == {"ranks": 3, "suits": 2}
+    text = run("games")
+    assert text.returncode == 0 and "leduc(ranks=3, suits=2)" in text.stdout
+
+
+def test_every_argument_has_help():
+    import argparse
+    from seqform.cli import build_parser
+    top = build_parser()
+    sub = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+    for name, parser in sub.choices.items():
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help, f"seqform {name}: {action.option_strings or action.dest} has no help"
+    assert all(a.help for a in top._actions)
+
+
+@pytest.mark.parametrize("args,flags", [
+    (("solve", "kuhn", "--method", "doracle", "--refine", "qpe"), ["--method doracle", "--refine"]),
+    (("solve", "kuhn", "--do-mode", "alternating"), ["--do-mode", "--method doracle"]),
+    (("solve", "kuhn", "--time-limit", "-1"), ["--time-limit"]),
+    (("solve", "kuhn", "--time-limit", "0"), ["--time-limit"]),
+    (("solve", "kuhn", "--memory-limit", "-2"), ["--memory-limit"]),
+    (("solve", "kuhn", "--exact-limit", "-1"), ["--exact-limit"]),
+    (("solve", "kuhn", "--refine", "qpe", "--eps", "0"), ["--eps"]),
+    (("solve", "kuhn", "--refine", "qpe", "--eps", "1.5"), ["--eps"]),
+    (("solve", "kuhn", "--eps", "0.1"), ["--eps", "--refine"]),
+    (("solve", "kuhn", "--refine", "efpe", "--no-certify"), ["--no-certify", "--refine"]),
+    (("verify", "cfr", "kuhn", "--iterations", "0"), ["--iterations"]),
+    (("verify", "cfr", "kuhn", "--iterations", "5", "--every", "0"), ["--every"]),
+    (("verify", "cfr", "kuhn", "--iterations", "5", "--eps", "0.1"), ["--eps"]),
+    (("verify", "cfr", "kuhn", "--iterations", "5", "--refined", "nash"), ["--refined"]),
+    (("efce", "job_market", "--rounds", "0"), ["--rounds"]),
+    (("efce", "job_market", "--sample-size", "0"), ["--sample-size"]),
+    (("efce", "job_market", "--validate", "-1"), ["--validate"]),
+    (("efce", "job_market", "--target", "0"), ["--target"]),
+    (("efce", "job_market", "--exact", "--welfare"), ["--exact", "--welfare"]),
+    (("efce", "job_market", "--exact", "--time-limit", "5"), ["--time-limit", "--exact"]),
+    (("efce", "job_market", "--welfare", "--base", "reduced"), ["--base"]),
+    (("shrink", "four_card", "--method", "simplex"), ["--method", "--solve"]),
+    (("solve", "kuhn", "--bogus"), ["--bogus"]),
+])
+def test_contradictory_or_invalid_options_are_refused(args, flags):
+    err = one_line_error(run(*args))
+    for flag in flags:
+        assert flag in err, err
+    assert "memory_limit_gib" not in err and "time_limit" not in err
+
+
+def test_efce_time_limit_is_not_cut_short_by_a_hidden_round_limit():
+    r = run("efce", "job_market", "--target", "1e-12", "--time-limit", "4", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["stopped_by"] == "time_limit" and out["round_limit"] is None
+    assert out["seconds"] >= 4
+    # without either limit, the documented default round limit applies, and the output says so
+    r = run("efce", "job_market", "--target", "1e-12", "--json", "--quiet")
+    out = json.loads(r.stdout)
+    assert out["stopped_by"] == "rounds" and out["rounds"] == out["round_limit"] == 1000
+    assert out["round_limit_is_default"] is True
+    text = run("efce", "job_market", "--target", "1e-12", "--rounds", "20", "--quiet").stdout
+    assert "stopped by       the round limit of 20" in text
+
+
+@pytest.mark.parametrize("args,started", [
+    (("solve", "flipit(depth=6)", "--method", "doracle", "--json"), "iteration 2:"),
+    (("efce", "indian_poker(cards=8)", "--target", "1e-12", "--time-limit", "300", "--json"), "round "),
+])
+def test_ctrl_c_exits_130_with_the_partial_result(args, started):
+    import signal
+    p = subprocess.Popen([sys.executable, "-m", "seqform", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        for line in p.stderr:
+            if started in line:
+                break
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        p.kill()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err
+    obj = json.loads(out)  # still exactly one JSON object
+    assert obj["interrupted"] is True
