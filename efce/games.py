@@ -61,6 +61,9 @@ class JobMarket(Game):
     def actions(self, h):
         return (("study", "do not study"), ("yes", "no"), ("hire", "do not hire"))[len(h)]
 
+    def size_key(self, h):
+        return len(h)  # every node of one depth has the same actions
+
     def next(self, h, a):
         return h + (a,)
 
@@ -73,7 +76,8 @@ class JobMarket(Game):
 
 
 def job_market(hire=5, study_cost=1, good_hire=5, bad_hire=-5) -> JobMarket:
-    """Seed 004's job market game (module docstring)."""
+    """The job market game of Dudik & Gordon (2009, "A Sampling-Based Approach to Computing Equilibria
+    in Succinct Extensive-Form Games"); see the module docstring."""
     return JobMarket(hire, study_cost, good_hire, bad_hire)
 
 
@@ -131,6 +135,10 @@ class IndianPoker(Game):
         n = self.cards - len(h[0])
         return (Fraction(1, n),) * n
 
+    def size_key(self, h):
+        # which cards were dealt changes no one's actions, only how many were
+        return (len(h[0]), h[1])
+
     def next(self, h, a):
         cards, hist = h
         if len(cards) < 3:
@@ -160,7 +168,7 @@ class IndianPoker(Game):
 
 
 def indian_poker(cards: int = 8) -> IndianPoker:
-    """Seed 004's three-player Indian poker (module docstring)."""
+    """Three-player Indian poker of Dudik & Gordon (2009), module docstring."""
     return IndianPoker(cards)
 
 
@@ -226,5 +234,5 @@ class GridGame(Game):
 
 
 def grid_game(size: int = 3, seed: int = 0) -> GridGame:
-    """Seed 004's grid game (module docstring)."""
+    """The grid game of Dudik & Gordon (2009), module docstring."""
     return GridGame(size, seed)

@@ -58,7 +58,8 @@ def leduc_os(ranks: int = 3, suits: int = 2) -> OrderedSignalGame:
 
 
 def four_card() -> OrderedSignalGame:
-    """The two-jack, two-king game of seed 002, Figure 2 (113 nodes)."""
+    """The two-jack, two-king game of Sandholm's survey (2010, "The State of Solving Large
+    Incomplete-Information Games, and Application to Poker"), Figure 2 (113 nodes)."""
     return OrderedSignalGame(["J1", "J2", "K1", "K2"], private=[(1, 1)], public=[0],
                              betting=limit_betting(1, (1,), max_bets=1, ante=1),
                              rank=handrank.high_card(2), name="four_card")

@@ -15,6 +15,8 @@ from abc import ABC, abstractmethod
 from fractions import Fraction
 from typing import Any, Hashable, Sequence
 
+from .errors import GameError
+
 CHANCE = -1
 TERMINAL = -2
 
@@ -65,9 +67,23 @@ class Game(ABC):
 
     def num_nodes_hint(self) -> int | None:
         """The exact number of nodes of the game tree when the game can count them without
-        walking the tree (e.g. games with ordered signals), else None (the default). The compiler
-        uses it to refuse a game over the memory limit at once."""
-        return None
+        walking the tree, else None. The compiler uses it to refuse a game over the memory limit
+        at once, before building anything.
+
+        The default counts through ``size_key`` when the game defines it: the number of nodes
+        below ``h`` is the same for all histories with one key, so each key's subtree is counted
+        once (memoised). A game without ``size_key`` (the base class's) returns None; a game that
+        knows a closed form overrides this method."""
+        if type(self).size_key is Game.size_key:
+            return None
+        return count_nodes(self)
+
+    def size_key(self, h: Any) -> Any:
+        """A hashable key of ``h`` such that any two histories with equal keys have subtrees with
+        the same number of nodes (for example: the number of cards dealt and the betting
+        history, when the cards change no one's actions). Defining it makes ``num_nodes_hint``
+        count the tree in time proportional to the number of distinct keys."""
+        raise NotImplementedError
 
     def utility_bound(self, h: Any, player: int) -> int | Fraction | None:
         """An upper bound on ``player``'s utility at every leaf below ``h`` (``h`` included), or
@@ -82,3 +98,32 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def count_nodes(game: Game) -> int:
+    """The number of nodes of ``game``'s tree by the memoised walk over ``game.size_key`` (see
+    ``Game.num_nodes_hint``): each distinct key is expanded once, so the work is the number of
+    distinct keys times their branching, not the size of the tree."""
+    memo: dict = {}
+    root = game.root()
+    # an explicit stack (deep games would exhaust Python's recursion limit): (history, key, children
+    # still to visit, subtotal)
+    stack = [(root, game.size_key(root))]
+    pending: dict = {}
+    while stack:
+        h, key = stack[-1]
+        if key in memo:
+            stack.pop()
+            continue
+        if key not in pending:
+            kids = [] if game.player(h) == TERMINAL else [game.next(h, a) for a in range(len(game.actions(h)))]
+            pending[key] = [(k, game.size_key(k)) for k in kids]
+        todo = [kk for kk in pending[key] if kk[1] not in memo]
+        if todo:
+            if any(kk[1] in pending for kk in todo):
+                raise GameError(f"{game.name}: size_key repeats along a path of the tree; it cannot count nodes")
+            stack.extend(todo)
+            continue
+        memo[key] = 1 + sum(memo[kk[1]] for kk in pending.pop(key))
+        stack.pop()
+    return memo[game.size_key(root)]

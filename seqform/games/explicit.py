@@ -110,6 +110,15 @@ class TreeGame(Game):
             got = memo[id(node), player]
         return got
 
+    def num_nodes_hint(self) -> int:
+        """The nodes of the nested tuples (the tree is already in memory: counting it builds nothing)."""
+        count, stack = 0, [self.tree]
+        while stack:
+            node = stack.pop()
+            count += 1
+            stack.extend(_children(node))
+        return count
+
     def describe(self, h):
         return label_path(self.tree, h[0])
 

@@ -162,6 +162,11 @@ class Goofspiel(Game):
     def chance(self, h):
         return self._probs[h[6]]
 
+    def size_key(self, h):
+        # which cards were played changes no one's number of actions: how many were, in each
+        # hand and in the prize deck, fixes the subtree
+        return (len(h[0]), len(h[1]), len(h[2]))
+
     def next(self, h, a):
         points, b0, b1, wins, m0, m1, deck, diff = h
         if len(b0) > len(b1):

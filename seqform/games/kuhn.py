@@ -66,6 +66,10 @@ class Kuhn(Game):
     def describe(self, h):
         return f"cards={h[0]} history={h[1]!r}"
 
+    def size_key(self, h):
+        # the cards dealt change no one's actions: subtree sizes depend on how many and the history
+        return (len(h[0]), h[1])
+
 
 def kuhn() -> Kuhn:
     """Kuhn poker, two players, value -1/18 for player 0."""

@@ -97,6 +97,12 @@ class Leduc(Game):
     def chance(self, h):
         return self._probs[len(self.deck) - len(h[0])]
 
+    def size_key(self, h):
+        # which cards were dealt changes no one's actions, only how many were: the betting node
+        # (built once, so its id is stable while the game lives) and the counts fix the subtree
+        cards, pub, node = h
+        return (len(cards), pub >= 0, id(node))
+
     def next(self, h, a):
         cards, pub, node = h
         if node[1] >= 0:

@@ -97,6 +97,11 @@ class LiarsDice(Game):
     def chance(self, h):
         return self._probs
 
+    def size_key(self, h):
+        # the dice rolled change no one's actions: how many are rolled and the last bid fix the subtree
+        dice, bids = h
+        return (len(dice), bids[-1] if bids else -1)
+
     def next(self, h, a):
         dice, bids = h
         if len(dice) < self._nroll:

@@ -28,13 +28,14 @@ def _leaf(*u):
 
 
 def threat_zero_sum() -> TreeGame:
-    """Seed 001 Figure 1, zero-sum game (see the module docstring)."""
+    """Kroer, Farina & Sandholm (2017, "Smoothing Method for Approximate Extensive-Form Perfect
+    Equilibrium"), Figure 1: the zero-sum game (see the module docstring)."""
     p1 = ("decision", 1, "P1 after y", ("x", "y"), (_leaf(-5, 5), _leaf(0, 0)))
     return TreeGame(("decision", 0, "P0 root", ("x", "y"), (_leaf(0, 0), p1)), name="threat_zero_sum")
 
 
 def threat_general_sum() -> TreeGame:
-    """Seed 001 Figure 1, general-sum threat game (see the module docstring)."""
+    """Kroer, Farina & Sandholm (2017), Figure 1: the general-sum threat game (module docstring)."""
     p1 = ("decision", 1, "P1 after y", ("x", "y"), (_leaf(1, 1), _leaf(-1, -1)))
     return TreeGame(("decision", 0, "P0 root", ("x", "y"), (_leaf(0, 2), p1)), name="threat_general_sum")
 
