@@ -28,6 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.certificate import fmpq_of
+from seqform.lp import payoff_scale
 from seqform.highs import INF, HighsResult, solve_highs
 from seqform.sequenceform import SequenceForm
 
@@ -204,6 +205,16 @@ def solve_at(plp: PolyLP, eps: float, method: str = "simplex", time_limit: float
     n = plp.n_cols
     K = plp.matrix(eps)
     cost = plp.vector(plp.cost, eps, n)
+    # payoffs of any size: the A block and the x costs (A lam1) go to HiGHS times a power of two,
+    # with q and r read as scaled too (q' = c q, r' = c r), so the rows of the other blocks, the
+    # plans x and the duals y are unchanged and only the objective is c times the value
+    c = payoff_scale(plp.sf)
+    if c != 1:
+        K = K.tocoo()
+        block = (K.row >= plp.drows.start) & (K.col < plp.xcols.stop)
+        K.data[block] *= c
+        K = K.tocsc()
+        cost[plp.xcols] *= c
     lo = np.where(plp.col_free, -INF, plp.vector(plp.col_lower, eps, n))
     hi = np.full(n, INF)
     res = solve_highs(K, cost, lo, hi, plp.row_lower, plp.row_upper, maximize=True, method=method,
@@ -213,4 +224,4 @@ def solve_at(plp: PolyLP, eps: float, method: str = "simplex", time_limit: float
     if yprime[0] < 0:  # HiGHS's dual sign convention for maximisation
         yprime = -yprime
     y = plp.pert.lam(1, eps) + yprime if plp.pert.realization[1] else yprime
-    return PerturbedLPResult(eps, res.objective, x, y, res)
+    return PerturbedLPResult(eps, res.objective / c, x, y, res)

@@ -165,7 +165,8 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
                      K.indptr.astype(np.int32), K.indices.astype(np.int32), K.data.astype(f64),
                      np.zeros(n, dtype=np.int32))  # integrality: all continuous
     if st == highspy.HighsStatus.kError:
-        raise SolverError("HiGHS rejected the LP model (passModel returned an error)")
+        raise SolverError(f"HiGHS rejected the LP model ({m:,} rows, {n:,} columns): "
+                          f"{_why_rejected(K, cost, col_lower, col_upper, row_lower, row_upper)}")
     if basis is not None:
         hb = highspy.HighsBasis()
         hb.col_status = [highspy.HighsBasisStatus(int(v)) for v in basis[0]]
@@ -192,6 +193,37 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
     iters = int(info.simplex_iteration_count) + int(info.ipm_iteration_count)
     return HighsResult(float(info.objective_function_value), np.asarray(sol.col_value), np.asarray(sol.row_dual),
                        cs, rs, secs, iters)
+
+
+#: HiGHS's defaults: matrix entries above LARGE_MATRIX_VALUE are an error, bounds and costs at or
+#: beyond INFINITE_BOUND count as infinite
+LARGE_MATRIX_VALUE = 1e15
+INFINITE_BOUND = 1e20
+
+
+def _why_rejected(K, cost, col_lower, col_upper, row_lower, row_upper) -> str:
+    """What in the model HiGHS cannot take, in words (the first problem found)."""
+    data = np.asarray(K.data, dtype=float)
+    if not np.all(np.isfinite(data)):
+        return f"{int(np.sum(~np.isfinite(data))):,} matrix entries are infinite or NaN"
+    big = np.abs(data) > LARGE_MATRIX_VALUE
+    if big.any():
+        return (f"{int(big.sum()):,} matrix entries exceed {LARGE_MATRIX_VALUE:g} in magnitude (largest "
+                f"{np.abs(data).max():.3g}), HiGHS's limit")
+    for name, v in (("objective", cost), ("column lower bound", col_lower), ("column upper bound", col_upper),
+                    ("row lower bound", row_lower), ("row upper bound", row_upper)):
+        v = np.asarray(v, dtype=float)
+        if np.isnan(v).any():
+            return f"a {name} is NaN"
+    lo, hi = np.asarray(col_lower, dtype=float), np.asarray(col_upper, dtype=float)
+    if (lo > hi).any():
+        return f"column {int(np.flatnonzero(lo > hi)[0])}'s lower bound exceeds its upper bound"
+    lo, hi = np.asarray(row_lower, dtype=float), np.asarray(row_upper, dtype=float)
+    if (lo > hi).any():
+        return f"row {int(np.flatnonzero(lo > hi)[0])}'s lower bound exceeds its upper bound"
+    if (np.abs(np.asarray(cost, dtype=float)) >= INFINITE_BOUND).any():
+        return f"an objective coefficient reaches {INFINITE_BOUND:g}, which HiGHS takes as infinite"
+    return "HiGHS gave no reason (passModel returned an error)"
 
 
 def _run_interruptibly(h: highspy.Highs) -> None:

@@ -15,7 +15,10 @@ are player 1's plan y (complementary slackness). Columns are ``[x (|Sigma_1|), q
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import scipy.sparse as sp
@@ -82,7 +85,8 @@ def solve_lp(sf: SequenceForm, method: str = "auto", time_limit: float | None = 
     m1 = sf.E.shape[0]
     n2 = sf.F.shape[1]
     m2 = sf.F.shape[0]
-    K = lp_matrix(sf)
+    scale = payoff_scale(sf)
+    K = lp_matrix(sf if scale == 1 else scaled(sf, scale))
     if method == "auto":
         method = auto_method(K)
     ncol = n1 + m2
@@ -98,7 +102,57 @@ def solve_lp(sf: SequenceForm, method: str = "auto", time_limit: float | None = 
     if y[0] < 0:  # HiGHS's dual sign convention for maximisation
         y = -y
     y = np.clip(y, 0.0, None)
-    return LPResult(res.objective, x, y, col, res.col_status, res.row_status, res.seconds, res.iterations, method)
+    # the LP saw payoffs times ``scale``: its value (and the q columns) scale with them, x and the
+    # duals y do not (F y = f has no payoffs in it)
+    value = res.objective / scale
+    if scale != 1:
+        col = col.copy()
+        col[n1:] /= scale
+    return LPResult(value, x, y, col, res.col_status, res.row_status, res.seconds, res.iterations, method)
+
+
+#: payoffs (chance-weighted) whose largest magnitude lies in [2^-SCALE_FREE_BITS, 2^SCALE_FREE_BITS]
+#: go to HiGHS as they are; others are scaled by a power of two into [1/2, 1). HiGHS refuses
+#: matrix entries above 1e15 (its large_matrix_value) and drops those below 1e-9.
+SCALE_FREE_BITS = 20
+
+
+def payoff_scale(sf: SequenceForm) -> float:
+    """The power of two the LP multiplies player 0's payoffs by before HiGHS sees them (1 for
+    payoffs of ordinary size).
+
+    A zero-sum game's equilibria do not change when every payoff is multiplied by a positive
+    number, and its value scales with it. The exponent comes from the exact payoffs (a float
+    would already be infinite beyond 1.8e308), so games with payoffs of 10^16 or 10^300 solve, and
+    the certificate, which uses the original rationals, is unaffected."""
+    top = max((abs(Fraction(v) * Fraction(c)) for v, c in _payoff_terms(sf.tree)), default=Fraction(0))
+    if top == 0:
+        return 1.0
+    bits = top.numerator.bit_length() - top.denominator.bit_length()  # log2(top), within one
+    if -SCALE_FREE_BITS <= bits <= SCALE_FREE_BITS:
+        return 1.0
+    return math.ldexp(1.0, -bits)
+
+
+def _payoff_terms(tree):
+    """(player 0's payoff, chance probability) of every leaf, exactly. Only the largest matters,
+    and a leaf's float payoff is exact enough to find it unless floats overflow or underflow:
+    the exact values are read only where the float range is left (|u| > 2^SCALE_FREE_BITS or tiny)."""
+    t = tree.payoff[:, 0]
+    big = np.abs(t)
+    if np.all(np.isfinite(big)) and big.max(initial=0.0) <= 2.0 ** SCALE_FREE_BITS and \
+            big[big > 0].min(initial=1.0) >= 2.0 ** -SCALE_FREE_BITS:
+        return ()
+    return ((u[0], c) for u, c in zip(tree.payoff_exact, tree.terminal_chance_exact))
+
+
+def scaled(sf: SequenceForm, scale: float) -> SequenceForm:
+    """``sf`` with ``A`` rebuilt from the exact payoffs times ``scale`` (a power of two), rounded
+    once to floats: what HiGHS can take whatever the payoffs' size."""
+    rows, cols, vals = sf.A_exact
+    k = Fraction(scale)
+    A = sp.csr_matrix((np.array([float(v * k) for v in vals], dtype=float), (rows, cols)), shape=sf.A.shape)
+    return dataclasses.replace(sf, A=A)
 
 
 def auto_method(K: sp.spmatrix) -> str:
