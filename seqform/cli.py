@@ -475,6 +475,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def _one_line(msg: str) -> str:
+    """``msg`` as one printable line: what a game file put in a label (a line break, an escape
+    sequence) is shown escaped, as ``repr`` shows it, never sent to the terminal."""
+    return msg if msg.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in msg)
+
+
 def _version() -> str:
     from importlib import metadata
     try:
@@ -707,7 +713,7 @@ def main(argv: list | None = None) -> int:
         _check_options(args)
         return args.func(args)
     except SeqformError as e:
-        print(f"seqform: error: {e}", file=sys.stderr)
+        print(f"seqform: error: {_one_line(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("seqform: interrupted", file=sys.stderr)

@@ -84,6 +84,10 @@ Conventions of this reader
 * After the last node only whitespace may follow (Gambit ignores trailing text; this reader
   refuses it, as it usually means a broken tree).
 * Files are decoded as UTF-8 (a byte-order mark is dropped), or as Latin-1 if they are not UTF-8.
+  Messages quote the file's text escaped as ``repr`` would (control characters, NUL, line breaks;
+  in a file that is not UTF-8, every non-ASCII byte as ``\\xNN``), so they stay one line.
+* **Information sets without a name** (``p "" 1 1 { "a" "b" } 0``: the actions straight after the
+  number, as OpenSpiel writes them) are read as sets named ""; the number is the identity.
 
 Errors in the text raise ``EfgParseError`` (a ``seqform.errors.GameError``) with the message
 ``FILE:LINE:COL: expected X, found Y`` (lines and columns from 1, columns in characters) and the
@@ -128,7 +132,7 @@ class EfgParseError(GameError):
         self.column = column
         self.expected = expected
         self.found = found
-        super().__init__(f"{filename}:{line}:{column}: expected {expected}, found {found}")
+        super().__init__(f"{_printable(filename)}:{line}:{column}: expected {expected}, found {found}")
 
     def __reduce__(self):
         return (type(self), (self.filename, self.line, self.column, self.expected, self.found))
@@ -409,15 +413,25 @@ _DEC_RE = re.compile(r"(-?)(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0
 _NUMBER_HINT = "such as 3, -1/2, 1.5 or 2.5e-1"
 
 
-def _short(s: str, limit: int = 40) -> str:
-    s = s.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+def _short(s: str, limit: int = 40, raw: bool = False) -> str:
+    """``s`` for a one-line message: control characters, NUL, line breaks and other unprintable
+    characters escaped as ``repr`` escapes them (``\\x00``, ``\\n``, ``\\x1b``, ``\\u2028``); with
+    ``raw`` (a file that was not UTF-8, read as Latin-1 so that each character is one byte of it),
+    every non-ASCII byte as ``\\xNN``, as ``repr`` shows bytes. Cut to ``limit`` characters."""
+    s = repr(s.encode("latin-1", "replace"))[2:-1] if raw else repr(s)[1:-1]
     return s if len(s) <= limit else s[:limit - 3] + "..."
+
+
+def _printable(s: str) -> str:
+    """A file name for a message, escaped if it has anything a terminal line should not hold."""
+    return s if s.isprintable() else repr(s)[1:-1]
 
 
 class _Parser:
     """Tokens on demand from the text, and the grammar, iteratively."""
 
-    def __init__(self, text: str, filename: str):
+    def __init__(self, text: str, filename: str, raw: bool = False):
+        self.raw = raw        # the text is a non-UTF-8 file read as Latin-1 (see _short)
         self.text = text
         self.n = len(text)
         self.filename = filename
@@ -470,8 +484,8 @@ class _Parser:
         if self.kind == _EOF:
             return "end of file"
         if self.kind == _STR:
-            return f'string "{_short(self.val)}"'
-        return f"'{_short(self.val)}'"
+            return f'string "{_short(self.val, raw=self.raw)}"'
+        return f"'{_short(self.val, raw=self.raw)}'"
 
     def fail(self, expected: str, found: str | None = None, at: tuple | None = None):
         """Raise EfgParseError at the current token (or at ``at`` = (offset, line, line_start))."""
@@ -643,7 +657,7 @@ class _Parser:
                 number = self.integer("the information set's number (an integer)")
             mid = moves.get((owner, number))
             self.advance()
-            if self.kind == _STR:
+            if self.kind == _STR or self.kind == "{":
                 mid = self.move(g, moves, owner, number, mid, node_at)
             elif mid is None:
                 who = "chance" if owner == CHANCE else f"player {owner + 1}"
@@ -665,10 +679,15 @@ class _Parser:
         g.outcomes = {num: (lab, pay) for num, (lab, pay, _) in outcomes.items()}
 
     def move(self, g: EfgGame, moves: dict, owner: int, number: int, mid: int | None, node_at: tuple) -> int:
-        """An information set's definition (current token: its name): a new set, or a repetition
-        that must agree with the first definition."""
+        """An information set's definition (current token: its name, or the '{' of its actions
+        when it has no name): a new set, or a repetition that must agree with the first definition."""
         label, label_at = self.val, self.here()
-        self.expect("{", "'{' opening the list of actions")
+        if self.kind == "{":
+            # no name: OpenSpiel writes such sets (its guess_the_ace.efg) and reads them; the
+            # set's number is its identity anyway
+            label = ""
+        else:
+            self.expect("{", "'{' opening the list of actions")
         brace_at = self.here()
         labels: list = []
         probs: list = []
@@ -761,20 +780,23 @@ def parse_efg(text: str, filename: str = "<string>") -> EfgGame:
     ``filename`` is used in messages (``FILE:LINE:COL: expected X, found Y``) and by
     ``EfgGame.describe``. Raises ``EfgParseError`` for text that is not a valid file.
     """
+    raw = False
     if isinstance(text, (bytes, bytearray)):
-        text = _decode(bytes(text))
+        text, raw = _decode(bytes(text))
     if not isinstance(text, str):
         raise TypeError(f"parse_efg expects the file's text (str), got {type(text).__name__}")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return _Parser(text, str(filename)).parse()
+    return _Parser(text, str(filename), raw).parse()
 
 
-def _decode(data: bytes) -> str:
+def _decode(data: bytes) -> tuple[str, bool]:
+    """The file's text, and whether it was not UTF-8 (then read as Latin-1: one character a byte,
+    so lines and columns still count bytes, and messages show those bytes as ``\\xNN``)."""
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), False
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return data.decode("latin-1"), True
 
 
 def read_efg(source: str | os.PathLike | IO) -> EfgGame:
@@ -787,12 +809,10 @@ def read_efg(source: str | os.PathLike | IO) -> EfgGame:
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:
             data = f.read()
-        return parse_efg(_decode(data), os.fspath(source))
+        return parse_efg(data, os.fspath(source))
     if hasattr(source, "read"):
         data = source.read()
         name = getattr(source, "name", None)
         filename = name if isinstance(name, str) else "<file>"
-        if isinstance(data, (bytes, bytearray)):
-            data = _decode(bytes(data))
         return parse_efg(data, filename)
     raise TypeError(f"read_efg expects a path or a readable file, got {type(source).__name__}")
