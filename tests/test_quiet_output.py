@@ -53,6 +53,7 @@ SOLVE_CASES = [
     ["efce", "job_market", "--json", "--exact"],
     ["efce", "job_market", "--json", "--welfare"],
     ["efce", "job_market", "--json", "--rounds", "20"],
+    ["games", "--json"],
     ["shrink", "four_card", "--json"],
     ["shrink", "leduc_os", "--json", "--solve"],
 ]
@@ -74,6 +75,12 @@ def test_evaluate_json_is_exactly_one_object(kuhn_strategy):
     assert r.returncode == 0, r.stderr
     obj = one_json_object(r.stdout)
     assert obj["nash_conv"] in ("0", 0)  # the certified equilibrium, evaluated exactly
+
+
+def test_convert_json_is_exactly_one_object(tmp_path):
+    r = run_cli("convert", "kuhn", str(tmp_path / "kuhn.efg"), "--json")
+    assert r.returncode == 0, r.stderr
+    assert one_json_object(r.stdout)["sizes"]["histories"] == 58
 
 
 def test_convert_writes_nothing_to_stdout_with_quiet(tmp_path):
