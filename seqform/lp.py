@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 import scipy.sparse as sp
@@ -119,40 +118,22 @@ SCALE_FREE_BITS = 20
 
 def payoff_scale(sf: SequenceForm) -> float:
     """The power of two the LP multiplies player 0's payoffs by before HiGHS sees them (1 for
-    payoffs of ordinary size).
+    payoffs of ordinary size: largest chance-weighted magnitude within 2^+-SCALE_FREE_BITS).
 
     A zero-sum game's equilibria do not change when every payoff is multiplied by a positive
-    number, and its value scales with it. The exponent comes from the exact payoffs (a float
-    would already be infinite beyond 1.8e308), so games with payoffs of 10^16 or 10^300 solve, and
-    the certificate, which uses the original rationals, is unaffected."""
-    top = max((abs(Fraction(v) * Fraction(c)) for v, c in _payoff_terms(sf.tree)), default=Fraction(0))
-    if top == 0:
+    number, and its value scales with it; a power of two scales floats exactly. So games with
+    payoffs of 10^16 or 10^300 solve, and the certificate, which uses the original rationals, is
+    unaffected. (Every payoff is a finite float: the game readers refuse larger numbers.)"""
+    data = np.abs(sf.A.data)
+    top = float(data.max()) if data.size else 0.0
+    if top == 0.0 or 2.0 ** -SCALE_FREE_BITS <= top <= 2.0 ** SCALE_FREE_BITS:
         return 1.0
-    bits = top.numerator.bit_length() - top.denominator.bit_length()  # log2(top), within one
-    if -SCALE_FREE_BITS <= bits <= SCALE_FREE_BITS:
-        return 1.0
-    return math.ldexp(1.0, -bits)
-
-
-def _payoff_terms(tree):
-    """(player 0's payoff, chance probability) of every leaf, exactly. Only the largest matters,
-    and a leaf's float payoff is exact enough to find it unless floats overflow or underflow:
-    the exact values are read only where the float range is left (|u| > 2^SCALE_FREE_BITS or tiny)."""
-    t = tree.payoff[:, 0]
-    big = np.abs(t)
-    if np.all(np.isfinite(big)) and big.max(initial=0.0) <= 2.0 ** SCALE_FREE_BITS and \
-            big[big > 0].min(initial=1.0) >= 2.0 ** -SCALE_FREE_BITS:
-        return ()
-    return ((u[0], c) for u, c in zip(tree.payoff_exact, tree.terminal_chance_exact))
+    return math.ldexp(1.0, -math.frexp(top)[1])
 
 
 def scaled(sf: SequenceForm, scale: float) -> SequenceForm:
-    """``sf`` with ``A`` rebuilt from the exact payoffs times ``scale`` (a power of two), rounded
-    once to floats: what HiGHS can take whatever the payoffs' size."""
-    rows, cols, vals = sf.A_exact
-    k = Fraction(scale)
-    A = sp.csr_matrix((np.array([float(v * k) for v in vals], dtype=float), (rows, cols)), shape=sf.A.shape)
-    return dataclasses.replace(sf, A=A)
+    """``sf`` with ``A`` times ``scale`` (a power of two: exact in floats)."""
+    return dataclasses.replace(sf, A=sf.A * scale)
 
 
 def auto_method(K: sp.spmatrix) -> str:
