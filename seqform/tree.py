@@ -185,12 +185,20 @@ class Tree:
                 depth = self.infoset_depth[ids]
                 order = np.argsort(-depth, kind="stable")
                 by_depth = ids[order]
-                bounds = np.flatnonzero(np.diff(depth[order])) + 1
-                for lvl in np.split(by_depth, bounds):
-                    nact = self.infoset_num_actions[lvl]
-                    starts = np.concatenate(([0], np.cumsum(nact)[:-1]))
-                    seqs = np.repeat(self.infoset_first_seq[lvl] - starts, nact) + np.arange(nact.sum())
-                    sched.append((lvl, seqs, starts, self.infoset_parent_seq[lvl]))
+                cut = np.flatnonzero(np.diff(depth[order])) + 1  # where each level starts
+                # every level's arrays at once, then sliced: per level only views are made
+                nact = self.infoset_num_actions[by_depth]
+                first_of = np.concatenate(([0], cut))             # first information set of each level
+                ends = np.cumsum(nact)
+                begins = ends - nact                               # global offset of each set's first action
+                level_of = np.repeat(np.arange(len(first_of)), np.diff(np.append(first_of, len(by_depth))))
+                starts = begins - begins[first_of][level_of]        # offsets within the set's level
+                seqs = np.repeat(self.infoset_first_seq[by_depth] - begins, nact) + np.arange(ends[-1])
+                parents = self.infoset_parent_seq[by_depth]
+                seq_cut = begins[cut]
+                for lvl, st, sq, par in zip(np.split(by_depth, cut), np.split(starts, cut), np.split(seqs, seq_cut),
+                                            np.split(parents, cut)):
+                    sched.append((lvl, sq, st, par))
             out.append(sched)
         return out
 

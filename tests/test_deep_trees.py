@@ -76,3 +76,26 @@ def test_deep_chain_solves_exactly_and_accounts_for_its_time():
     # "total" is the whole call; the named parts fit inside it
     assert sol.seconds["total"] <= wall
     assert sum(v for k, v in sol.seconds.items() if k != "total") <= sol.seconds["total"]
+
+
+def reference_levels(tree, p: int) -> list:
+    """The level schedule the plain way (a mask per depth: quadratic, but obviously right)."""
+    ids, depth, out = tree.player_infosets[p], tree.infoset_depth, []
+    if len(ids):
+        for d in range(int(depth[ids].max()), -1, -1):
+            lvl = ids[depth[ids] == d]
+            nact = tree.infoset_num_actions[lvl]
+            starts = np.concatenate(([0], np.cumsum(nact)[:-1]))
+            seqs = np.repeat(tree.infoset_first_seq[lvl] - starts, nact) + np.arange(nact.sum())
+            out.append((lvl, seqs, starts, tree.infoset_parent_seq[lvl]))
+    return out
+
+
+def test_level_schedule_equals_the_plain_one():
+    for spec in ["kuhn", "leduc", "liars_dice(1,3)", "goofspiel(4)", "flipit(depth=3)", "leduc(ranks=4,suits=3)"]:
+        tree = seqform.compile_tree(seqform.games.load(spec))
+        for p in range(tree.num_players):
+            got, want = tree.levels[p], reference_levels(tree, p)
+            assert len(got) == len(want)
+            for a, b in zip(got, want):
+                assert all(np.array_equal(x, y) for x, y in zip(a, b)), spec
