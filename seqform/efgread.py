@@ -80,14 +80,23 @@ Conventions of this reader
 * **Chance probabilities** are checked when the game is compiled (``chance(h)``): they must be
   non-negative and sum to exactly 1, else ``ChanceProbabilityError`` names the node by its line in
   the file and its path of action labels. (Gambit 16.7 refuses such a file while reading it,
-  without saying where.)
+  without saying where.) A sum within 1e-6 of 1, which OpenSpiel's reader accepts and rounded
+  decimals give (``0.3333333333`` three times), is refused too, the message suggesting exact values.
 * After the last node only whitespace may follow (Gambit ignores trailing text; this reader
   refuses it, as it usually means a broken tree).
-* Files are decoded as UTF-8 (a byte-order mark is dropped), or as Latin-1 if they are not UTF-8.
-  Messages quote the file's text escaped as ``repr`` would (control characters, NUL, line breaks;
-  in a file that is not UTF-8, every non-ASCII byte as ``\\xNN``), so they stay one line.
-* **Information sets without a name** (``p "" 1 1 { "a" "b" } 0``: the actions straight after the
-  number, as OpenSpiel writes them) are read as sets named ""; the number is the identity.
+* Files are decoded as UTF-8 (a byte-order mark is dropped), or, if they are not UTF-8, as
+  Latin-1: one character a byte, so every file reads, every label can be printed and written
+  back, and a column counts bytes there (characters in a UTF-8 file). Lines end at ``\\n``,
+  ``\\r\\n`` or a lone ``\\r``, as in Python's universal newlines.
+  Messages quote the file's text escaped as ``repr`` would (control characters, NUL, line breaks,
+  lone surrogates; in a file that is not UTF-8, every non-ASCII byte as ``\\xNN``, as ``repr``
+  shows bytes), and so does every later message that names a label or the file (chance
+  probabilities, ``repr(InfosetKey)``), so each stays one line.
+* **Names may be left out** before ``{`` (as OpenSpiel's reader allows and its files do):
+  an information set without a name (``p "" 1 1 { "a" "b" } 0``, chance ones too) is named "",
+  its number being its identity; an outcome without one (``t "" 3 { 1, -1 }``) is named "".
+  ``docs/efg-format.md`` lists what this reader accepts beyond Gambit's own rules and what it
+  refuses.
 
 Errors in the text raise ``EfgParseError`` (a ``seqform.errors.GameError``) with the message
 ``FILE:LINE:COL: expected X, found Y`` (lines and columns from 1, columns in characters) and the
@@ -117,6 +126,9 @@ _MAX_BITS = 13_287  # 2**13287 < 10**4000
 #: largest exponent of a decimal number, in absolute value
 MAX_EXPONENT = 10_000
 _FLOAT_MAX = int(sys.float_info.max)  # exact integer value of the largest float
+#: chance probabilities whose sum is this close to 1 (but not 1) look rounded: OpenSpiel's reader
+#: accepts a sum within 1e-6 of 1 (its FloatingPointDefaultTolerance)
+_ROUNDED_SUM = Fraction(1, 10 ** 6)
 
 
 class EfgParseError(GameError):
@@ -148,11 +160,13 @@ class InfosetKey(tuple):
     error messages.
     """
 
-    def __new__(cls, player: int, number: int, label: str = "", player_name: str = "", where: str = ""):
+    def __new__(cls, player: int, number: int, label: str = "", player_name: str = "", where: str = "",
+                raw: bool = False):
         self = tuple.__new__(cls, (player, number))
         self.label = label
         self.player_name = player_name
         self.where = where
+        self.raw = raw  # read from a file that is not UTF-8 (see _short)
         return self
 
     @property
@@ -167,11 +181,13 @@ class InfosetKey(tuple):
         return self.label if self.label else f"infoset {self[1]}"
 
     def __repr__(self) -> str:
-        where = f", defined at {self.where}" if self.where else ""
-        return f'{self[1]} "{self.label}" (player {self[0] + 1} "{self.player_name}" in the file{where})'
+        # the parts from the file are escaped: this text ends up in one-line error messages
+        where = f", defined at {_printable(self.where)}" if self.where else ""
+        return (f'{self[1]} "{_short(self.label, 0, self.raw)}" (player {self[0] + 1} '
+                f'"{_short(self.player_name, 0, self.raw)}" in the file{where})')
 
     def __reduce__(self):
-        return (InfosetKey, (self[0], self[1], self.label, self.player_name, self.where))
+        return (InfosetKey, (self[0], self[1], self.label, self.player_name, self.where, self.raw))
 
 
 def normalize_labels(labels: Sequence[str]) -> tuple:
@@ -230,6 +246,7 @@ class EfgGame(Game):
         self.comment = ""
         self.number_type = "R"
         self.filename = "<string>"
+        self._raw = False           # the file was not UTF-8 and was read as Latin-1 (see _short)
         self.num_players = 0
         self.player_names: tuple = ()
         self.raw_player_names: tuple = ()
@@ -289,13 +306,18 @@ class EfgGame(Game):
             raise GameError(f"{self.describe(h)} is not a chance node")
         total = sum(probs)
         if total != 1 or any(p < 0 for p in probs):
-            shown = ", ".join(f'"{lab}" {_fmt(p)}' for lab, p in zip(self._m_actions[m], probs))
+            raw = self._raw
+            shown = ", ".join(f'"{_short(lab, 40, raw)}" {_fmt(p)}' for lab, p in zip(self._m_actions[m], probs))
             what = (f"a negative probability ({_fmt(min(probs))})" if any(p < 0 for p in probs)
                     else f"probabilities that sum to {_fmt(total)}, not exactly 1")
-            path = "/".join(self.path(h)) or "(root)"
+            if total != 1 and abs(total - 1) <= _ROUNDED_SUM:
+                # what a writer that prints probabilities as rounded decimals produces (OpenSpiel's
+                # EFGWriter prints 10 significant digits, and its reader allows such a sum)
+                what += " (rounded decimals? write exact values, such as 1/3 for 0.3333333333)"
+            path = "/".join(_short(a, 40, raw) for a in self.path(h)) or "(root)"
             raise ChanceProbabilityError(
                 f"chance node at {self._where(h)} (path {path}, chance information set "
-                f"{self._m_number[m]}, defined at {self.filename}:{self._m_line[m]}) of {self.name!r} has "
+                f"{self._m_number[m]}, defined at {self._where_line(self._m_line[m])}) of {self.name!r} has "
                 f"{what}: {{ {shown} }}")
         return probs
 
@@ -315,7 +337,10 @@ class EfgGame(Game):
         return len(self._kind)
 
     def _where(self, h: int) -> str:
-        return f"{self.filename}:{self._line[h]}"
+        return self._where_line(self._line[h])
+
+    def _where_line(self, line: int) -> str:
+        return f"{_printable(self.filename)}:{line}"
 
     def line(self, h: int) -> int:
         """Line of node ``h`` in the file (its ``c``/``p``/``t`` letter)."""
@@ -414,12 +439,13 @@ _NUMBER_HINT = "such as 3, -1/2, 1.5 or 2.5e-1"
 
 
 def _short(s: str, limit: int = 40, raw: bool = False) -> str:
-    """``s`` for a one-line message: control characters, NUL, line breaks and other unprintable
-    characters escaped as ``repr`` escapes them (``\\x00``, ``\\n``, ``\\x1b``, ``\\u2028``); with
-    ``raw`` (a file that was not UTF-8, read as Latin-1 so that each character is one byte of it),
-    every non-ASCII byte as ``\\xNN``, as ``repr`` shows bytes. Cut to ``limit`` characters."""
+    """``s`` for a one-line message: control characters, NUL, line breaks, lone surrogates and
+    other unprintable characters escaped as ``repr`` escapes them (``\\x00``, ``\\n``, ``\\x1b``,
+    ``\\udcff``); with ``raw`` (a file that was not UTF-8, read as Latin-1 so that each character is
+    one byte of it), every non-ASCII byte as ``\\xNN``, as ``repr`` shows bytes. Cut to ``limit``
+    characters (``0``: not cut)."""
     s = repr(s.encode("latin-1", "replace"))[2:-1] if raw else repr(s)[1:-1]
-    return s if len(s) <= limit else s[:limit - 3] + "..."
+    return s if not limit or len(s) <= limit else s[:limit - 3] + "..."
 
 
 def _printable(s: str) -> str:
@@ -447,13 +473,24 @@ class _Parser:
 
     # --- tokens -----------------------------------------------------------------------------
 
+    def _lines(self, i: int, j: int) -> None:
+        """Count the line breaks in ``text[i:j]``: ``\\n``, ``\\r\\n`` and a lone ``\\r`` (old Mac
+        files), as editors and Python's universal newlines do, so that a file's line numbers do not
+        depend on how it was opened."""
+        text = self.text
+        nl = text.count("\n", i, j)
+        cr = text.count("\r", i, j)
+        if cr:
+            nl += cr - text.count("\r\n", i, j)
+        if nl:
+            self.line += nl
+            self.line_start = max(text.rfind("\n", i, j), text.rfind("\r", i, j)) + 1
+
     def advance(self) -> None:
         text, pos = self.text, self.pos
         end = _WS.match(text, pos).end()
-        nl = text.count("\n", pos, end)
-        if nl:
-            self.line += nl
-            self.line_start = text.rfind("\n", pos, end) + 1
+        if end > pos:
+            self._lines(pos, end)
         self.start = end
         self.tline = self.line
         self.tline_start = self.line_start
@@ -471,21 +508,22 @@ class _Parser:
                 self.kind = '"'
                 self.fail("a closing '\"' for the string that starts here", found="end of file")
             body = text[end + 1:j]
-            nl = body.count("\n")
-            if nl:
-                self.line += nl
-                self.line_start = text.rfind("\n", end, j) + 1
+            self._lines(end + 1, j)
             self.kind, self.val, self.pos = _STR, (body.replace('\\"', '"') if "\\" in body else body), j + 1
         else:
             m = _WORD_RE.match(text, end)
             self.kind, self.val, self.pos = _WORD, m.group(), m.end()
 
+    def _q(self, s: str, limit: int = 40) -> str:
+        """Text from the file, escaped for a one-line message (see ``_short``)."""
+        return _short(s, limit, self.raw)
+
     def found(self) -> str:
         if self.kind == _EOF:
             return "end of file"
         if self.kind == _STR:
-            return f'string "{_short(self.val, raw=self.raw)}"'
-        return f"'{_short(self.val, raw=self.raw)}'"
+            return f'string "{self._q(self.val)}"'
+        return f"'{self._q(self.val)}'"
 
     def fail(self, expected: str, found: str | None = None, at: tuple | None = None):
         """Raise EfgParseError at the current token (or at ``at`` = (offset, line, line_start))."""
@@ -560,6 +598,7 @@ class _Parser:
     def parse(self) -> EfgGame:
         g = EfgGame()
         g.filename = self.filename
+        g._raw = self.raw
         self.advance()
         if self.kind != _WORD or self.val != "EFG":
             self.fail("'EFG' (the start of a Gambit extensive-form file)")
@@ -700,7 +739,7 @@ class _Parser:
             labels.append(self.val)
             self.advance()
             if owner == CHANCE:
-                probs.append(self.number(f'the probability of chance outcome "{_short(labels[-1])}"'))
+                probs.append(self.number(f'the probability of chance outcome "{self._q(labels[-1])}"'))
                 self.advance()
         who = "chance" if owner == CHANCE else f"player {owner + 1}"
         if mid is None:
@@ -714,11 +753,11 @@ class _Parser:
             g._m_probs.append(tuple(probs) if owner == CHANCE else None)
             g._m_line.append(node_at[1])
             g._m_key.append(None if owner == CHANCE else InfosetKey(
-                owner, number, label, g.raw_player_names[owner], f"{self.filename}:{node_at[1]}"))
+                owner, number, label, g.raw_player_names[owner], f"{self.filename}:{node_at[1]}", self.raw))
         else:
             first = f"{who}'s information set {number} as defined at line {g._m_line[mid]}"
             if label != g._m_label[mid]:
-                self.fail(f'the name "{_short(g._m_label[mid])}" of {first}', found=f'"{_short(label)}"',
+                self.fail(f'the name "{self._q(g._m_label[mid])}" of {first}', found=f'"{self._q(label)}"',
                           at=label_at)
             if tuple(labels) != g._m_raw[mid] or (owner == CHANCE and tuple(probs) != g._m_probs[mid]):
                 self.fail(f"the actions {self._show(g._m_raw[mid], g._m_probs[mid])} of {first}",
@@ -726,12 +765,11 @@ class _Parser:
         self.advance()
         return mid
 
-    @staticmethod
-    def _show(labels: Sequence[str], probs: Sequence | None) -> str:
+    def _show(self, labels: Sequence[str], probs: Sequence | None) -> str:
         if probs is None:
-            body = " ".join(f'"{_short(x, 20)}"' for x in labels[:8])
+            body = " ".join(f'"{self._q(x, 20)}"' for x in labels[:8])
         else:
-            body = " ".join(f'"{_short(x, 20)}" {_fmt(p)}' for x, p in zip(labels[:8], probs))
+            body = " ".join(f'"{self._q(x, 20)}" {_fmt(p)}' for x, p in zip(labels[:8], probs))
         return "{ " + body + (" ..." if len(labels) > 8 else "") + " }"
 
     def outcome(self, outcomes: dict, N: int) -> tuple:
@@ -739,7 +777,7 @@ class _Parser:
         payoffs or None). Leaves the token after the outcome as the current one."""
         num = self.integer("an outcome number (an integer; 0 for none)")
         self.advance()
-        if self.kind != _STR:
+        if self.kind != _STR and self.kind != "{":
             if num == 0:
                 return 0, None
             rec = outcomes.get(num)
@@ -749,7 +787,12 @@ class _Parser:
         if num == 0:
             self.fail("no outcome definition after outcome number 0 (which means no outcome)")
         label, label_at = self.val, self.here()
-        self.expect("{", f"'{{' opening the payoffs of outcome {num}")
+        if self.kind == "{":
+            # no name: OpenSpiel's reader allows it (and Gambit's does not); the number is the
+            # outcome's identity anyway
+            label = ""
+        else:
+            self.expect("{", f"'{{' opening the payoffs of outcome {num}")
         pay = []
         self.advance()
         for i in range(N):
@@ -766,7 +809,7 @@ class _Parser:
         else:
             where = f"outcome {num} as defined at line {rec[2]}"
             if label != rec[0]:
-                self.fail(f'the name "{_short(rec[0])}" of {where}', found=f'"{_short(label)}"', at=label_at)
+                self.fail(f'the name "{self._q(rec[0])}" of {where}', found=f'"{self._q(label)}"', at=label_at)
             if pay != rec[1]:
                 self.fail(f"the payoffs {{ {' '.join(_fmt(x) for x in rec[1])} }} of {where}",
                           found=f"{{ {' '.join(_fmt(x) for x in pay)} }}", at=label_at)
@@ -791,10 +834,13 @@ def parse_efg(text: str, filename: str = "<string>") -> EfgGame:
 
 
 def _decode(data: bytes) -> tuple[str, bool]:
-    """The file's text, and whether it was not UTF-8 (then read as Latin-1: one character a byte,
-    so lines and columns still count bytes, and messages show those bytes as ``\\xNN``)."""
+    """The file's text (without a UTF-8 byte-order mark), and whether it was not UTF-8 (then read
+    as Latin-1: one character a byte, so lines and columns still count bytes, and messages show
+    those bytes as ``\\xNN``)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
-        return data.decode("utf-8-sig"), False
+        return data.decode("utf-8"), False
     except UnicodeDecodeError:
         return data.decode("latin-1"), True
 
@@ -811,8 +857,15 @@ def read_efg(source: str | os.PathLike | IO) -> EfgGame:
             data = f.read()
         return parse_efg(data, os.fspath(source))
     if hasattr(source, "read"):
-        data = source.read()
         name = getattr(source, "name", None)
         filename = name if isinstance(name, str) else "<file>"
+        try:
+            data = source.read()
+        except UnicodeDecodeError as e:
+            # a text-mode file object decodes before we see the bytes: say so in one line
+            raise GameError(
+                f"{_printable(filename)}: cannot read the file as {e.encoding} text ({e.reason}: "
+                f"{e.object[e.start:e.end]!r}); open it in binary mode ('rb') or pass its path, and "
+                f"the reader takes any bytes") from None
         return parse_efg(data, filename)
     raise TypeError(f"read_efg expects a path or a readable file, got {type(source).__name__}")

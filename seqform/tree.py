@@ -234,7 +234,9 @@ class Tree:
 
 
 def _path_str(labels: list) -> str:
-    return "/".join(labels) if labels else "(root)"
+    # labels can come from a file (a line break, an escape sequence): a message stays one line
+    text = "/".join(labels) if labels else "(root)"
+    return text if text.isprintable() else repr(text)[1:-1]
 
 
 def compile_tree(game: Game, *, max_nodes: int | None = None, progress: ProgressFn | None = None,

@@ -1,15 +1,20 @@
 """The Gambit .efg reader (``seqform.efgread``): round trips with the writer (``seqform.efg``),
 pygambit's catalog of games (sizes, leaf payoffs, chance probabilities, action labels and the
 equilibrium value of ``pygambit.nash.lp_solve`` in rational arithmetic), hand-written malformed
-files with their exact messages, exact numbers, and fuzzing (mutated files and token soups must
-load or raise a ``SeqformError``, never anything else, never hang)."""
+files with their exact messages, exact numbers, fuzzing (mutated files and token soups must
+load or raise a ``SeqformError``, never anything else, never hang), messages that quote any bytes
+as one printable line at the right LINE:COL, and files other tools write (OpenSpiel's, compared
+with OpenSpiel's own reader; the departures from Gambit's rules in ``docs/efg-format.md``)."""
 from __future__ import annotations
 
 import contextlib
 import glob
 import io
 import os
+import re
 import signal
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -643,100 +648,436 @@ def test_huge_inputs_are_bounded():
         parse_efg(H2 + '"' + "\\\"" * 200000)
 
 
-# ---- messages quote file bytes safely (issue 19) ------------------------------------------------
+# ----------------------------------------------------------------------------------------------
+# 5. messages quote the file's bytes safely (issue 19)
+# ----------------------------------------------------------------------------------------------
 
 _VALID = (b'EFG 2 R "g" { "P1" "P2" }\n""\n'
           b'c "" 1 "deal" { "H" 1/2 "T" 1/2 } 0\n'
           b'p "" 1 1 "I" { "L" "R" } 0\nt "" 1 "w" { 1, -1 }\nt "" 2 "l" { -1, 1 }\n'
           b'p "" 2 1 "J" { "l" "r" } 0\nt "" 1\nt "" 2\n')
+_MESSAGE_RE = re.compile(r"(?P<file>.*?):(?P<line>[0-9]+):(?P<col>[0-9]+): expected (?P<expected>.+), "
+                         r"found (?P<found>.+)\Z", re.S)
+# bytes that break a terminal line or a decoder: line breaks, NUL, an escape sequence, invalid
+# UTF-8 (a stray continuation byte, a cut sequence, an encoded lone surrogate), C1 and Unicode breaks
+_NASTY = [b"\n", b"\r", b"\r\n", b"\x00", b"\x1b[2J", b"\x07", b"\xff", b"\xc3", b"\x80", b"\xed\xb2\x80",
+          b"\xc2\x85", "\u2028".encode(), "\xe9".encode(), b'"', b"{", b"}", b",", b" ", b"1", b"t", b"\\"]
 
 
 def _one_printable_line(msg: str) -> bool:
-    return msg.isprintable() and "\n" not in msg
+    return msg.isprintable()  # False for line breaks, control characters, lone surrogates
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, len(_VALID)), st.integers(0, 8), st.binary(min_size=1, max_size=12))
-def test_random_bytes_spliced_into_a_file_read_or_fail_in_one_line(at, cut, junk):
-    """Any bytes anywhere: either a game or our one-line error, never another exception, and the
-    message holds no control character (NUL, escape sequences, line breaks are escaped)."""
-    from seqform import compile_tree
-    from seqform.errors import SeqformError
-    data = _VALID[:at] + junk + _VALID[at + cut:]
+def _universal_lines(data: bytes) -> list:
+    """The file's lines as the reader should number them, computed apart from it: the text
+    (UTF-8 without a byte-order mark, else one character a byte) split at \\r\\n, \\r and \\n,
+    as Python's universal newlines split it."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
-        compile_tree(parse_efg(data, "spliced.efg"))
-    except SeqformError as e:
-        assert _one_printable_line(str(e)), repr(str(e))
+        text, raw = data.decode("utf-8"), False
+    except UnicodeDecodeError:
+        text, raw = data.decode("latin-1"), True
+    return re.split(r"\r\n|\r|\n", text), raw
+
+
+def _check_position(data: bytes, e: EfgParseError) -> None:
+    """The message's form, and its LINE:COL against the file: the token it quotes is there."""
+    m = _MESSAGE_RE.match(str(e))
+    assert m and (int(m["line"]), int(m["col"])) == (e.line, e.column), str(e)
+    lines, raw = _universal_lines(data)
+    assert 1 <= e.line <= len(lines) and 1 <= e.column <= len(lines[e.line - 1]) + 1, str(e)
+    rest = "\n".join([lines[e.line - 1][e.column - 1:]] + lines[e.line:])
+    found = e.found
+    if found == "end of file":
+        assert rest.strip(" \t\n\r\f\v") == "" or (rest.startswith('"') and "closing" in e.expected), str(e)
+    elif found.startswith('string "'):
+        assert rest.startswith('"'), str(e)
+    elif found.startswith("'") and found.endswith("'"):
+        tok = re.match(r'[{},]|[^ \t\n\r\f\v{},"]+', rest).group()
+        shown = repr(tok.encode("latin-1"))[2:-1] if raw else repr(tok)[1:-1]
+        quoted = found[1:-1]
+        assert shown == quoted or (quoted.endswith("...") and shown.startswith(quoted[:-3])), (str(e), tok)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(st.integers(0, len(_VALID)), st.integers(0, 8),
+       st.one_of(st.binary(min_size=1, max_size=12),
+                 st.lists(st.sampled_from(_NASTY), min_size=1, max_size=6).map(b"".join)))
+def test_random_bytes_spliced_into_a_file_read_or_fail_in_one_line(at, cut, junk):
+    """Any bytes anywhere: either a game or our one-line error, never another exception (no
+    UnicodeDecodeError); the message has no control character (NUL, escape sequences and line
+    breaks are escaped), keeps the FILE:LINE:COL form, and LINE:COL is where the quoted token is."""
+    data = _VALID[:at] + junk + _VALID[at + cut:]
+    with _time_limit(5):
+        try:
+            game = parse_efg(data, "spliced.efg")
+        except EfgParseError as e:
+            assert _one_printable_line(str(e)), repr(str(e))
+            _check_position(data, e)
+            return
+        try:
+            compile_tree(game)
+        except SeqformError as e:
+            assert _one_printable_line(str(e)), repr(str(e))
 
 
 @pytest.mark.parametrize("bad,shown", [
-    (b"\x1b[31m\x00", r"'\x1b[31m\x00'"),   # an escape sequence and NUL in a UTF-8 file
-    (b"\xff\xfeoops", r"'\xff\xfeoops'"),   # invalid UTF-8: the bytes, as repr shows bytes
-    (b"a\x85b", r"'a\x85b'"),               # a C1 control (NEL, a line break to some terminals)
+    (b"\x1b[31m\x00", r"'\x1b[31m\x00'"),         # an escape sequence and NUL in a UTF-8 file
+    (b"\xff\xfeoops", r"'\xff\xfeoops'"),         # invalid UTF-8: the bytes, as repr shows bytes
+    (b"\xed\xb2\x80x", r"'\xed\xb2\x80x'"),       # a lone surrogate encoded in UTF-8: invalid too
+    (b"a\xc2\x85b", r"'a\x85b'"),                 # a C1 control (NEL, a line break to some terminals)
+    (b"a\xe2\x80\xa8b", r"'a\u2028b'"),           # U+2028, a line separator
+    (b'"x\ny\r\x00"', r'string "x\ny\r\x00"'),    # a string with line breaks where a number belongs
 ])
 def test_bad_tokens_are_quoted_escaped(bad, shown):
-    data = b'EFG 2 R "x" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { -1 ' + bad + b" }\n"
+    data = (b'EFG 2 R "x" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { -1 '
+            + bad + b" }\n")
     with pytest.raises(EfgParseError) as ei:
         parse_efg(data, "bad.efg")
-    assert str(ei.value).endswith("found " + shown) and _one_printable_line(str(ei.value))
-    assert str(ei.value).startswith("bad.efg:5:16: ")  # the column still counts from the line's start
+    msg = str(ei.value)
+    assert msg.endswith("found " + shown) and _one_printable_line(msg)
+    assert msg.startswith("bad.efg:5:16: ")  # the column still counts from the line's start
+    _check_position(data, ei.value)
 
 
-def test_cli_prints_one_line_for_a_file_with_control_characters(tmp_path):
-    import subprocess
-    import sys
+def test_text_with_lone_surrogates_and_odd_file_names():
+    # a str (not bytes) holding lone surrogates, as surrogateescape decoding leaves them; a file
+    # name with a line break: both escaped
+    with pytest.raises(EfgParseError) as ei:
+        parse_efg(H2 + 't "" 1 "" { 1 \udcff }\n', "a\nb.efg")
+    assert str(ei.value) == (r"a\nb.efg:2:15: expected payoff 2 of 2 (a number such as 3, -1/2, 1.5 or "
+                             r"2.5e-1), found '\udcff'")
+
+
+def test_line_breaks_counted_as_universal_newlines():
+    """\\n, \\r\\n and a lone \\r end a line, so a position is the same whichever the file uses and
+    however it was opened (a text-mode file object turns them all into \\n)."""
+    lines = ['EFG 2 R "t" { "A" "B" }', '""', 'p "" 1 1 "multi', 'line" { "x" "y" } 0', 't "" 1 "o" { 1, -1 }',
+             't "" 2 "q" { 2, x }']
+    seen = set()
+    for sep in ("\n", "\r\n", "\r"):
+        data = sep.join(lines).encode()
+        for source in (io.BytesIO(data), io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")):
+            with pytest.raises(EfgParseError) as ei:
+                read_efg(source)
+            seen.add((ei.value.line, ei.value.column, ei.value.found))
+            _check_position(data, ei.value)
+        ok = parse_efg(sep.join(lines[:-1] + ['t "" 2 "q" { 2, 3 }']))
+        assert [ok.line(h) for h in range(ok.num_nodes)] == [3, 5, 6]
+    assert seen == {(6, 17, "'x'")}
+
+
+def test_byte_order_mark_before_a_file_that_is_not_utf8():
+    data = b"\xef\xbb\xbf" + H2.replace('"A"', '"\xe9"').encode("latin-1") + b't "" 0\n'
+    assert parse_efg(data).player_names == ("\xe9", "B")
+    with pytest.raises(EfgParseError) as ei:
+        parse_efg(data + b"\xff", "bom.efg")
+    assert str(ei.value) == r"bom.efg:3:1: expected the end of the file (the tree is complete after the node at " \
+                            r"line 2), found '\xff'"
+
+
+def test_text_file_object_that_cannot_decode():
+    source = io.TextIOWrapper(io.BytesIO(H2.encode() + b't "" 1 "\xff" { 1 -1 }\n'), encoding="utf-8")
+    with pytest.raises(GameError) as ei:
+        read_efg(source)
+    assert str(ei.value) == ("<file>: cannot read the file as utf-8 text (invalid start byte: b'\\xff'); open it "
+                             "in binary mode ('rb') or pass its path, and the reader takes any bytes")
+
+
+def test_messages_after_reading_stay_one_line():
+    """Chance-probability and imperfect-recall messages quote labels, names and the file name:
+    escaped too."""
+    text = (H2 + 'p "" 1 1 "I" { "L\n1" "R\x00" } 0\n'
+            'c "" 1 "" { "h\r" 1/2 "t" 1/3 } 0\nt "" 0\nt "" 0\n'
+            'p "" 1 2 "" { "l" "r" } 0\nt "" 0\nt "" 0\n')
+    g = parse_efg(text, "dir\n/g.efg")
+    with pytest.raises(ChanceProbabilityError) as ei:
+        g.chance(1)
+    assert str(ei.value) == (r"chance node at dir\n/g.efg:4 (path L\n1, chance information set 1, defined at "
+                             r"dir\n/g.efg:4) of 't' has probabilities that sum to 5/6, not exactly 1: "
+                             r'{ "h\r" 1/2, "t" 1/3 }')
+    recall = (H2 + 'p "" 1 1 "I" { "L\n1" "R\x00" } 0\n'
+              'p "" 1 2 "S\x1b" { "l" "r" } 0\nt "" 0\nt "" 0\n'
+              'p "" 1 2 "S\x1b" { "l" "r" } 0\nt "" 0\nt "" 0\n')
+    with pytest.raises(ImperfectRecallError) as ei:
+        compile_tree(parse_efg(recall, "dir\n/g.efg"))
+    assert str(ei.value) == ("imperfect recall in 't': player 0 information set 2 \"S\\x1b\" (player 1 \"A\" in the "
+                             r"file, defined at dir\n/g.efg:4) is reached after different own histories, at L\n1 "
+                             r"and at R\x00")
+    latin = parse_efg(H2.encode() + b'c "" 1 "" { "\xe9\x85" 1/2 "b" 1/3 } 0\nt "" 0\nt "" 0\n', "l.efg")
+    with pytest.raises(ChanceProbabilityError, match=r'\{ "\\xe9\\x85" 1/2, "b" 1/3 \}\Z'):
+        latin.chance(0)
+
+
+def _cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "seqform", *args], capture_output=True, text=True,
+                          encoding="utf-8", errors="surrogateescape")
+
+
+@pytest.mark.parametrize("data", [
+    b'EFG 2 R "x" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { 1\x1b[2J\x00 1 }\n',
+    b'EFG 2 R "\xff" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { 1\xff\x85 -1 }\n',
+    b'EFG 2 R "x" { "a" "b" }\n""\nc "" 1 "" { "h" 1/2 "t" 1/2 } 0\np "" 1 1 "" { "L\nR" "S" } 0\n'
+    b't "" 1 "" { 1 -1 }\nt "" 2 "" { -1 1 }\np "" 1 1 "" { "L\nR" "T\x1b" } 0\nt "" 0\nt "" 0\n',
+], ids=["control bytes", "not utf-8", "labels with line breaks"])
+def test_cli_prints_one_line_for_a_file_with_control_characters(tmp_path, data):
     path = tmp_path / "ctl.efg"
-    path.write_bytes(b'EFG 2 R "x" { "a" "b" }\n""\np "" 1 1 "" { "L\nR" "S" } 0\nt "" 1 "" { 1 -1 }\n'
-                     b't "" 2 "" { -1 1 }\np "" 1 1 "" { "L\nR" "S" } 0\nt "" 3 "" { 1 -1 }\nt "" 4 "" { 2 -2 }\n')
-    r = subprocess.run([sys.executable, "-m", "seqform", "info", str(path)], capture_output=True, text=True)
+    path.write_bytes(data)
+    with pytest.raises(EfgParseError) as ei:
+        read_efg(path)
+    r = _cli("info", str(path))
     assert r.returncode == 2 and r.stdout == ""
-    assert len(r.stderr.splitlines()) == 1 and "Traceback" not in r.stderr
+    # exactly one line, the library's own message (already one printable line), nothing else
+    assert r.stderr == f"seqform: error: {ei.value}\n" and _one_printable_line(str(ei.value))
 
 
-# ---- files other tools write (issue 19) ---------------------------------------------------------
+# ----------------------------------------------------------------------------------------------
+# 6. files other tools write (issue 19): OpenSpiel's, and the departures from Gambit's rules
+# ----------------------------------------------------------------------------------------------
 
-# OpenSpiel's open_spiel/games/efg_game/games/guess_the_ace.efg (its newer version): information
-# sets with no name, the actions straight after the number. OpenSpiel's loader reads it.
-_OPENSPIEL_GUESS_THE_ACE = '''EFG 2 R "Guess the Ace (Miltersen & Sorensen SODA 2006)" { "Player 1" "Player 2" }
+def _openspiel_efg_files() -> dict:
+    """OpenSpiel's own .efg files, by name: those an installed open_spiel package ships (its
+    games/efg_game/games directory, or the older games/efg), and those in the directory that
+    SEQFORM_OPENSPIEL_EFG_DIR names (e.g. a checkout's open_spiel/games/efg_game/games)."""
+    import importlib.util
+    dirs = []
+    if os.environ.get("SEQFORM_OPENSPIEL_EFG_DIR"):
+        dirs.append(os.environ["SEQFORM_OPENSPIEL_EFG_DIR"])
+    spec = importlib.util.find_spec("open_spiel")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        dirs += [os.path.join(root, "games", "efg_game", "games"), os.path.join(root, "games", "efg")]
+    found: dict = {}
+    for d in dirs:
+        for p in sorted(glob.glob(os.path.join(d, "*.efg"))):
+            found.setdefault(os.path.basename(p), p)
+    return found
+
+
+_NO_OPENSPIEL_FILES = ("the installed open_spiel package ships no .efg files (its wheel carries efg_game.cc, "
+                       "not the games/ directory); set SEQFORM_OPENSPIEL_EFG_DIR to a checkout's "
+                       "open_spiel/games/efg_game/games to run this")
+
+
+def _assert_same_as_openspiel(ours: EfgGame, theirs) -> dict:
+    """Walk our reading of a file and OpenSpiel's (``pyspiel.load_efg_game``) together, children
+    matched by action label (OpenSpiel orders actions by its own ids): the same players, action
+    labels, chance probabilities and leaf payoffs (ours exact, OpenSpiel's the doubles it parsed:
+    equal after rounding ours), and the same partition into information sets (a bijection between
+    our keys and OpenSpiel's information-state strings). Returns what the walk counted."""
+    fwd: dict = {}
+    back: dict = {}
+    count = {"nodes": 0, "terminals": 0, "chance_nodes": 0}
+    stack = [(ours.root(), theirs.new_initial_state())]
+    while stack:
+        h, st = stack.pop()
+        count["nodes"] += 1
+        pl = ours.player(h)
+        if pl == TERMINAL:
+            assert st.is_terminal()
+            count["terminals"] += 1
+            assert [float(x) for x in ours.utility(h)] == st.returns()
+            continue
+        labels = ours.raw_actions(h)
+        if pl == CHANCE:
+            assert st.is_chance_node()
+            count["chance_nodes"] += 1
+            outs = {st.action_to_string(a): (a, p) for a, p in st.chance_outcomes()}
+            assert sorted(outs) == sorted(labels)
+            for i, (lab, q) in enumerate(zip(labels, ours.chance(h))):
+                assert float(q) == outs[lab][1]
+                stack.append((ours.next(h, i), st.child(outs[lab][0])))
+            continue
+        assert st.current_player() == pl
+        outs = {st.action_to_string(pl, a): a for a in st.legal_actions()}
+        assert sorted(outs) == sorted(labels)
+        key, info = ours.infoset(h), st.information_state_string(pl)
+        assert fwd.setdefault(key, info) == info and back.setdefault(info, key) == key
+        stack.extend((ours.next(h, i), st.child(outs[lab])) for i, lab in enumerate(labels))
+    count["infosets"] = [sum(1 for k in fwd if k[0] == p) for p in range(ours.num_players)]
+    return count
+
+
+def _with_names(text: str) -> str:
+    """The same file with a name before every information set's and outcome's '{' (each named
+    by its numbers, so that repeated definitions still agree)."""
+    text = re.sub(r'^(\s*[cp] "[^"]*"((?: -?[0-9]+)+)) \{',
+                  lambda m: f'{m[1]} "set{m[2].replace(" ", "_")}" {{', text, flags=re.M)
+    return re.sub(r'^(\s*t "[^"]*" ([0-9]+)) \{', r'\1 "outcome \2" {', text, flags=re.M)
+
+
+def _check_against_openspiel(text: str, filename: str, path: str | None = None) -> Fraction | None:
+    """Read ``text`` with names left out and with names added (the same game), and compare with
+    OpenSpiel's own reading; the value of a two-player zero-sum game against OpenSpiel's LP."""
+    game = parse_efg(text, filename)
+    tree = compile_tree(game)
+    assert _tree_facts(compile_tree(parse_efg(_with_names(text), "named.efg"))) == _tree_facts(tree)
+    value = seqform.solve(tree).value if tree.num_players == 2 and tree.constant_sum == 0 else None
+    pyspiel = pytest.importorskip("pyspiel")
+    theirs = pyspiel.load_game(f"efg_game(filename={path})") if path else pyspiel.load_efg_game(text)
+    count = _assert_same_as_openspiel(game, theirs)
+    sizes = game.sizes()
+    assert count == {k: sizes[k] for k in ("nodes", "terminals", "chance_nodes", "infosets")}
+    if value is not None and tree.num_nodes <= 500:
+        from tests.oracle.peers import openspiel_lp_value
+        scale = max(1, max(abs(x) for p in tree.payoff_exact for x in p))
+        assert abs(openspiel_lp_value(theirs) - float(value)) <= 1e-6 * scale
+    return value
+
+
+# A game in the style of OpenSpiel's guess_the_ace.efg, written for this test: no information set
+# has a name (chance's neither), outcomes are defined in full at every leaf, some without a name,
+# payoffs as integers, decimals, an exponent, separated by commas.
+_OPENSPIEL_STYLE = '''EFG 2 R "Peek (hand-written in OpenSpiel's style)" { "Player 1" "Player 2" }
 ""
-c "Nature" 1 { "AS_on_top" 1/52 "Other_on_top" 51/52 } 0
-  p "P1" 1 1 { "0" "1" } 0
-    t "" 1 "Stop_AS_Payoff" { 0, 0 }
-    p "P2_Infoset" 2 1 { "0" "1" } 0
-      t "" 2 "P2_Guesses_AS_Correctly" { -1000, 1000 }
-      t "" 3 "P2_Guesses_Other_Incorrectly" { 0, 0 }
-  p "P1_Other" 1 2 { "0" "1" } 0
-    t "" 4 "Stop_Other_Payoff" { 0, 0 }
-    p "P2_Infoset" 2 1 { "0" "1" } 0
-      t "" 5 "P2_Guesses_AS_Incorrectly" { 0, 0 }
-      t "" 6 "P2_Guesses_Other_Correctly" { -1000, 1000 }
+c "Deal" 1 { "high" 2/5 "low" 3/5 } 0
+  p "P1_high" 1 1 { "bet" "check" } 0
+    p "P2" 2 1 { "call" "fold" } 0
+      t "" 1 { 2.0, -2.0 }
+      t "" 2 "Fold" { 1, -1 }
+    t "" 3 { 0.5, -0.5 }
+  p "P1_low" 1 2 { "bet" "check" } 0
+    p "P2" 2 1 { "call" "fold" } 0
+      t "" 4 { -2, 2 }
+      t "" 2 "Fold" { 1, -1 }
+    t "" 5 { -5e-1, 5E-1 }
 '''
 
 
-def test_openspiel_files_with_unnamed_information_sets(tmp_path):
-    from seqform import compile_tree, solve
-    g = parse_efg(_OPENSPIEL_GUESS_THE_ACE, "guess_the_ace.efg")
-    tree = compile_tree(g)
-    assert tree.num_nodes == 11 and [len(tree.player_infosets[p]) for p in (0, 1)] == [2, 1]
-    # the same game with every set named is the same game (independent reading of the tree)
-    named = _OPENSPIEL_GUESS_THE_ACE.replace('1 1 {', '1 1 "a" {').replace('1 2 {', '1 2 "b" {') \
-        .replace('2 1 {', '2 1 "c" {').replace('c "Nature" 1 {', 'c "Nature" 1 "n" {')
-    assert solve(compile_tree(parse_efg(named, "named.efg"))).value == solve(tree).value == 0
+def test_openspiel_style_file_without_names():
+    assert 'p "" 1 1 "' not in _OPENSPIEL_STYLE and '"set' in _with_names(_OPENSPIEL_STYLE)
+    game = parse_efg(_OPENSPIEL_STYLE, "peek.efg")
+    assert game.infoset(1) == (0, 1) and game.infoset(1).label == "" and str(game.infoset(1)) == "infoset 1"
+    assert game.outcomes[1] == ("", (2, -2)) and game.outcomes[2] == ("Fold", (1, -1))
+    value = _check_against_openspiel(_OPENSPIEL_STYLE, "peek.efg")
+    # pygambit refuses the names left out: it reads the named copy, and its exact LP agrees
+    gbt = pytest.importorskip("pygambit")
+    with pytest.raises(ValueError):
+        gbt.read_efg(io.StringIO(_OPENSPIEL_STYLE))
+    # (pygambit also refuses two nodes with the same non-empty name, as "P2" here: they go)
+    g = gbt.read_efg(io.StringIO(re.sub(r'^(\s*[cpt]) "[^"]*"', r'\1 ""', _with_names(_OPENSPIEL_STYLE), flags=re.M)))
+    assert Fraction(str(gbt.nash.lp_solve(g, rational=True).equilibria[0].payoff(list(g.players)[0]))) == value
+
+
+def test_openspiel_guess_the_ace_own_copy():
+    """OpenSpiel's own guess_the_ace.efg (its information sets have no names)."""
+    files = _openspiel_efg_files()
+    if "guess_the_ace.efg" not in files:
+        pytest.skip(_NO_OPENSPIEL_FILES)
+    path = files["guess_the_ace.efg"]
+    with open(path, "rb") as f:
+        text = f.read().decode("utf-8")
+    game = read_efg(path)
+    tree = compile_tree(game)
+    assert tree.num_players == 2 and tree.constant_sum == 0
+    _check_against_openspiel(text, path, path)
+
+
+def test_openspiel_own_files():
+    """Every .efg file OpenSpiel ships (where it can be found) reads as OpenSpiel reads it."""
+    files = _openspiel_efg_files()
+    if not files:
+        pytest.skip(_NO_OPENSPIEL_FILES)
+    for name, path in files.items():
+        with open(path, "rb") as f:
+            _check_against_openspiel(f.read().decode("utf-8"), path, path)
+
+
+@pytest.mark.parametrize("getter", ["get_kuhn_poker_efg_data", "get_sample_efg_data"])
+def test_openspiel_embedded_files(getter):
+    """The .efg texts compiled into the installed pyspiel (OpenSpiel's kuhn_poker.efg and sample.efg)."""
     pyspiel = pytest.importorskip("pyspiel")
-    path = tmp_path / "guess_the_ace.efg"
-    path.write_text(_OPENSPIEL_GUESS_THE_ACE)
-    from tests.oracle.peers import openspiel_lp_value, openspiel_sizes
-    theirs = pyspiel.load_game(f"efg_game(filename={path})")
-    assert openspiel_sizes(theirs)["histories"] == tree.num_nodes
-    assert abs(openspiel_lp_value(theirs) - float(solve(tree).value)) < 1e-9
+    value = _check_against_openspiel(getattr(pyspiel, getter)(), getter)
+    if getter == "get_kuhn_poker_efg_data":
+        assert value == Fraction(-1, 18)  # Kuhn (1950): the first player's value is -1/18
+
+
+# What other writers put in a file that Gambit's own rules do not show, and how we read it.
+H2E = H2 + '""\n'
+ACCEPTED = [  # (case, text, the leaves' payoffs, information sets per player)
+    ("information set without a name", H2E + 'p "" 1 1 { "a" "b" } 0\nt "" 1 "x" { 1 -1 }\nt "" 2 "y" { 2 -2 }\n',
+     [(1, -1), (2, -2)], [1, 0]),
+    ("chance set without a name", H2E + 'c "" 1 { "a" 1/4 "b" 3/4 } 0\nt "" 1 "x" { 1 -1 }\nt "" 0\n',
+     [(1, -1), (0, 0)], [0, 0]),
+    ("outcome without a name, reused", H2E + 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 { 1, -1 }\nt "" 1\n',
+     [(1, -1), (1, -1)], [1, 0]),
+    ("empty names everywhere, as OpenSpiel's EFGWriter writes", H2E + 'c "" 1 "" { "0" 0.5 "1" 0.5 } 0\n'
+     't "" 1 "" { 1 -1 }\nt "" 2 "" { -1 1 }\n', [(1, -1), (-1, 1)], [0, 0]),
+    ("names repeated: nodes, and two sets of a player", H2E + 'c "n" 1 "" { "h" 1/2 "t" 1/2 } 0\n'
+     'p "n" 1 1 "I" { "a" "b" } 0\nt "n" 1 "" { 1 -1 }\nt "n" 2 "" { 2 -2 }\n'
+     'p "n" 1 2 "I" { "a" "b" } 0\nt "n" 3 "" { 3 -3 }\nt "n" 4 "" { 4 -4 }\n',
+     [(1, -1), (2, -2), (3, -3), (4, -4)], [2, 0]),
+    ("payoffs as C++ streams print them", H2E + 'p "" 1 1 "" { "a" "b" "c" } 0\nt "" 1 "" { 1e+06 -1e+06 }\n'
+     't "" 2 "" { -0 0 }\nt "" 3 "" { 0.333333 -0.333333 }\n',
+     [(10 ** 6, -10 ** 6), (0, 0), (Fraction(333333, 10 ** 6), Fraction(-333333, 10 ** 6))], [1, 0]),
+    ("fractions and decimals mixed, trailing comma", H2E + 't "" 1 "" { 1/3, -.5e1, }\n',
+     [(Fraction(1, 3), -5)], [0, 0]),
+    ("rounded probabilities that happen to sum to 1",
+     H2E + 'c "" 1 "" { "a" 0.3333333333 "b" 0.3333333333 "c" 0.3333333334 } 0\nt "" 0\nt "" 0\nt "" 0\n',
+     [(0, 0)] * 3, [0, 0]),
+    ("information-set numbers shared across players",
+     H2E + 'p "" 1 1 "" { "a" "b" } 0\np "" 2 2 "" { "c" "d" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { 2 -2 }\n'
+     'p "" 2 2 "" { "c" "d" } 0\nt "" 3 "" { 3 -3 }\nt "" 4 "" { 4 -4 }\n',
+     [(1, -1), (2, -2), (3, -3), (4, -4)], [1, 1]),
+]
+
+
+@pytest.mark.parametrize("case,text,payoffs,infosets", ACCEPTED, ids=[a[0] for a in ACCEPTED])
+def test_departures_accepted(case, text, payoffs, infosets):
+    tree = compile_tree(parse_efg(text, "ok.efg"))
+    assert tree.payoff_exact == payoffs and tree.sizes()["infosets"] == infosets
+
+
+REFUSED = [
+    ("outcome 0 with payoffs", H2E + 'p "" 1 1 "" { "a" "b" } 0\nt "" 0 { 1 -1 }\nt "" 0\n',
+     "x.efg:4:8: expected no outcome definition after outcome number 0 (which means no outcome), found '{'"),
+    ("outcome reused with other payoffs", H2E + 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 { 1 -1 }\nt "" 1 { 2 -2 }\n',
+     "x.efg:5:8: expected the payoffs { 1 -1 } of outcome 1 as defined at line 4, found { 2 -2 }"),
+    ("payoff inf", H2E + 't "" 1 "" { inf 0 }\n',
+     "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found 'inf'"),
+    ("payoff nan", H2E + 't "" 1 "" { 0 nan }\n',
+     "x.efg:3:15: expected payoff 2 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found 'nan'"),
+    ("leading plus", H2E + 't "" 1 "" { +1 -1 }\n',
+     "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '+1'"),
+    ("negative denominator", H2E + 't "" 1 "" { 1/-2 1/2 }\n',
+     "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '1/-2'"),
+    ("hexadecimal", H2E + 't "" 1 "" { 0x10 0 }\n',
+     "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '0x10'"),
+    ("node without its name", H2E + 't 1 "" { 1 -1 }\n',
+     "x.efg:3:3: expected the node's name (a string), found '1'"),
+    ("no actions at a set's first node", H2E + 'p "" 1 1 "" 0\nt "" 0\n',
+     "x.efg:3:13: expected '{' opening the list of actions, found '0'"),
+]
+
+
+@pytest.mark.parametrize("case,text,message", REFUSED, ids=[r[0] for r in REFUSED])
+def test_departures_refused(case, text, message):
+    with pytest.raises(EfgParseError) as ei:
+        parse_efg(text, "x.efg")
+    assert str(ei.value) == message
+
+
+def test_rounded_chance_probabilities_refused_with_a_hint():
+    # OpenSpiel's EFGWriter prints 10 significant digits: 1/3 becomes 0.3333333333, and the three
+    # sum to 0.9999999999, which OpenSpiel's reader accepts (within 1e-6) and an exact reader cannot
+    text = H2E + 'c "" 1 "" { "a" 0.3333333333 "b" 0.3333333333 "c" 0.3333333333 } 0\nt "" 0\nt "" 0\nt "" 0\n'
+    with pytest.raises(ChanceProbabilityError) as ei:
+        compile_tree(parse_efg(text, "r.efg"))
+    assert str(ei.value) == (
+        "chance node at r.efg:3 (path (root), chance information set 1, defined at r.efg:3) of 't' has "
+        "probabilities that sum to 9999999999/10000000000, not exactly 1 (rounded decimals? write exact "
+        "values, such as 1/3 for 0.3333333333): { \"a\" 3333333333/10000000000, \"b\" 3333333333/10000000000, "
+        "\"c\" 3333333333/10000000000 }")
+    far = text.replace("0.3333333333 }", "0.3 }")
+    with pytest.raises(ChanceProbabilityError) as ei:
+        compile_tree(parse_efg(far, "r.efg"))
+    assert "rounded" not in str(ei.value)
 
 
 def test_pygambit_catalog_files_read():
     """Every .efg file pygambit ships in its catalog (written by Gambit) reads and compiles."""
     import pathlib
     gbt = pytest.importorskip("pygambit")
-    from seqform import compile_tree
-    from seqform.errors import ImperfectRecallError
     files = sorted(pathlib.Path(gbt.__file__).parent.glob("catalog_data/**/*.efg"))
     if not files:
         pytest.skip("this pygambit ships no catalog")
