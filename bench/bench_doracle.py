@@ -3,7 +3,7 @@
 
 For each game, in fresh processes (peak memory is each run's own ``ru_maxrss``): the certified
 full LP (``seqform.solve``: build + LP + exact certificate) and the exact double oracle
-(``doracle.double_oracle``), with their values compared. Seed 003 reports Flip-It at depth 4: LP
+(``doracle.double_oracle``), with their values compared. Bosansky 2019 reports Flip-It at depth 4: LP
 23 s against DO 9 s; at depth 5 (16.7 million nodes) LP impossible, DO 508 s.
 
 Usage (from the repository root)::

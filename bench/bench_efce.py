@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed 004's experiments with the sampling EFCE algorithm (``efce.sampling``): Indian poker
+"""Dudik & Gordon (2009)'s experiments with the sampling EFCE algorithm (``efce.sampling``): Indian poker
 (Figure 4, left: regret and memory against rounds) and grid games (Figure 3: time and memory
 against sequence complexity), each run in its own fresh process (``bench/isolated.py``), with
 peak memory from the operating system and from tracemalloc.
@@ -66,7 +66,7 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=600, help="seconds per run")
     ap.add_argument("--poker-time-limit", type=float, default=None, help="seconds per poker run (default --time-limit)")
     ap.add_argument("--reuse", default="seed", choices=["seed", "capped"],
-                    help="sample reuse: the seed's (while the effective size lasts) or ours (at most 10 rounds)")
+                    help="sample reuse: the paper's (while the effective size lasts) or ours (at most 10 rounds)")
     ap.add_argument("--step-cap", type=float, default=10.0,
                     help="the line search's cap, in eq. 7 steps (sample_efce's step_cap; its default is 10)")
     ap.add_argument("--thin", type=int, default=1, help="Gibbs sweeps per fresh sample (sample_efce's thin)")
@@ -103,7 +103,7 @@ def main(argv=None) -> int:
         out["time_limit"] = tl
         rows.append(out)
     day = _dt.date.today().isoformat()
-    reuse = {"seed": "the seed's (section 3.4): a sample is kept while its effective size stays above half its size",
+    reuse = {"seed": "the paper's (section 3.4): a sample is kept while its effective size stays above half its size",
              "capped": "ours: a sample is kept at most 10 rounds, and while its effective size stays above half"}
     for r in rows:  # rows from JSON files written before the column existed
         r.setdefault("reuse", args.reuse)
@@ -111,11 +111,11 @@ def main(argv=None) -> int:
         r.setdefault("validation_burn_in", 20)  # the bench's only burn-in before the column existed
         r.setdefault("thin", 1)
     used = sorted({r["reuse"] for r in rows})
-    lines = [f"# Seed 004's experiments, sampling EFCE ({day})", "",
+    lines = [f"# Dudik & Gordon (2009)'s experiments, sampling EFCE ({day})", "",
              "Each run in a fresh process, MCMC seed 0, until the time limit in the table. A run stops early when the "
              "largest estimated causal-deviation regret falls to the target fraction of the first round's. Sample "
              "reuse: " + "; ".join(f"{reuse[u]}" for u in used) + ".", "",
-             "* *final regret*: the last round's estimate, on the reweighted sample lambda was fitted to (the seed's "
+             "* *final regret*: the last round's estimate, on the reweighted sample lambda was fitted to (the paper's "
              "measure).",
              "* *fresh max*: the largest regret on a fresh sample (*check* profiles) of the final q_lambda "
              "(biased up: a maximum over many noisy estimates).",
@@ -180,7 +180,7 @@ def _poker_plot(plt, pokers, stem) -> None:
     ax.set_xlabel("rounds")
     ax.set_ylabel("largest estimated regret / first round's")
     ax2.set_ylabel("memory in use (MiB)")
-    ax.set_title("Indian poker (seed 004, Figure 4 left)")
+    ax.set_title("Indian poker (Dudik & Gordon 2009, Figure 4 left)")
     ax.grid(True, which="both", alpha=0.3)
     lines = ax.get_legend_handles_labels()
     lines2 = ax2.get_legend_handles_labels()
@@ -205,7 +205,7 @@ def _grid_plot(plt, grids, stem) -> None:
         ax.loglog(stopped, [sum(r["seconds"] for r in by[k]) / len(by[k]) for k in stopped], ls="none",
                   marker="o", ms=12, mfc="none", mec="k", label="stopped by the time limit")
     ax.set_xlabel("sequence complexity (3 L^2)")
-    ax.set_title("Grid games to 1e-3 of the first regret, in-sample (seed 004, Figure 3)")
+    ax.set_title("Grid games to 1e-3 of the first regret, in-sample (Dudik & Gordon 2009, Figure 3)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
     fig.tight_layout()

@@ -6,7 +6,7 @@ For each game, in one process, best of ``--repeat`` runs each: the certified Nas
 trembling-LP search + exact certificate, default options: no ``cross_check``); the bench itself
 compares the refined values with the Nash solve's. Ratios: refinement time / certified Nash time
 (issue target: <= 10 on Leduc). A second table compares the plain LP solution's largest
-information-set regret (seed 001's measure, at the information sets it reaches) with the refined
+information-set regret (Kroer, Farina & Sandholm (2017)'s measure, at the information sets it reaches) with the refined
 ones' (exact, at every information set).
 
 Usage (from the repository root)::

@@ -5,7 +5,7 @@ Every measurement runs in a fresh interpreter (this script re-invoked with ``--c
 its peak memory (``ru_maxrss`` of the child, from ``os.wait4``) is its own.
 
 1. ``shrink``: GameShrink on the full Rhode Island Hold'em signal tree (6,632,705 nodes), the
-   lossless abstraction and the seed's own-view variant: time (signal tree, refinement, counting
+   lossless abstraction and the paper's own-view variant: time (signal tree, refinement, counting
    sizes and nonzeros), peak memory, sizes before and after (issue target: <= 60 s, 24 GiB).
 2. ``lp``: building the shrunk Rhode Island LP's matrices (``lossless.abstractlp``): time and
    memory.

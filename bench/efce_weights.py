@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed 004, Figure 4 (right): equilibrium payoffs of Indian poker for several weight vectors w
+"""Dudik & Gordon 2009, Figure 4 (right): equilibrium payoffs of Indian poker for several weight vectors w
 (eq. 2) and several MCMC seeds, with the sampling algorithm (``efce.sampling``).
 
 Each run is time-limited. The payoffs are the final sample's estimates. They are plotted in the
@@ -81,7 +81,7 @@ def main(argv=None) -> int:
         ax.legend(keep.values(), keep.keys(), fontsize=8)
         ax.set_xlabel("player 0's payoff")
         ax.set_ylabel("player 1's payoff")
-        ax.set_title(f"Indian poker C={args.cards}: EFCE payoffs (seed 004, Figure 4 right)")
+        ax.set_title(f"Indian poker C={args.cards}: EFCE payoffs (Dudik & Gordon 2009, Figure 4 right)")
         ax.grid(True, alpha=0.3)
         fig.tight_layout()
         fig.savefig(f"{stem}.png", dpi=120)

@@ -1,5 +1,5 @@
 """Double oracle for extensive-form games (Bosansky, Kiekintveld, Lisy & Pechoucek, JAIR 2014;
-seed 003): exact solving of two-player zero-sum games whose full sequence-form LP does not fit,
+Bosansky 2019): exact solving of two-player zero-sum games whose full sequence-form LP does not fit,
 by growing a restricted game from best responses.
 
 * ``bestresponse``: the best-response oracle on the implicit game (depth-first over the

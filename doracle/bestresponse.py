@@ -1,4 +1,4 @@
-"""Best-response oracle on the implicit game (double oracle for EFGs, Bosansky et al. 2014; seed 003).
+"""Best-response oracle on the implicit game (double oracle for EFGs, Bosansky et al. 2014; Bosansky 2019).
 
 The double-oracle loop needs best responses in the *full* game to a strategy of the restricted
 game, without compiling the full tree. ``best_response`` searches the succinct game depth first,
@@ -16,7 +16,7 @@ times opponent reach), walks through chance and opponent nodes to the leaves (th
 payoff is added) and to the responder's next information sets, and for each information set I
 takes the best action: value(s) = leaves + sum over I of max_a value(s + (I, a)). Perfect recall
 makes every information set hang below one sequence, so this is the sequence form's backward
-induction (seed 003), and each sequence is visited once.
+induction (Bosansky 2019), and each sequence is visited once.
 
 Pruning by utility bounds (the game's ``utility_bound``): a sequence is searched only as far as
 needed to know whether its value exceeds a threshold ``alpha`` (the value of the best action

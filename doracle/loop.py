@@ -1,4 +1,4 @@
-"""The double-oracle loop for extensive-form games (Bosansky et al. 2014; seed 003, "double oracle").
+"""The double-oracle loop for extensive-form games (Bosansky et al. 2014; Bosansky 2019, "double oracle").
 
 Start from the restricted game of both players' default pure strategies (the first action
 everywhere). Repeat: solve the restricted game's sequence-form LP (``seqform.solve``, certified

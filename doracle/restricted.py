@@ -1,4 +1,4 @@
-"""Restricted games of the double-oracle algorithm (Bosansky et al. 2014; seed 003).
+"""Restricted games of the double-oracle algorithm (Bosansky et al. 2014; Bosansky 2019).
 
 A restricted game keeps, for each player, a set of sequences (tuples of (information-set key,
 action index) pairs, closed under prefixes). Played from the root:

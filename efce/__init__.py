@@ -1,8 +1,8 @@
-"""Extensive-form correlated equilibria (seed 004, Dudik & Gordon): causal deviations and their
+"""Extensive-form correlated equilibria (Dudik & Gordon 2009): causal deviations and their
 regret (``regret``), exact ground truth for small games (``exact``: the EFCE polytope with HiGHS,
 maximum entropy with cvxpy), the sampling algorithm (``sampling``) over a model of its
 exponential family (``treemodel`` for games whose tree compiles, ``polymatrix`` for polymatrix
-games such as large grids, both on ``family``), and the seed's games (``games``: the job market
+games such as large grids, both on ``family``), and the paper's games (``games``: the job market
 game, three-player Indian poker, the grid game)."""
 from seqform.games import register
 

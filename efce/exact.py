@@ -1,4 +1,4 @@
-"""Exact ground truth for small games: the EFCE polytope over reduced strategy profiles (seed 004,
+"""Exact ground truth for small games: the EFCE polytope over reduced strategy profiles (Dudik & Gordon 2009,
 eq. 1; Forges & von Stengel 2002), as linear constraints with one dualised best-deviation block
 per trigger, solved by HiGHS (feasibility, best social welfare) or by cvxpy (maximum entropy,
 eq. 2, with the exponential cone).
@@ -12,7 +12,7 @@ and sum p = 1 gives the EFCE polytope.
 
 ``solve_lp`` maximises a linear objective over it (``objective="welfare"``: the sum of expected
 payoffs; or a weight vector; or 0 for feasibility). ``max_entropy`` maximises H(p) + w . E_p[u]
-(eq. 2). Entropy is over *full* pure strategy profiles by default, as in seed 004 (its q_0 is
+(eq. 2). Entropy is over *full* pure strategy profiles by default, as in Dudik & Gordon 2009 (its q_0 is
 uniform over S): a reduced profile standing for m full ones then counts p log m extra
 (``base="full"``); ``base="reduced"`` uses the reduced profiles themselves. Both return the
 distribution, the expected payoffs and the largest causal-deviation regret recomputed by the
@@ -177,7 +177,7 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
 
 def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denominator: int = 10**6,
                 trigs: list | None = None) -> EFCEResult:
-    """The EFCE maximising H(p) + w . E_p[u] (seed 004, eq. 2) with cvxpy (exponential cone;
+    """The EFCE maximising H(p) + w . E_p[u] (Dudik & Gordon 2009, eq. 2) with cvxpy (exponential cone;
     Clarabel, else SCS). ``weights``: w, one per player (None: 0, the maximum-entropy EFCE).
     ``base``: "full" or "reduced" (module docstring)."""
     import cvxpy as cp

@@ -1,4 +1,4 @@
-"""What every model of seed 004's exponential family shares (``efce.treemodel``,
+"""What every model of Dudik & Gordon (2009)'s exponential family shares (``efce.treemodel``,
 ``efce.polymatrix``): causal deviations, lambda aggregated per trigger, and a sample's
 lambda-free statistics.
 

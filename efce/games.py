@@ -1,6 +1,6 @@
-"""The games of seed 004 (Dudik & Gordon), N-player and general-sum, as ``seqform.Game`` s.
+"""The games of Dudik & Gordon (2009), N-player and general-sum, as ``seqform.Game`` s.
 
-* ``job_market(...)``: seed 004, section 2 (after Forges & von Stengel 2002). The student
+* ``job_market(...)``: Dudik & Gordon 2009, section 2 (after Forges & von Stengel 2002). The student
   (player 0) studies or not; at the interview it answers a question "yes" or "no" (knowing
   whether it studied); the employer (player 1) hears only the answer and hires or not.
   Payoffs (our choice; the seed gives only their signs and the cooperative outcome (4, 5)):
@@ -9,16 +9,16 @@
   who did not, 0 for not hiring. So the cooperative outcome (study, hired) pays (4, 5), as in
   the seed, and no Nash or correlated equilibrium has anyone study or be hired: a student who
   does not study can give any answer a student who studies gives.
-* ``indian_poker(cards)``: seed 004, section 2.1. Three players, each dealt one of ``cards``
+* ``indian_poker(cards)``: Dudik & Gordon 2009, section 2.1. Three players, each dealt one of ``cards``
   distinct cards, seeing the other two cards but not its own; ante 1 each. In turn (players 0,
   1, 2) each passes or bets 1; after the first bet, the players after the bettor, around to
   just before it, each call (bet 1) or fold. All pass: antes returned. Otherwise the highest
   card among the bettor and the callers takes the pot (antes and bets). Net payoffs are -2, -1,
-  0, 2, 3 and 4: a bettor nobody calls wins 2, a value the seed's list {-2, -1, 0, 3, 4} leaves out
+  0, 2, 3 and 4: a bettor nobody calls wins 2, a value the paper's list {-2, -1, 0, 3, 4} leaves out
   though its rules produce it. Sequence complexity
   24 C (C - 1); C (C-1) (C-2) deals (336 for C = 8); reduced strategies 9, 10 and 16 per
   observation, as the seed counts.
-* ``grid_game(size, seed)``: seed 004, section 2.1 (Vickrey & Koller 2002). ``size`` x ``size``
+* ``grid_game(size, seed)``: Dudik & Gordon 2009, section 2.1 (Vickrey & Koller 2002). ``size`` x ``size``
   players on a grid, each choosing one of 3 actions without seeing the others; each player's
   payoff is the sum, over its grid neighbours, of its entry in a 3 x 3 matrix for that pair.
   Every entry is drawn uniformly from {0, 1/1000, ..., 1} (exact rationals; the seed draws

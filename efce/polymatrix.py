@@ -1,6 +1,6 @@
-"""Seed 004's exponential family q_lambda for a *polymatrix* game: one simultaneous move per
+"""Dudik & Gordon (2009)'s exponential family q_lambda for a *polymatrix* game: one simultaneous move per
 player, and each player's payoff a sum of two-player games with its neighbours,
-u_i(s) = sum_{j in nb(i)} M_ij[s_i, s_j]. The grid game (seed 004, section 2.1; Vickrey & Koller
+u_i(s) = sum_{j in nb(i)} M_ij[s_i, s_j]. The grid game (Dudik & Gordon 2009, section 2.1; Vickrey & Koller
 2002) is one. Its tree has 3^(L^2) leaves, so the tree engine (``efce.treemodel``) stops at 3 x 3;
 this engine works on the graph, with the same deviations, statistics and interface.
 

@@ -1,5 +1,5 @@
 """Causal deviations and EFCE regret of an explicit distribution over reduced strategy profiles
-(seed 004, sections 2.2 and 3.2; Gordon, Greenwald & Marks 2008).
+(Dudik & Gordon 2009, sections 2.2 and 3.2; Gordon, Greenwald & Marks 2008).
 
 A causal deviation of player n is a trigger (information set I, action a) and a deviation
 strategy: n follows its recommended strategy s_n until it is recommended a at I, and from then on

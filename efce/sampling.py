@@ -1,4 +1,4 @@
-"""The sampling algorithm of seed 004 (Dudik & Gordon): maximum-entropy EFCE of a game given only
+"""The sampling algorithm of Dudik & Gordon (2009): maximum-entropy EFCE of a game given only
 as a simulator, by boosting over causal deviations and MCMC over strategy profiles.
 
 The target is the solution of eq. 2, max H(p) + w . E_p[u] subject to E_p[r_phi] <= 0 for every
@@ -20,10 +20,10 @@ for a game that declares itself a polymatrix game (the grid game at any size).
    sample costs one sparse product per round.
 3. **Update** one coordinate of lambda (coordinate descent on the dual, log Z over lambda >= 0).
    Usually it is the deviation with the largest regret r*: eq. 7's step, then a line search that
-   minimises the sample estimate of log Z, capped at ``step_cap`` times eq. 7's step (the seed's
+   minimises the sample estimate of log Z, capped at ``step_cap`` times eq. 7's step (the paper's
    "constant-fold increase"; it names no constant). The search stops where the effective sample
    size would fall below ``ess_min`` times the sample's size (section 3.4); that floor never cuts
-   it below eq. 7's step, which the seed's convergence analysis needs. When a recorded
+   it below eq. 7's step, which the paper's convergence analysis needs. When a recorded
    deviation's lambda has overshot, so that its regret is now more negative than r* is positive,
    that lambda is lowered instead, never below 0.
    - This is what makes the limit the *maximum-entropy* EFCE and not merely some EFCE.
@@ -31,8 +31,8 @@ for a game that declares itself a polymatrix game (the grid game at any size).
    - The cap is 10. On 8-card Indian poker a cap of 1000 did worse in 300 s: the longer steps
      used up each sample sooner (21,002 profiles drawn against 14,101); the in-sample regret
      ended 1.6 times, a fresh sample's 2.1 times as high.
-   - A cap of 100 fits a reused sample much faster, which is what the seed's in-sample measure
-     rewards, but not the distribution. With the seed's reuse rule, 8-card poker's in-sample
+   - A cap of 100 fits a reused sample much faster, which is what the paper's in-sample measure
+     rewards, but not the distribution. With the paper's reuse rule, 8-card poker's in-sample
      regret reached 0.003 of the first in 900 s (cap 10: 0.015 in 2,400 s), while fresh samples
      put both runs' worst deviation near 0.1 of the first. On one 20 x 20 grid after 600 s, fresh
      samples gave 0.32 at cap 100 against 0.04 at cap 10.
@@ -125,11 +125,11 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 growth: float = 0.1, thin: int = 1, burn_in: int = 20, ess_min: float = 0.5, max_reuse: int = 10,
                 line_search: bool = True, step_cap: float = 10.0, progress=None, time_limit: float | None = None,
                 stop_ratio: float | None = None, engine: str | None = None, every: float = 2.0) -> SamplingResult:
-    """Seed 004's sampling algorithm on ``game`` (module docstring). ``weights``: w (one per
+    """Dudik & Gordon (2009)'s sampling algorithm on ``game`` (module docstring). ``weights``: w (one per
     player; None = 0: the maximum-entropy EFCE). Stops when the largest estimated regret is at
     most ``target`` times r_max (relative), after ``max_rounds`` (None: no round limit), at
     ``time_limit`` seconds, or on Ctrl-C (the result so far); ``stopped_by`` says which. ``stop_ratio``: stop instead when the regret falls to this fraction
-    of the first round's (seed 004's experiments: 1e-4 for Indian poker, 1e-3 for grids). A
+    of the first round's (Dudik & Gordon (2009)'s experiments: 1e-4 for Indian poker, 1e-3 for grids). A
     sample is reused for at most ``max_reuse`` rounds. ``progress`` gets a line at most every
     ``every`` seconds."""
     say = progress or (lambda msg: None)

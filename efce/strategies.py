@@ -1,4 +1,4 @@
-"""Reduced pure strategies and strategy profiles of a compiled game (seed 004, section 2).
+"""Reduced pure strategies and strategy profiles of a compiled game (Dudik & Gordon 2009, section 2).
 
 A reduced pure strategy of player n fixes an action at every information set that n's own earlier
 actions do not exclude, and nothing ("don't care") elsewhere: exactly a pure realization plan, a
@@ -6,7 +6,7 @@ actions do not exclude, and nothing ("don't care") elsewhere: exactly a pure rea
 tree: the plans below a sequence are the products, over the information sets right below it, of
 the unions over their actions. ``Profiles`` holds every player's plans and the expected utility
 of every reduced profile; ``full_counts`` gives, per reduced strategy, how many full pure
-strategies (an action at every information set) it stands for, the base measure of seed 004's
+strategies (an action at every information set) it stands for, the base measure of Dudik & Gordon (2009)'s
 maximum entropy over full pure strategy profiles.
 """
 from __future__ import annotations

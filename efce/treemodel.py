@@ -1,4 +1,4 @@
-"""The exponential family q_lambda(s) ~ exp(w . u(s) - lambda . r(s)) of seed 004 (Dudik & Gordon,
+"""The exponential family q_lambda(s) ~ exp(w . u(s) - lambda . r(s)) of Dudik & Gordon 2009 (Dudik & Gordon,
 section 3) over the full pure strategy profiles of a compiled game tree, vectorised over many
 profiles at once: energies, Gibbs sweeps, and the best causal deviation on a weighted sample.
 
@@ -28,7 +28,7 @@ the other's touch disjoint sets of leaves, so their conditionals given the rest 
 and one vectorised step redraws them all. Colour classes: the information sets whose nodes all
 lie at one depth, one class per depth; any other information set gets a class of its own. A
 sweep redraws every class once, in every profile (chain) at once, from its exact conditional
-(seed 004's proposal q(s'|s) with a fixed scan order, so every move is accepted). An information
+(Dudik & Gordon (2009)'s proposal q(s'|s) with a fixed scan order, so every move is accepted). An information
 set outside the skeleton, one that no play or recorded deviation reaches, has a flat conditional:
 its redraw is the slice move's uniform resampling.
 
@@ -82,7 +82,7 @@ class TreeModel(DeviationFamily):
 
     ``scenarios``: None enumerates chance; k draws k scenarios (one outcome at every chance node
     each) with ``rng`` and weights each leaf by the fraction of scenarios that agree with its
-    chance outcomes (seed 004's p~_nat)."""
+    chance outcomes (Dudik & Gordon (2009)'s p~_nat)."""
 
     table_limit = 1 << 22   # leaf-table entries (8 bytes each): 32 MiB at most
 

@@ -1,4 +1,4 @@
-"""Extensive-form correlated equilibria of seed 004's job market game: exact ground truth, and the
+"""Extensive-form correlated equilibria of Dudik & Gordon (2009)'s job market game: exact ground truth, and the
 sampling algorithm checked against it.
 
 Run: python examples/efce_job_market.py
@@ -15,7 +15,7 @@ prof = profiles(compile_tree(game))          # 4 x 4 reduced strategy profiles
 
 best = solve_lp(prof, "welfare")             # HiGHS over the EFCE polytope
 print(f"best-welfare EFCE: payoffs {[float(x) for x in best.payoffs]} (the student studies and is hired)")
-me = max_entropy(prof)                       # cvxpy, seed 004 eq. 2 with w = 0
+me = max_entropy(prof)                       # cvxpy, Dudik & Gordon 2009 eq. 2 with w = 0
 print(f"maximum-entropy EFCE: payoffs {[round(float(x), 4) for x in me.payoffs]}, "
       f"largest causal-deviation regret {float(me.max_regret):.1e}")
 

@@ -6,7 +6,7 @@ Run: python examples/refine.py
 import refinements
 import seqform
 
-# Seed 001, Figure 1 (zero-sum): player 1 can win 5 after player 0's mistake y.
+# Kroer, Farina & Sandholm 2017, Figure 1 (zero-sum): player 1 can win 5 after player 0's mistake y.
 game = seqform.games.threat_zero_sum()
 nash = seqform.solve(game)
 efpe = refinements.efpe(game)

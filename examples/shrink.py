@@ -6,7 +6,7 @@ Run: python examples/shrink.py
 import lossless
 from seqform.evaluate import evaluate
 
-# Seed 002, Figure 2: two jacks and two kings; each player only needs to know its card's rank.
+# Sandholm 2010, Figure 2: two jacks and two kings; each player only needs to know its card's rank.
 sh = lossless.shrink(lossless.four_card())
 print(f"four-card game: {sh.sizes['before']['game_tree_nodes']} nodes -> {sh.sizes['after']['game_tree_nodes']}")
 

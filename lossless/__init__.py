@@ -1,4 +1,4 @@
-"""Lossless abstraction of games with ordered signals (GameShrink; Gilpin & Sandholm 2007, seed 002).
+"""Lossless abstraction of games with ordered signals (GameShrink; Gilpin & Sandholm 2007, Sandholm 2010).
 
 * ``OrderedSignalGame``: games with ordered signals (rounds of betting on a fixed tree, private
   and public cards, a total order on hands); also ``seqform.Game``s.

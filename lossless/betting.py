@@ -1,4 +1,4 @@
-"""Betting game forms of games with ordered signals (Gilpin & Sandholm 2007; seed 002).
+"""Betting game forms of games with ordered signals (Gilpin & Sandholm 2007; Sandholm 2010).
 
 In a game with ordered signals the legal actions never depend on the signals: the players bet on
 a fixed tree, and the signals only decide who wins a showdown. ``Betting`` is that tree, over all
@@ -15,7 +15,7 @@ rounds, as flat tuples (one per betting node, numbered in preorder):
 * ``round`` of every node and ``history``, a readable name (the actions so far, rounds split by "/").
 
 ``limit_betting`` builds the limit-poker form used by Leduc, Rhode Island Hold'em and the
-four-card game of seed 002, Figure 2.
+four-card game of Sandholm 2010, Figure 2.
 """
 from __future__ import annotations
 

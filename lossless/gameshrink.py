@@ -1,4 +1,4 @@
-"""GameShrink (Gilpin & Sandholm 2007; seed 002, "Lossless Information Abstraction", Figure 2).
+"""GameShrink (Gilpin & Sandholm 2007; Sandholm 2010, "Lossless Information Abstraction", Figure 2).
 
 GameShrink merges *ordered game isomorphic* nodes of the signal tree: leaves whose payoffs agree
 for every betting outcome, inner nodes whose children can be matched one to one, with equal
@@ -54,13 +54,13 @@ restricted game's equilibria are equilibria of the original game, with the same 
 of the seed. The tests check this exactly on every game they solve: the lifted strategies are
 certified by exact best responses in the original game.
 
-The seed's counts (``respect_opponents=False``)
+The paper's counts (``respect_opponents=False``)
 -----------------------------------------------
 Dropping condition 2 (each player's own view: its observations and the outcome against an
-unseen opponent, the opponent's card dealt as if at the end) reproduces the seed's Rhode Island
+unseen opponent, the opponent's card dealt as if at the end) reproduces the paper's Rhode Island
 Hold'em sizes exactly (13, 205 and 1,774 classes per round: 1,237,238 LP rows). That abstraction
 is *not* lossless in general: on Leduc it changes the value (tests/lossless). It is offered to
-reproduce and explain the seed's numbers, never used to lift a strategy as exact.
+reproduce and explain the paper's numbers, never used to lift a strategy as exact.
 """
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ class Abstraction:
 
     ``classes[i][j]``: (number of observations of player i after its j-th observed level,) the
     class of each observation (ids 0..num_classes[i][j]-1); observations are numbered as in
-    ``signals.obs``. ``respect_opponents``: the lossless test (True) or the seed's own-view count
+    ``signals.obs``. ``respect_opponents``: the lossless test (True) or the paper's own-view count
     (False, see the module docstring). ``iterations`` of the refinement; ``seconds``.
     """
 

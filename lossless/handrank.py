@@ -9,7 +9,7 @@ from typing import Callable
 
 
 def high_card(suits: int) -> Callable[[tuple], tuple]:
-    """One card each, no public card: the higher rank wins (the four-card game of seed 002, Fig. 2)."""
+    """One card each, no public card: the higher rank wins (the four-card game of Sandholm 2010, Fig. 2)."""
     def rank(cards: tuple) -> tuple:
         return tuple(sorted((c // suits for c in cards), reverse=True))
     return rank

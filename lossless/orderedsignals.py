@@ -1,4 +1,4 @@
-"""Games with ordered signals (Gilpin & Sandholm 2007; seed 002, "Lossless Information Abstraction").
+"""Games with ordered signals (Gilpin & Sandholm 2007; Sandholm 2010, "Lossless Information Abstraction").
 
 A game with ordered signals has rounds. At the start of round r, cards (signals) are drawn
 without replacement from a deck: ``private[r][i]`` cards that only player i sees, then

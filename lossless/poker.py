@@ -5,10 +5,10 @@
   round, showdown of the private card with the two public cards (``handrank.three_card``); bets
   are 10 in round 1 and 20 in rounds 2 and 3, at most 3 bets a round counting the opening bet;
   player 0 acts first in every round. With the full deck its sequence-form LP has 91,224,226 rows
-  (seed 002), which ``lossless.sizes`` reproduces without building the game.
+  (Sandholm 2010), which ``lossless.sizes`` reproduces without building the game.
 * ``leduc_os(ranks=3, suits=2)``: Leduc hold'em (ante 1, bets 2 and 4, two bets a round) written
   as a game with ordered signals; same tree and value as ``seqform.games.leduc``.
-* ``four_card()``: the game of seed 002, Figure 2: a deck of two jacks and two kings, one card
+* ``four_card()``: the game of Sandholm 2010, Figure 2: a deck of two jacks and two kings, one card
   each, one betting round (ante 1, bet 1, one bet: check or bet, then fold or call): 113 nodes.
 
 Card labels are a rank character and a suit character, e.g. "Ks"; the four-card game's cards are

@@ -62,7 +62,7 @@ class Shrunk:
 
 def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True, build_abstract: bool = True,
            signals: SignalTree | None = None, progress=None) -> Shrunk:
-    """GameShrink on ``game``. ``lossless=False`` runs the seed's own-view variant instead (not
+    """GameShrink on ``game``. ``lossless=False`` runs the paper's own-view variant instead (not
     lossless in general; see ``gameshrink``). ``nonzeros``: also count the LPs' nonzeros.
     ``build_abstract``: build the abstract game when it has at most ``ABSTRACT_NODE_LIMIT``
     signal nodes. ``signals``: the game's signal tree when already built (``build_signal_tree``)."""

@@ -1,6 +1,6 @@
 """The signal tree of a game with ordered signals, as flat numpy arrays.
 
-The signal tree (Gilpin & Sandholm 2007; seed 002) is the game tree with every betting action
+The signal tree (Gilpin & Sandholm 2007; Sandholm 2010) is the game tree with every betting action
 removed: one level per card dealt, in the order of ``OrderedSignalGame.levels``. Its leaves are
 the *worlds*: complete deals, one row of cards each. Everything GameShrink needs is a column over
 the worlds:

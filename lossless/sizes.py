@@ -7,7 +7,7 @@ has seen, or its class; a betting node of that round where it acts), and every p
     |Sigma_i| = 1 + sum over the same v of  actions(v) * n_i(round(v)),
 
 with n_i(r) the number of player i's observations (original game) or classes (abstraction)
-during round r's betting. The sequence-form LP of seed 002 / Koller, Megiddo & von Stengel has
+during round r's betting. The sequence-form LP of Sandholm 2010 / Koller, Megiddo & von Stengel has
 |Sigma_1| + |I_2| + 1 rows (players numbered from 1 there; 0 and 1 here) and
 |Sigma_2| + |I_1| + 1 columns; its matrix is [[-A, E^T], [F, 0]], so its nonzeros are nnz(A) plus
 |I_1| + |Sigma_1| (E) plus |I_2| + |Sigma_2| (F).

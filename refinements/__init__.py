@@ -3,7 +3,7 @@
 ``refinements.efpe(game)`` and ``refinements.qpe(game)`` compute an extensive-form perfect or a
 quasi-perfect equilibrium exactly, as the limit eps -> 0 of the perturbed games' equilibria (the
 trembling LP of Farina, Gatti & Sandholm 2018), certified: the limit is an exact Nash equilibrium
-and every information set's regret (seed 001's measure, under the limit beliefs) is exactly zero.
+and every information set's regret (Kroer, Farina & Sandholm (2017)'s measure, under the limit beliefs) is exactly zero.
 With ``eps=...`` they solve the perturbed game at that tremble instead. Modules:
 ``perturbation`` (EFPE, QPE and user-given lower bounds), ``perturbedlp`` (the LP with eps as a
 symbol), ``iterativerefinement`` (exact optimality at one eps), ``trembling`` (the limit),

@@ -3,7 +3,7 @@
 1. **Nash.** The limit plans are valid realization plans and their exact best-response values meet
    (``seqform.certificate.verify``); ``refinements.solve`` also checks that this value equals the
    game value certified by the plain Nash LP, computed independently.
-2. **Sequential rationality.** At every information set I, reached or not, seed 001's regret
+2. **Sequential rationality.** At every information set I, reached or not, Kroer, Farina & Sandholm (2017)'s regret
    (``seqform.regret``): I taken as reached, its nodes weighted by Bayes' rule, the gain from
    best-responding at I and below. Where the limit profile reaches I with probability zero, Bayes'
    rule needs the *tremble-completed* opponent: the perturbed opponent plan ``y(eps)`` as eps -> 0.

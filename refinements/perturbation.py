@@ -5,7 +5,7 @@ bound, each a polynomial in the tremble size eps with rational coefficients:
 
 * **behavioural**: ``x[s] >= beta_s(eps) * x[parent(s)]``: the action ending ``s`` is played with
   probability at least ``beta_s(eps)`` wherever its information set is reached. Farina & Gatti
-  (2017)'s extensive-form perfect (EFPE) perturbation is ``beta_s = eps`` (seed 001, section 2.1:
+  (2017)'s extensive-form perfect (EFPE) perturbation is ``beta_s = eps`` (Kroer, Farina & Sandholm 2017, section 2.1:
   the uniform perturbation ``eta(a) = eps``);
 * **realization**: ``x[s] >= lambda_s(eps)``. Miltersen & Sorensen (2010)'s quasi-perfect (QPE)
   perturbation is ``lambda_s = eps^|s|``, ``|s|`` the number of the player's own actions in ``s``.

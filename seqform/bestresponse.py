@@ -48,7 +48,18 @@ class BackwardPass:
 
 
 def backward_pass(tree: Tree, p: int, g: np.ndarray, b: np.ndarray | None = None) -> BackwardPass:
-    """Best-response (and, given ``b``, current-strategy) values of player ``p`` for payoffs ``g``."""
+    """Best-response (and, given ``b``, current-strategy) values of player ``p`` for payoffs ``g``.
+
+    ``g`` and ``b`` have shape (num_sequences[p],). A few numpy calls per level of ``tree.levels``;
+    on a deep narrow tree (``Tree.is_narrow``: a chain has one information set per level) one
+    scalar loop over the information sets instead, with the same arithmetic in the same order.
+    """
+    if tree.is_narrow(p):
+        return _backward_pass_scalar(tree, p, g, b)
+    return _backward_pass_levels(tree, p, g, b)
+
+
+def _backward_pass_levels(tree: Tree, p: int, g: np.ndarray, b: np.ndarray | None) -> BackwardPass:
     n = tree.num_sequences[p]
     M = len(tree.infoset_player)
     best_below = np.zeros(n)
@@ -71,6 +82,46 @@ def backward_pass(tree: Tree, p: int, g: np.ndarray, b: np.ndarray | None = None
             cur[lvl] = vc
             np.add.at(cur_below, parents, vc)
     return BackwardPass(best, cur, choice, float(g[0] + best_below[0]), float(g[0] + cur_below[0]))
+
+
+def _backward_pass_scalar(tree: Tree, p: int, g: np.ndarray, b: np.ndarray | None) -> BackwardPass:
+    order = tree.level_order[p][0].tolist()
+    first = tree.infoset_first_seq[order].tolist()
+    nact = tree.infoset_num_actions[order].tolist()
+    parent = tree.infoset_parent_seq[order].tolist()
+    gl = np.asarray(g, dtype=np.float64).tolist()
+    n = len(gl)
+    best_below = [0.0] * n
+    bests, choices = [], []
+    for f, k, par in zip(first, nact, parent):
+        vb, c = gl[f] + best_below[f], 0
+        for j in range(1, k):
+            v = gl[f + j] + best_below[f + j]
+            if v > vb:
+                vb, c = v, j
+        bests.append(vb)
+        choices.append(c)
+        best_below[par] += vb
+    M = len(tree.infoset_player)
+    best = np.zeros(M)
+    cur = np.zeros(M)
+    choice = np.zeros(M, dtype=np.int64)
+    best[order] = bests
+    choice[order] = choices
+    value_cur = 0.0
+    if b is not None:
+        bl = np.asarray(b, dtype=np.float64).tolist()
+        cur_below = [0.0] * n
+        curs = []
+        for f, k, par in zip(first, nact, parent):
+            vc = bl[f] * (gl[f] + cur_below[f])
+            for j in range(f + 1, f + k):
+                vc += bl[j] * (gl[j] + cur_below[j])
+            curs.append(vc)
+            cur_below[par] += vc
+        cur[order] = curs
+        value_cur = gl[0] + cur_below[0]
+    return BackwardPass(best, cur, choice, float(gl[0] + best_below[0]), float(value_cur))
 
 
 def best_response(tree: Tree, p: int, profile: Profile) -> tuple[float, np.ndarray]:

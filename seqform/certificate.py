@@ -144,17 +144,20 @@ def _exact_K_rows(sf: SequenceForm, ex: ExactSequenceForm) -> list:
     m1 = sf.E.shape[0]
     rows: list = []
     E = sf.E.tocsr()
+    # E and F hold only 1 and -1: share two fmpq objects (immutable) instead of one per entry
+    unit = {1.0: flint.fmpq(1), -1.0: flint.fmpq(-1)}
     for r in range(m1):
         sl = slice(E.indptr[r], E.indptr[r + 1])
-        rows.append({int(c): flint.fmpq(int(v)) for c, v in zip(E.indices[sl], E.data[sl])})
+        rows.append({c: unit[v] for c, v in zip(E.indices[sl].tolist(), E.data[sl].tolist())})
     rows.extend({} for _ in range(sf.F.shape[1]))
     for r, c, a in zip(ex.A_rows, ex.A_cols, ex.A_vals):
         rows[m1 + c][r] = a
     Ft = sf.F.tocsc()
     for s2 in range(sf.F.shape[1]):
         sl = slice(Ft.indptr[s2], Ft.indptr[s2 + 1])
-        for j, v in zip(Ft.indices[sl], Ft.data[sl]):
-            rows[m1 + s2][n1 + int(j)] = flint.fmpq(-int(v))
+        row = rows[m1 + s2]
+        for j, v in zip(Ft.indices[sl].tolist(), Ft.data[sl].tolist()):
+            row[n1 + j] = unit[-v]
     return rows
 
 

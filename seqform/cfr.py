@@ -1,4 +1,4 @@
-"""Counterfactual regret minimisation over the sequence form: CFR (seed 000), CFR+, discounted
+"""Counterfactual regret minimisation over the sequence form: CFR (Zinkevich et al. 2007), CFR+, discounted
 CFR and chance-sampled CFR, vectorised over a compiled ``Tree``.
 
 One update of player p against the opponent q (two players):
@@ -8,10 +8,10 @@ One update of player p against the opponent q (two players):
    leaf z adds chance(z) u_p(z) to ``A_p[seq_p(z), seq_q(z)]``);
 3. one bottom-up pass over p's information sets, deepest first: the counterfactual value of a
    sequence (I, a) is V(I, a) = g[(I, a)] + sum over the information sets J right below it of
-   V(J), with V(J) = sum_b b(J, b) V(J, b) under p's current strategy b (seed 000, eq. 5: the
+   V(J), with V(J) = sum_b b(J, b) V(J, b) under p's current strategy b (Zinkevich et al. 2007, eq. 5: the
    counterfactual value is the value weighted by the others' reach, which ``g`` carries);
-4. instantaneous regrets V(I, a) - V(I) are accumulated (seed 000, eq. 7), and p's new current
-   strategy is regret matching on them (seed 000, eq. 8): positive parts normalised, uniform when
+4. instantaneous regrets V(I, a) - V(I) are accumulated (Zinkevich et al. 2007, eq. 7), and p's new current
+   strategy is regret matching on them (Zinkevich et al. 2007, eq. 8): positive parts normalised, uniform when
    none is positive;
 5. the average strategy accumulates p's own realization plan ``x_p`` of the strategy used (seed
    000, eq. 4: the average weighted by p's own reach), normalised per information set on demand.
@@ -25,14 +25,14 @@ Variants, with OpenSpiel's definitions so that iterates agree with its solvers (
 * ``"dcfr"``: discounted CFR (Brown & Sandholm 2019): after each update, positive accumulated
   regrets times t^alpha / (t^alpha + 1), negative ones times t^beta / (t^beta + 1), average
   contributions weighted by t^gamma; alpha=3/2, beta=0, gamma=2 by default (``DCFRSolver``);
-* ``"cs-cfr"``: chance-sampled CFR (seed 000, section 4): each iteration samples one outcome at
+* ``"cs-cfr"``: chance-sampled CFR (Zinkevich et al. 2007, section 4): each iteration samples one outcome at
   every chance node, with chance's probabilities, and both players update on the leaves that
   sample reaches. A sampled leaf's payoff enters ``g`` without its chance probability, so the
   sampled counterfactual values are unbiased. Regret matching, alternating updates on the same
   sample, uniform averaging; ``seed`` fixes the samples.
 
 ``traversals`` counts passes over the leaves (one per player update, two per iteration), the
-unit of seed 001's plots.
+unit of Kroer, Farina & Sandholm (2017)'s plots.
 """
 from __future__ import annotations
 

@@ -310,7 +310,7 @@ def cmd_shrink(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    kind = "lossless" if sh.abstraction.respect_opponents else "own-view (the seed's counts; NOT lossless in general)"
+    kind = "lossless" if sh.abstraction.respect_opponents else "own-view (the paper's counts; NOT lossless in general)"
     print(f"game              {game.name}")
     print(f"abstraction       {kind}, {sh.abstraction.iterations} refinement passes")
     print(f"game tree         {out['before']['game_tree_nodes']:,} nodes -> {out['after']['game_tree_nodes']:,}")

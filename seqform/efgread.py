@@ -112,7 +112,10 @@ import re
 import sys
 from array import array
 from fractions import Fraction
+from operator import itemgetter
 from typing import IO, Sequence
+
+import numpy as np
 
 from .errors import ChanceProbabilityError, GameError
 from .game import CHANCE, TERMINAL, Game
@@ -430,8 +433,9 @@ def _fmt(x, limit: int = 40) -> str:
 # ----------------------------------------------------------------------------------------------
 
 _EOF, _STR, _WORD = "end of file", "string", "word"  # other token kinds: "{", "}", ","
-_WS = re.compile(r"[ \t\n\r\f\v]*")
-_WORD_RE = re.compile(r"[^ \t\n\r\f\v{},\"]+")
+# white space, then one token: punctuation, a string (closed by the first '"' not after a
+# backslash), a word, an unclosed '"', or the end of the text
+_TOKEN_RE = re.compile(r'([ \t\n\r\f\v]*)(?:([{},])|(")((?:[^"]|(?<=\\)")*)(?<!\\)"|([^ \t\n\r\f\v{},"]+)|("[\s\S]*)|\Z)')
 _INT_RE = re.compile(r"-?[0-9]+\Z")
 _RAT_RE = re.compile(r"(-?)([0-9]+)/([0-9]+)\Z")
 _DEC_RE = re.compile(r"(-?)(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?\Z")
@@ -454,65 +458,80 @@ def _printable(s: str) -> str:
 
 
 class _Parser:
-    """Tokens on demand from the text, and the grammar, iteratively."""
+    """The grammar, iteratively, over tokens cut from the whole text by one regular expression.
+
+    Positions are not tracked per token: a token's offset is the running sum of the lengths
+    ``findall`` returns, and offsets become lines and columns only where a message or a node's
+    line needs them (``_line_col``, and ``numpy.searchsorted`` for all nodes at once): a 6 MB
+    file has two million tokens, and per-token bookkeeping was most of the reading time.
+    """
 
     def __init__(self, text: str, filename: str, raw: bool = False):
         self.raw = raw        # the text is a non-UTF-8 file read as Latin-1 (see _short)
         self.text = text
-        self.n = len(text)
         self.filename = filename
-        self.pos = 0          # where the next token's search starts
-        self.line = 1         # line at self.pos
-        self.line_start = 0   # offset of that line's first character
-        # the current token
+        toks = _TOKEN_RE.findall(text)
+        # kinds and values, one list each; the token after the last is the end of the file
+        self.kinds = [p or (_STR if q else (_WORD if w else ('"' if bad else _EOF)))
+                      for _, p, q, _, w, bad in toks]
+        self.vals = [p or w or (body.replace('\\"', '"') if "\\" in body else body)
+                     for _, p, _, body, w, _ in toks]
+        self._toks = toks
+        self._offsets = None  # token start offsets, computed on first need
+        self._breaks = None   # line-break offsets, computed on first need
+        self.i = -1
         self.kind = _EOF
         self.val = ""
-        self.start = 0
-        self.tline = 1
-        self.tline_start = 0
 
     # --- tokens -----------------------------------------------------------------------------
 
-    def _lines(self, i: int, j: int) -> None:
-        """Count the line breaks in ``text[i:j]``: ``\\n``, ``\\r\\n`` and a lone ``\\r`` (old Mac
-        files), as editors and Python's universal newlines do, so that a file's line numbers do not
-        depend on how it was opened."""
-        text = self.text
-        nl = text.count("\n", i, j)
-        cr = text.count("\r", i, j)
-        if cr:
-            nl += cr - text.count("\r\n", i, j)
-        if nl:
-            self.line += nl
-            self.line_start = max(text.rfind("\n", i, j), text.rfind("\r", i, j)) + 1
-
     def advance(self) -> None:
-        text, pos = self.text, self.pos
-        end = _WS.match(text, pos).end()
-        if end > pos:
-            self._lines(pos, end)
-        self.start = end
-        self.tline = self.line
-        self.tline_start = self.line_start
-        if end >= self.n:
-            self.kind, self.val, self.pos = _EOF, "", end
-            return
-        c = text[end]
-        if c in "{},":
-            self.kind, self.val, self.pos = c, c, end + 1
-        elif c == '"':
-            j = text.find('"', end + 1)
-            while j != -1 and text[j - 1] == "\\":
-                j = text.find('"', j + 1)
-            if j == -1:
-                self.kind = '"'
-                self.fail("a closing '\"' for the string that starts here", found="end of file")
-            body = text[end + 1:j]
-            self._lines(end + 1, j)
-            self.kind, self.val, self.pos = _STR, (body.replace('\\"', '"') if "\\" in body else body), j + 1
-        else:
-            m = _WORD_RE.match(text, end)
-            self.kind, self.val, self.pos = _WORD, m.group(), m.end()
+        i = self.i + 1
+        if i == len(self.kinds):  # past the end stays at the end
+            i -= 1
+        self.i = i
+        self.kind = self.kinds[i]
+        self.val = self.vals[i]
+        if self.kind == '"':
+            self.fail("a closing '\"' for the string that starts here", found="end of file")
+
+    def offsets(self) -> np.ndarray:
+        """Each token's start offset in the text (after its leading white space)."""
+        if self._offsets is None:
+            toks, n = self._toks, len(self._toks)
+            # C-level maps only: a generator per token doubled the reading time
+            whole = np.fromiter(map(len, map("".join, toks)), dtype=np.int64, count=n)
+            ws = np.fromiter(map(len, map(itemgetter(0), toks)), dtype=np.int64, count=n)
+            quote = np.fromiter(map(len, map(itemgetter(2), toks)), dtype=np.int64, count=n)
+            ends = np.cumsum(whole + quote)  # a string's closing quote is in no group
+            self._offsets = ends - whole - quote + ws
+        return self._offsets
+
+    def breaks(self) -> np.ndarray:
+        """Offsets of the line breaks: ``\\n``, ``\\r\\n`` (at its ``\\n``) and a lone ``\\r`` (old
+        Mac files), as editors and Python's universal newlines count them."""
+        if self._breaks is None:
+            # (surrogatepass: a str may hold lone surrogates; each stays one code unit)
+            codes = np.frombuffer(self.text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+            lone_cr = (codes == 13) & np.append(codes[1:] != 10, True)
+            self._breaks = np.flatnonzero((codes == 10) | lone_cr)
+        return self._breaks
+
+    def lines_of(self, offsets) -> np.ndarray:
+        """1-based line numbers of text offsets."""
+        return np.searchsorted(self.breaks(), offsets, side="right") + 1
+
+    def _line_col(self, offset: int) -> tuple:
+        k = int(np.searchsorted(self.breaks(), offset, side="right"))
+        start = int(self.breaks()[k - 1]) + 1 if k else 0
+        return k + 1, offset - start + 1
+
+    def here(self) -> int:
+        """The current token's index (its position is computed only if a message needs it)."""
+        return self.i
+
+    def line_of_token(self, i: int) -> int:
+        return self._line_col(int(self.offsets()[i]))[0]
 
     def _q(self, s: str, limit: int = 40) -> str:
         """Text from the file, escaped for a one-line message (see ``_short``)."""
@@ -525,13 +544,13 @@ class _Parser:
             return f'string "{self._q(self.val)}"'
         return f"'{self._q(self.val)}'"
 
-    def fail(self, expected: str, found: str | None = None, at: tuple | None = None):
-        """Raise EfgParseError at the current token (or at ``at`` = (offset, line, line_start))."""
-        start, line, ls = at if at is not None else (self.start, self.tline, self.tline_start)
-        raise EfgParseError(self.filename, line, start - ls + 1, expected, self.found() if found is None else found)
-
-    def here(self) -> tuple:
-        return (self.start, self.tline, self.tline_start)
+    def fail(self, expected: str, found: str | None = None, at: int | None = None):
+        """Raise EfgParseError at the current token (or at token index ``at``)."""
+        i = self.i if at is None else at
+        offs = self.offsets()
+        offset = int(offs[i]) if i < len(offs) else len(self.text)
+        line, col = self._line_col(offset)
+        raise EfgParseError(self.filename, line, col, expected, self.found() if found is None else found)
 
     def expect(self, kind: str, expected: str) -> str:
         self.advance()
@@ -552,6 +571,8 @@ class _Parser:
         if self.kind != _WORD:
             self.fail(f"{what} (a number {_NUMBER_HINT})")
         s = self.val
+        if len(s) <= 300 and s.isascii() and (s.isdigit() or (s[0] == "-" and s[1:].isdigit())):
+            return int(s)  # the common case (below 1e300: within the float range), without regexes
         m = _RAT_RE.match(s)
         if m:
             sign, num, den = m.groups()
@@ -634,7 +655,8 @@ class _Parser:
         """The nodes, in preorder, without recursion: a stack of nodes still awaiting children."""
         N = g.num_players
         kind_a, data_a, first_a, parent_a = g._kind, g._data, g._first, g._parent
-        line_a, outcome_a, children = g._line, g._outcome, g._children
+        outcome_a, children = g._outcome, g._children
+        node_tok: list = []   # each node's token index, for its line
         moves: dict = {}      # (owner, number) -> move id
         outcomes: dict = {}   # number -> (label, payoffs, line)
         payoff_ids: dict = {}
@@ -647,7 +669,7 @@ class _Parser:
             t = self.val
             nid = len(kind_a)
             node_at = self.here()
-            line_a.append(self.tline)
+            node_tok.append(node_at)
             name = self.expect(_STR, "the node's name (a string)")
             if name:
                 g._names[nid] = name
@@ -714,8 +736,16 @@ class _Parser:
             children.extend([-1] * k)
             stack.append([nid, slot, slot + k, acc])
         if self.kind != _EOF:
-            self.fail(f"the end of the file (the tree is complete after the node at line {line_a[-1]})")
+            self.fail(f"the end of the file (the tree is complete after the node at line "
+                      f"{self.line_of_token(node_tok[-1])})")
         g.outcomes = {num: (lab, pay) for num, (lab, pay, _) in outcomes.items()}
+        lines = self.lines_of(self.offsets()[np.asarray(node_tok, dtype=np.int64)])
+        g._line = array("i", lines.astype(np.int32).tobytes())
+        g._m_line = self.lines_of(self.offsets()[np.asarray(g._m_line, dtype=np.int64)]).tolist()
+        for mid, owner in enumerate(g._m_owner):
+            if owner != CHANCE:
+                g._m_key[mid] = InfosetKey(owner, g._m_number[mid], g._m_label[mid], g.raw_player_names[owner],
+                                           f"{self.filename}:{g._m_line[mid]}", self.raw)
 
     def move(self, g: EfgGame, moves: dict, owner: int, number: int, mid: int | None, node_at: tuple) -> int:
         """An information set's definition (current token: its name, or the '{' of its actions
@@ -751,11 +781,10 @@ class _Parser:
             g._m_raw.append(tuple(labels))
             g._m_actions.append(normalize_labels(labels))
             g._m_probs.append(tuple(probs) if owner == CHANCE else None)
-            g._m_line.append(node_at[1])
-            g._m_key.append(None if owner == CHANCE else InfosetKey(
-                owner, number, label, g.raw_player_names[owner], f"{self.filename}:{node_at[1]}", self.raw))
+            g._m_line.append(node_at)  # a token index until the end of the file
+            g._m_key.append(None)  # made at the end of the file, when lines are known
         else:
-            first = f"{who}'s information set {number} as defined at line {g._m_line[mid]}"
+            first = f"{who}'s information set {number} as defined at line {self.line_of_token(g._m_line[mid])}"
             if label != g._m_label[mid]:
                 self.fail(f'the name "{self._q(g._m_label[mid])}" of {first}', found=f'"{self._q(label)}"',
                           at=label_at)
@@ -805,9 +834,9 @@ class _Parser:
         pay = tuple(pay)
         rec = outcomes.get(num)
         if rec is None:
-            outcomes[num] = (label, pay, label_at[1])
+            outcomes[num] = (label, pay, label_at)
         else:
-            where = f"outcome {num} as defined at line {rec[2]}"
+            where = f"outcome {num} as defined at line {self.line_of_token(rec[2])}"
             if label != rec[0]:
                 self.fail(f'the name "{self._q(rec[0])}" of {where}', found=f'"{self._q(label)}"', at=label_at)
             if pay != rec[1]:

@@ -1,16 +1,16 @@
 """The excessive gap technique (Nesterov 2005) on the sequence form, with the dilated entropy
-distance on each player's treeplex (Hoda et al. 2010), as in seed 002 (Algorithms 2-4) and, with
-behavioural perturbations, seed 001 (EGT on the eps-perturbed treeplex: an approximate EFPE).
+distance on each player's treeplex (Hoda et al. 2010), as in Sandholm 2010 (Algorithms 2-4) and, with
+behavioural perturbations, Kroer, Farina & Sandholm 2017 (EGT on the eps-perturbed treeplex: an approximate EFPE).
 
 Saddle point. Player 0 maximises x^T A y and player 1 minimises it (``A``: n_0 x n_1, a leaf z adds
-chance(z) u_0(z) at (seq_0(z), seq_1(z))). In seed 002's notation (min_u max_v v^T A u), u is
+chance(z) u_0(z) at (seq_0(z), seq_1(z))). In Sandholm (2010)'s notation (min_u max_v v^T A u), u is
 player 1's realization plan y and v is player 0's x. ``f(y) = max_x x^T A y`` and
 ``phi(x) = min_y x^T A y``; ``f(y) - phi(x)`` is the NashConv of the profile (twice OpenSpiel's
 exploitability).
 
 Distance. At information set I with parent sequence p(I), behaviour b_I = x_I / x_p(I):
 d(x) = sum_I beta_I x_p(I) h(q_I), q_I = (b_I - eps_I) / (1 - n_I eps_I), h(q) = sum q log q + log n_I
-(seed 001, section 3: the perturbed simplex mapped affinely onto the simplex; eps = 0 is Hoda et
+(Kroer, Farina & Sandholm 2017, section 3: the perturbed simplex mapped affinely onto the simplex; eps = 0 is Hoda et
 al.'s dilated entropy). Its minimiser is the uniform (perturbed) strategy, where d = 0. Both
 operations EGT needs are one bottom-up pass over the information sets (``_prox``):
 
@@ -21,12 +21,12 @@ Weights ``beta``: "kroer" (Kroer et al. 2017, as we read their Theorem 3: beta_I
 depths k >= 1 below I of 2^k M_{I,k}, with M_{I,k} the largest number of information sets at depth
 k below I that one pure strategy reaches) or "one" (beta_I = 1).
 
-The loop (seed 002, Algorithm 4): ``initial`` then ``shrink`` steps, each keeping the excessive
+The loop (Sandholm 2010, Algorithm 4): ``initial`` then ``shrink`` steps, each keeping the excessive
 gap condition f_mu_v(y) <= phi_mu_u(x) (smoothed values), which gives the certified bound
 ``f(y) - phi(x) <= mu_u D_u + mu_v D_v`` (``gap_bound``). Rather than trusting a strong-convexity
 constant, every step is checked: a step that breaks the condition is retried with half the tau
-(this is seed 002's first heuristic, adaptive tau, started at tau = 1/2; off, tau = 2/(k+3)
-with the same check). Seed 002's second heuristic, balancing, shrinks the larger of mu_u D_u and
+(this is Sandholm (2010)'s first heuristic, adaptive tau, started at tau = 1/2; off, tau = 2/(k+3)
+with the same check). Sandholm (2010)'s second heuristic, balancing, shrinks the larger of mu_u D_u and
 mu_v D_v instead of alternating. ``traversals`` counts products with A or A^T (one pass over the
 leaves each): 3 per shrink step and 2 per check.
 """
@@ -138,9 +138,9 @@ class ExcessiveGap:
     """EGT on a two-player zero-sum game (module docstring).
 
     ``game``: a ``Game`` or ``Tree``. ``perturbation``: None (Nash equilibrium) or "efpe" (every
-    action's behavioural probability at least ``eps``: seed 001's perturbed treeplex, an
+    action's behavioural probability at least ``eps``: Kroer, Farina & Sandholm (2017)'s perturbed treeplex, an
     approximate EFPE). ``weights``: "kroer" or "one"; ``scale`` multiplies them all (the overall
-    weight seed 001 tunes; ``tune_scale`` picks one). ``adaptive_tau``, ``balance``: seed 002's
+    weight Kroer, Farina & Sandholm 2017 tunes; ``tune_scale`` picks one). ``adaptive_tau``, ``balance``: Sandholm (2010)'s
     heuristics. ``step(n)``, ``iteration``, ``traversals``, ``average_profile()`` (the EGT iterate,
     which is already an average; ``current_profile`` is the same), ``gap_bound``, ``mu``."""
 
@@ -197,7 +197,7 @@ class ExcessiveGap:
         return f <= phi + 1e-12 * max(1.0, abs(f), abs(phi))
 
     def _initial(self) -> None:
-        """Seed 002, Algorithm 2; mu starts at max |A_ij| and doubles until the excessive gap
+        """Sandholm 2010, Algorithm 2; mu starts at max |A_ij| and doubles until the excessive gap
         condition holds (no strong-convexity constant is trusted)."""
         norm = float(np.abs(self.A.data).max()) if self.A.nnz else 0.0
         mu = norm if norm > 0 else 1.0  # an all-zero game: any mu > 0 will do
@@ -214,7 +214,7 @@ class ExcessiveGap:
             mu *= 2.0
         raise SeqformError("EGT: no starting point satisfies the excessive gap condition")
 
-    # one shrink step (seed 002, Algorithm 3) ----------------------------------------------------
+    # one shrink step (Sandholm 2010, Algorithm 3) ----------------------------------------------------
     def _shrink_u(self, tau: float) -> tuple:
         x, y, mu_u, mu_v = self.x, self.y, self.mu_u, self.mu_v
         y_check, _, logq_check, _ = self._u_of(x, mu_u)
@@ -325,7 +325,7 @@ class ExcessiveGap:
 
 
 def tune_scale(game: Game | Tree, candidates=(0.001, 0.01, 0.1, 1.0), iterations: int = 20, **kwargs) -> float:
-    """Seed 001's tuning (section 4): the overall weight of the distance, among ``candidates``,
+    """Kroer, Farina & Sandholm (2017)'s tuning (section 4): the overall weight of the distance, among ``candidates``,
     whose EGT run has the smallest NashConv after ``iterations`` iterations (measured with
     best responses; other keyword arguments go to ``ExcessiveGap``)."""
     tree = game if isinstance(game, Tree) else compile_tree(game)

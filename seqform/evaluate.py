@@ -26,7 +26,7 @@ and current value ``V_cur(I) = sum_a b_p[(I,a)] (g_p[(I,a)] + sum of V_cur below
 root, ``g_p[empty] + sum over p's first information sets`` is p's best-response value and p's
 value under the profile.
 
-Regret at an information set (seed 001, section 4, the measure of its Figure 3; the same
+Regret at an information set (Kroer, Farina & Sandholm 2017, section 4, the measure of its Figure 3; the same
 definition as ``seqform.regret``): I is taken as reached with probability one, its nodes weighted
 by Bayes' rule (chance times the other players' reach; under perfect recall p's own reach is the
 same at all of them), and the regret is what p gains in expectation by best-responding at I and
@@ -73,7 +73,7 @@ class Evaluation:
     ``nash_conv`` = sum of (best response - value); ``exploitability`` = nash_conv / N.
 
     Per information set (lists indexed by global information-set id, ``Tree`` order):
-    ``infoset_regret`` (seed 001 section 4; ``None`` when exact, NaN in floats, where chance and the
+    ``infoset_regret`` (Kroer, Farina & Sandholm 2017 section 4; ``None`` when exact, NaN in floats, where chance and the
     others never reach it) and ``reached`` (bool). ``max_regret`` is the largest regret over
     reached information sets (0 if none) and ``max_regret_infoset`` the global id of the first
     one attaining it (-1 if none is reached). ``renormalised``: information sets whose float
@@ -343,7 +343,7 @@ def _evaluate_float(tree: Tree, profile: Profile) -> Evaluation:
 
 def evaluate(tree: Tree | Game, profile: Profile | Sequence, exact: bool | None = None) -> Evaluation:
     """Values, best-response values, NashConv, exploitability and per-information-set regret
-    (seed 001, section 4) of ``profile`` in ``tree`` (a ``Game`` is compiled first).
+    (Kroer, Farina & Sandholm 2017, section 4) of ``profile`` in ``tree`` (a ``Game`` is compiled first).
 
     ``profile``: a ``Profile`` (or a list of per-player behaviour arrays/lists indexed by sequence).
     ``exact``: None decides by the profile (exact iff every probability is an exact rational),

@@ -1,4 +1,4 @@
-"""The succinct game interface (Dudik & Gordon, seed 004, section 2.1).
+"""The succinct game interface (Dudik & Gordon 2009, section 2.1).
 
 A game is given by queries, not by an explicit tree: the root, who acts at a node, the information
 set of a decision node, the actions there, the node after an action, chance probabilities and

@@ -1,5 +1,5 @@
 """The sequence-form LP of a two-player zero-sum game, solved by HiGHS (highspy, sparse, no dense
-matrices). Koller, Megiddo & von Stengel (1996); seed 003, "sequence-form LP".
+matrices). Koller, Megiddo & von Stengel (1996); Bosansky 2019, "sequence-form LP".
 
 Player 0 maximises its guaranteed payoff. For a fixed plan x, player 1's best response is the LP
 ``min_y x^T A y  s.t. F y = f, y >= 0``, whose dual is ``max_q f^T q  s.t. F^T q <= A^T x``.

@@ -1,4 +1,4 @@
-"""Per-information-set regret (seed 001, section 4: the refinement measure of its Figure 3).
+"""Per-information-set regret (Kroer, Farina & Sandholm 2017, section 4: the refinement measure of its Figure 3).
 
 For information set I of player p: take I as reached with probability one, weight its nodes by
 Bayes' rule (chance times the other players' reach; p's own reach is the same at every node of I

@@ -1,4 +1,4 @@
-"""The sequence form of a two-player game (Koller, Megiddo & von Stengel 1996; seed 003).
+"""The sequence form of a two-player game (Koller, Megiddo & von Stengel 1996; Bosansky 2019).
 
 Player 1 (our player 0) chooses a realization plan ``x >= 0`` with ``E x = e``, player 2 a plan
 ``y >= 0`` with ``F y = f``; player 0's expected payoff is ``x^T A y`` with chance folded into
@@ -53,7 +53,8 @@ class SequenceForm:
 
     @cached_property
     def A_exact(self) -> tuple[np.ndarray, np.ndarray, list]:
-        """``A``'s nonzeros exactly: ``(rows, cols, values)`` with values as Fractions."""
+        """``A``'s nonzeros exactly: ``(rows, cols, values)``, values int or Fraction (ints stay
+        ints: a Fraction per entry cost a second on a 100,000-leaf chain)."""
         t = self.tree
         acc: dict = {}
         s1 = t.node_seq[0, t.terminals].tolist()
@@ -65,7 +66,7 @@ class SequenceForm:
         keys = [k for k, v in acc.items() if v != 0]
         rows = np.asarray([k[0] for k in keys], dtype=np.int64)
         cols = np.asarray([k[1] for k in keys], dtype=np.int64)
-        return rows, cols, [Fraction(acc[k]) for k in keys]
+        return rows, cols, [acc[k] for k in keys]
 
     def payoff(self, x: np.ndarray, y: np.ndarray) -> float:
         """Player 0's expected payoff ``x^T A y``."""

@@ -3,7 +3,7 @@
 A player's behavioural strategy is an array ``b`` over that player's sequences: ``b[s]`` is the
 probability of the action that sequence ``s`` ends with, at the information set it ends in;
 ``b[0] = 1`` for the empty sequence. Its realization plan (Koller, Megiddo & von Stengel 1996;
-seed 003, sequence form) is ``x[s] = x[parent(s)] * b[s]``, ``x[0] = 1``.
+Bosansky 2019, sequence form) is ``x[s] = x[parent(s)] * b[s]``, ``x[0] = 1``.
 
 Information sets the player's own plan reaches with probability zero (``x[parent] = 0``) carry
 no information in a realization plan; converting a plan to behaviour gives them the **uniform**
@@ -51,7 +51,18 @@ def uniform(tree: Tree) -> Profile:
 
 
 def realization_plan(tree: Tree, p: int, b: np.ndarray) -> np.ndarray:
-    """Realization plan of player ``p``'s behavioural strategy ``b`` (top-down, one pass per depth)."""
+    """Realization plan of player ``p``'s behavioural strategy ``b`` (top-down, one pass per depth;
+    one scalar loop over the information sets on a deep narrow tree, see ``Tree.is_narrow``)."""
+    if tree.is_narrow(p):
+        order = tree.level_order[p][0][::-1].tolist()
+        bl = np.asarray(b, dtype=np.float64).tolist()
+        xl = [1.0] * len(bl)
+        for f, k, par in zip(tree.infoset_first_seq[order].tolist(), tree.infoset_num_actions[order].tolist(),
+                             tree.infoset_parent_seq[order].tolist()):
+            xp = xl[par]
+            for s in range(f, f + k):
+                xl[s] = xp * bl[s]
+        return np.array(xl)
     x = np.empty(tree.num_sequences[p])
     x[0] = 1.0
     for lvl, seqs, starts, parents in reversed(tree.levels[p]):

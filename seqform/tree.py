@@ -166,6 +166,32 @@ class Tree:
         return depth
 
     @cached_property
+    def level_order(self) -> list:
+        """Per player, ``(infosets, cut)``: the player's information sets sorted by own depth,
+        deepest first (stable), and the offsets in that order where each depth starts. Children
+        come before their parents in this order, which is all a backward pass needs."""
+        out = []
+        for p in range(self.num_players):
+            ids = self.player_infosets[p]
+            if not len(ids):
+                out.append((ids, ids[:0]))
+                continue
+            # one stable sort by depth, then slices: linear in the information sets (a mask per
+            # depth was quadratic in the depth: 100,000-level chains spent seconds there)
+            depth = self.infoset_depth[ids]
+            order = np.argsort(-depth, kind="stable")
+            out.append((ids[order], np.flatnonzero(np.diff(depth[order])) + 1))
+        return out
+
+    def is_narrow(self, p: int) -> bool:
+        """Whether player ``p``'s levels are so many and so small that a pass over them is faster
+        as one scalar loop over the information sets than as a dozen numpy calls per level (a
+        deep chain: one information set per level). Measured: a numpy call on a tiny array costs
+        about as much as 30 scalar steps."""
+        by_depth, cut = self.level_order[p]
+        return self.num_sequences[p] < 32 * (len(cut) + 1)
+
+    @cached_property
     def levels(self) -> list:
         """Per player, a bottom-up schedule of information sets for backward passes.
 
@@ -176,16 +202,9 @@ class Tree:
         """
         out = []
         for p in range(self.num_players):
-            ids = self.player_infosets[p]
+            by_depth, cut = self.level_order[p]
             sched = []
-            if len(ids):
-                # one stable sort by depth, deepest first, then one slice per depth: linear in the
-                # information sets (a mask per depth was quadratic in the depth: 100,000-level
-                # chains spent seconds here)
-                depth = self.infoset_depth[ids]
-                order = np.argsort(-depth, kind="stable")
-                by_depth = ids[order]
-                cut = np.flatnonzero(np.diff(depth[order])) + 1  # where each level starts
+            if len(by_depth):
                 # every level's arrays at once, then sliced: per level only views are made
                 nact = self.infoset_num_actions[by_depth]
                 first_of = np.concatenate(([0], cut))             # first information set of each level
@@ -304,7 +323,7 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
     nseq = [1] * N
     seq_inf: list = [[-1] for _ in range(N)]
     seq_act: list = [[-1] for _ in range(N)]
-    ONE = Fraction(1)
+    ONE = 1  # stays an int until a chance node multiplies it: int products are cheap downstream
 
     # node count at which to check the size limit or report progress next
     tick = 0x10000 if progress is not None else float("inf")

@@ -6,7 +6,7 @@ its average strategies against:
 * ``exploitability`` (OpenSpiel's convention: NashConv / 2; ``bestresponse.exploitability``);
 * ``value_gap``: the profile's expected value for player 0 minus the game value, which the
   certified sequence-form LP gives exactly (``seqform.solve``);
-* ``max_infoset_regret``: the largest regret at a reached information set (seed 001's
+* ``max_infoset_regret``: the largest regret at a reached information set (Kroer, Farina & Sandholm (2017)'s
   refinement measure; ``regret.infoset_regret``);
 * ``efpe_distance`` / ``qpe_distance``: the largest difference of an action probability, over
   all information sets, from the exact limit EFPE / QPE (``refinements``), when requested. That
@@ -19,7 +19,7 @@ EGT, and OpenSpiel's Python CFR solvers when open_spiel is installed); an object
 and ``average_profile()`` (``traversals`` is read when it has one); or a callable taking the
 compiled tree and returning an iterable of strategies, one per iteration, each a
 ``seqform.Profile``, a list of behavioural arrays, or an OpenSpiel policy. The x axis is
-iterations, and tree traversals when the solver counts them (seed 001's unit).
+iterations, and tree traversals when the solver counts them (Kroer, Farina & Sandholm (2017)'s unit).
 """
 from __future__ import annotations
 

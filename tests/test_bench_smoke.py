@@ -43,15 +43,15 @@ def test_bench_solve_kuhn_skip_peers(tmp_path):
     assert "cpu" in data["machine"] and "loadavg_start" in data["machine"]
 
 
-def test_seed001_experiment_smoke(tmp_path):
-    """bench/seed001_leduc.py at a tiny budget: runs, writes its table, JSON and both plots."""
+def test_smoothing_experiment_smoke(tmp_path):
+    """bench/smoothing_leduc.py at a tiny budget: runs, writes its table, JSON and both plots."""
     import pytest
     pytest.importorskip("matplotlib")
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "seed001_leduc.py"), "--traversals", "60",
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "smoothing_leduc.py"), "--traversals", "60",
                            "--eps", "0.05", "--out-dir", str(tmp_path)],
                           cwd=str(ROOT), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| CFR+ |" in proc.stdout and "| EGT, eps=0.05 |" in proc.stdout
-    assert len(list(tmp_path.glob("seed001-leduc5-*.png"))) == 2
-    data = json.loads(next(tmp_path.glob("seed001-leduc5-*.json")).read_text())
+    assert len(list(tmp_path.glob("smoothing-leduc5-*.png"))) == 2
+    data = json.loads(next(tmp_path.glob("smoothing-leduc5-*.json")).read_text())
     assert set(data) == {"CFR+", "EGT", "EGT, eps=0.05"}

@@ -99,3 +99,45 @@ def test_level_schedule_equals_the_plain_one():
             assert len(got) == len(want)
             for a, b in zip(got, want):
                 assert all(np.array_equal(x, y) for x, y in zip(a, b)), spec
+
+
+def test_scalar_and_level_passes_agree():
+    """A deep narrow tree takes one scalar loop (``Tree.is_narrow``), a wide one numpy calls per
+    level; both compute the same best responses, values and realization plans."""
+    from seqform.bestresponse import _backward_pass_levels, _backward_pass_scalar, sequence_payoffs
+    from seqform.strategy import realization_plan
+
+    rng = np.random.default_rng(3)
+    chain = seqform.compile_tree(parse_efg(chain_efg([int(v) for v in rng.integers(-5, 6, 301)]), "chain.efg"))
+    assert chain.is_narrow(0) and chain.is_narrow(1)
+    assert not seqform.compile_tree(seqform.games.load("leduc")).is_narrow(0)
+    for tree in [chain] + [seqform.compile_tree(seqform.games.load(s))
+                           for s in ["kuhn", "leduc", "liars_dice(1,3)", "goofspiel(4)", "flipit(depth=3)"]]:
+        for p in range(tree.num_players):
+            b = rng.random(tree.num_sequences[p])
+            b[0] = 1.0
+            inf = tree.seq_infoset[p][1:]
+            sums = np.zeros(len(tree.infoset_player))
+            np.add.at(sums, inf, b[1:])
+            b[1:] /= sums[inf]
+            g = rng.normal(size=tree.num_sequences[p])
+            for narrow in (False, True):
+                tree.is_narrow = lambda q, narrow=narrow: narrow
+                x = realization_plan(tree, p, b)
+                bp = (_backward_pass_scalar if narrow else _backward_pass_levels)(tree, p, g, b)
+                if narrow:
+                    np.testing.assert_allclose(x, x_levels, rtol=1e-12, atol=1e-15)
+                    np.testing.assert_allclose(bp.best, bp_levels.best, rtol=1e-12, atol=1e-12)
+                    np.testing.assert_allclose(bp.current, bp_levels.current, rtol=1e-12, atol=1e-12)
+                    np.testing.assert_array_equal(bp.choice, bp_levels.choice)  # ties have probability 0
+                    assert abs(bp.value_best - bp_levels.value_best) <= 1e-12 * max(1.0, abs(bp.value_best))
+                    assert abs(bp.value_current - bp_levels.value_current) <= 1e-12 * max(1.0, abs(bp.value_current))
+                else:
+                    x_levels, bp_levels = x, bp
+            del tree.is_narrow
+            # the plan is the product of behavioural probabilities along each sequence's path
+            par = tree.seq_parent[p]
+            want = np.ones(tree.num_sequences[p])
+            for s in range(1, len(want)):  # sequences are numbered parents first
+                want[s] = want[par[s]] * b[s]
+            np.testing.assert_allclose(realization_plan(tree, p, b), want, rtol=1e-12)

@@ -1,5 +1,5 @@
 """Exact evaluation of strategy profiles (``seqform.evaluate``): values, best responses, NashConv,
-exploitability and per-information-set regret (seed 001, section 4), for any number of players.
+exploitability and per-information-set regret (Kroer, Farina & Sandholm 2017, section 4), for any number of players.
 
 Checked three ways on random games and random rational profiles: against the float code
 (``seqform.bestresponse`` / ``seqform.regret``, within 1e-9), against the two-player brute force

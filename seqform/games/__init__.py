@@ -1,7 +1,7 @@
 """Built-in games, and parsing of game names such as ``leduc(ranks=5)``.
 
 ``seqform.games.kuhn()``, ``leduc(ranks, suits)``, ``liars_dice(dice, sides)``,
-``goofspiel(cards, ...)``, ``flipit(depth, observe, ...)`` (seed 003's network game); the refinement examples ``threat_zero_sum()``,
+``goofspiel(cards, ...)``, ``flipit(depth, observe, ...)`` (Bosansky (2019)'s network game); the refinement examples ``threat_zero_sum()``,
 ``threat_general_sum()``, ``guess_the_ace()``, ``selten_horse()`` (``textbook.py``);
 ``load("leduc(ranks=5)")`` builds one from its name.
 """

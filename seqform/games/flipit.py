@@ -1,4 +1,4 @@
-"""Flip-It on a network (seed 003's network-security game; the variant of GTLibrary's "no
+"""Flip-It on a network (Bosansky (2019)'s network-security game; the variant of GTLibrary's "no
 information" Flip-It with a pass action), zero-sum, two players: the defender (player 0) and the
 attacker (player 1).
 
@@ -25,7 +25,7 @@ opponent's move in the current one: GTLibrary's FullInfo). Both have the same tr
 
 Default graph (``flipit()``): 5 hosts, edges 0->1, 0->2, 1->4, 2->4, 3->4 (entry hosts 0 and 3),
 rewards (10, 10, 4, 4, 10), costs (8, 2, 2, 8, 5). Its trees have 25 / 565 / 15,685 / 495,205 /
-16,715,941 nodes at depths 1 to 5: the sizes seed 003 reports at depths 3, 4 and 5.
+16,715,941 nodes at depths 1 to 5: the sizes Bosansky 2019 reports at depths 3, 4 and 5.
 ``num_nodes_hint`` counts them without building the tree.
 """
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Small textbook games about equilibrium refinements, as explicit trees (``explicit.TreeGame``).
 
-* ``threat_zero_sum()``: seed 001, Figure 1 (right), as its section 2 describes it. Player 0
+* ``threat_zero_sum()``: Kroer, Farina & Sandholm 2017, Figure 1 (right), as its section 2 describes it. Player 0
   plays ``x`` (ending the game at 0) or ``y``; after ``y`` player 1 plays ``x`` (winning 5) or
   ``y`` (0). Playing ``x`` then ``y`` is a Nash equilibrium in which player 1 gives up 5 after
   player 0's mistake; refined equilibria take it.
-* ``threat_general_sum()``: seed 001, Figure 1 (left), as described there: player 1's threat to
+* ``threat_general_sum()``: Kroer, Farina & Sandholm 2017, Figure 1 (left), as described there: player 1's threat to
   play ``y`` after ``y`` makes ``(x, y)`` a Nash equilibrium, but the threat is not credible
   (payoffs: x -> (0, 2); y then x -> (1, 1); y then y -> (-1, -1)). It is general-sum: the
   zero-sum LPs do not apply (an LCP would be needed).

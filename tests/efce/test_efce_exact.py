@@ -1,7 +1,7 @@
 """Causal-deviation regret (``efce.regret``) against brute force over every deviation strategy;
 the exact EFCE polytope (``efce.exact``): its LP and maximum-entropy solutions have zero regret by
 that independent dynamic program; and, on the job market game, EFCE reach the cooperative outcome
-that no correlated (hence no Nash) equilibrium reaches (seed 004)."""
+that no correlated (hence no Nash) equilibrium reaches (Dudik & Gordon 2009)."""
 from __future__ import annotations
 
 import itertools

@@ -1,4 +1,4 @@
-"""Seed 004's games (``efce.games``) against the seed's own counts: Indian poker's sequence
+"""Dudik & Gordon (2009)'s games (``efce.games``) against the paper's own counts: Indian poker's sequence
 complexity 24 C (C-1), its C (C-1) (C-2) deals and 9, 10 and 16 reduced strategies per
 observation; the grid game's 3 L^2; the job market game's payoffs."""
 import pytest

@@ -226,7 +226,7 @@ def test_gibbs_sweeps_sample_q_lambda_polymatrix():
 
 
 def test_scenario_weights_estimate_chance():
-    """Chance sampled once (``scenarios=k``, seed 004's M_nat) against chance enumerated: the
+    """Chance sampled once (``scenarios=k``, Dudik & Gordon (2009)'s M_nat) against chance enumerated: the
     same profiles' utilities, within 3 sigma for payoffs in [-2, 4]."""
     tree = compile_tree(indian_poker(4))
     rng = np.random.default_rng(6)

@@ -1,9 +1,9 @@
-"""Seed 004's sampling algorithm (``efce.sampling``) against the exact maximum-entropy EFCE
+"""Dudik & Gordon (2009)'s sampling algorithm (``efce.sampling``) against the exact maximum-entropy EFCE
 (cvxpy, ``efce.exact``) and the best-welfare LP on the job market game, and its stopping rule on
 random small games.
 
 Tolerances. The algorithm estimates regrets from M sampled profiles, so its errors are of order
-r_max / sqrt(M) (seed 004, eq. 6): with M = 1,000 and r_max = 10, about 0.3 for one estimate and
+r_max / sqrt(M) (Dudik & Gordon 2009, eq. 6): with M = 1,000 and r_max = 10, about 0.3 for one estimate and
 less on average. We evaluate the distribution it returns exactly (every full pure profile of the
 job market game enumerated) and require its payoffs within 0.15 of the maximum-entropy EFCE's and
 its largest causal-deviation regret below 0.2 (2% of r_max)."""

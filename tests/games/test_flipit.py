@@ -1,4 +1,4 @@
-"""Flip-It (seed 003's network-security game): its tree sizes are the seed's, its rules are
+"""Flip-It (Bosansky (2019)'s network-security game): its tree sizes are the lecture's, its rules are
 checked on hand-computed plays, and small depths are solved and checked against the brute-force
 normal form (tests/oracle/brute_force.py)."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from seqform.games.flipit import flipit
 from seqform.tree import compile_tree
 from tests.oracle.brute_force import brute_force_value_exact
 
-# seed 003, "SQF for Flip-it Game in a network": nodes at depths 3, 4, 5
+# Bosansky 2019, "SQF for Flip-it Game in a network": nodes at depths 3, 4, 5
 SEED_SIZES = {3: 15_685, 4: 495_205, 5: 16_715_941}
 
 

@@ -25,7 +25,7 @@ def test_four_card_game_of_figure_2_shrinks_113_to_39_nodes():
     g = four_card()
     sh = shrink(g)
     original, abstract = compile_tree(g), compile_tree(sh.abstract)
-    assert original.num_nodes == 113 and abstract.num_nodes == 39  # seed 002, Figure 2
+    assert original.num_nodes == 113 and abstract.num_nodes == 39  # Sandholm 2010, Figure 2
     assert sh.sizes["before"]["game_tree_nodes"] == 113 and sh.sizes["after"]["game_tree_nodes"] == 39
     # the abstraction is the figure's: each player sees only the rank of its card
     assert sh.sizes["after"]["per_round"] == [[2], [2]]
@@ -87,7 +87,7 @@ def test_sizes_counted_without_building_match_the_built_games(game):
 
 
 def test_full_rhode_island_original_sizes_match_the_seed():
-    """|Sigma_1| + |I_2| + 1 = 91,224,226 (seed 002), from the betting tree and the deck alone."""
+    """|Sigma_1| + |I_2| + 1 = 91,224,226 (Sandholm 2010), from the betting tree and the deck alone."""
     g = rhode_island()
     per_round = [math.perm(52, 1), math.perm(52, 2), math.perm(52, 3)]
     sizes = sequence_form_sizes(g.betting, [per_round, per_round])
@@ -96,7 +96,7 @@ def test_full_rhode_island_original_sizes_match_the_seed():
 
 
 def test_full_rhode_island_shrinks_and_the_own_view_variant_gives_the_seeds_numbers():
-    """The seed's 1,237,238 rows and 50,428,638 nonzeros come out of the own-view variant; the
+    """The paper's 1,237,238 rows and 50,428,638 nonzeros come out of the own-view variant; the
     lossless abstraction is finer (it respects what the opponent knows) and still merges every
     suit-isomorphic pair (13 and 325 classes in rounds 1 and 2 are the suit orbits; see
     test_shrink_oracle for the orbits of small decks)."""
@@ -129,7 +129,7 @@ def test_sequence_form_built_from_the_classes_is_the_abstract_games(game):
 
 def test_a_naive_merge_loses_value_and_gameshrink_does_not_make_it():
     """The own-view merge (each player's observations compared by the outcomes against an unseen
-    opponent, ignoring what the opponent knows; it reproduces the seed's Rhode Island counts)
+    opponent, ignoring what the opponent knows; it reproduces the paper's Rhode Island counts)
     merges, in Leduc (ranks Q < K < A), a queen with a king on the board and a queen with an ace
     on the board: both lose to everything but the other queen. But the opponent's first-round
     betting depends on its card, and which cards it can hold differs, so the merge changes the game: its value moves and

@@ -1,4 +1,4 @@
-"""Brute-force best responses and per-information-set regret (seed 001, section 4), by recursion
+"""Brute-force best responses and per-information-set regret (Kroer, Farina & Sandholm 2017, section 4), by recursion
 over the succinct game and enumeration of pure continuation strategies. Independent of seqform's
 compiled arrays and backward passes: test code only, for small games.
 

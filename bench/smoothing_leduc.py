@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Seed 001's experiments (Kroer, Farina & Sandholm, "Smoothing method for approximate
+"""The experiments of Kroer, Farina & Sandholm (2017, "Smoothing method for approximate
 extensive-form perfect equilibrium", section 4), reproduced on Leduc with a 10-card deck
-(``seqform.games.leduc(ranks=5)``, the seed's "Leduc 5").
+(``seqform.games.leduc(ranks=5)``, the paper's "Leduc 5").
 
 Solvers: CFR+ (``seqform.cfr``), EGT with the dilated entropy (``seqform.egt``, Kroer weights,
-seed 002's heuristics) and EGT on the eps-perturbed treeplex (seed 001) for several eps. Measured
+Sandholm (2010)'s heuristics) and EGT on the eps-perturbed treeplex (Kroer, Farina & Sandholm 2017) for several eps. Measured
 against tree traversals (one pass over the leaves: 2 per CFR+ iteration; about 5 per EGT
 iteration, counted exactly), at log-spaced points, with ``seqform.verify``:
 
@@ -14,10 +14,10 @@ iteration, counted exactly), at log-spaced points, with ``seqform.verify``:
 
 Usage (from the repository root)::
 
-    python bench/seed001_leduc.py                       # 100,000 traversals per solver
-    python bench/seed001_leduc.py --traversals 2000 --out-dir /tmp/x
+    python bench/smoothing_leduc.py                       # 100,000 traversals per solver
+    python bench/smoothing_leduc.py --traversals 2000 --out-dir /tmp/x
 
-Writes ``bench/results/seed001-leduc5-YYYY-MM-DD.{md,json}`` and the two plots ``...-nashconv.png``
+Writes ``bench/results/smoothing-leduc5-YYYY-MM-DD.{md,json}`` and the two plots ``...-nashconv.png``
 and ``...-infoset-regret.png``.
 """
 from __future__ import annotations
@@ -100,19 +100,19 @@ def main(argv=None) -> int:
         p = rep.points[-1]
         rows.append(f"| {name} | {p.iteration:,} | {p.traversals:,} | {2 * p.exploitability:.3e} | "
                     f"{p.max_infoset_regret:.3e} |")
-    md = (f"# Seed 001's experiments on Leduc 5 ({day})\n\n"
+    md = (f"# Kroer, Farina & Sandholm (2017)'s experiments on Leduc 5 ({day})\n\n"
           f"Game: `leduc(ranks=5)`, {tree.num_nodes:,} nodes, {tree.num_sequences[0]:,} sequences per player; "
           f"certified value {reports['CFR+'].game_value} (= {float(reports['CFR+'].game_value):.9f}).\n"
-          f"Command: `python bench/seed001_leduc.py --traversals {args.traversals}`.\n\n" + "\n".join(rows) + "\n")
+          f"Command: `python bench/smoothing_leduc.py --traversals {args.traversals}`.\n\n" + "\n".join(rows) + "\n")
     print(md)
     if not args.no_write:
         out = Path(args.out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        stem = out / f"seed001-leduc5-{day}"
+        stem = out / f"smoothing-leduc5-{day}"
         plot(reports, "nashconv", "sum of regrets (NashConv), unperturbed game", Path(f"{stem}-nashconv.png"),
-             "Leduc 5: convergence to Nash equilibrium (seed 001, Figure 2)")
+             "Leduc 5: convergence to Nash equilibrium (Kroer, Farina & Sandholm 2017, Figure 2)")
         plot(reports, "regret", "max information-set regret", Path(f"{stem}-infoset-regret.png"),
-             "Leduc 5: refinement measure (seed 001, Figure 3)")
+             "Leduc 5: refinement measure (Kroer, Farina & Sandholm 2017, Figure 3)")
         Path(f"{stem}.md").write_text(md)
         Path(f"{stem}.json").write_text(json.dumps({k: r.to_json() for k, r in reports.items()}, indent=1))
         print(f"wrote {stem}.md, .json, -nashconv.png, -infoset-regret.png", file=sys.stderr)
