@@ -30,7 +30,7 @@ Everything runs in ONE process (this script), one measurement after the other, s
 
 2. One exploitability computation on the same strategy, seqform's average after the n iterations
    of part 1 (as a ``Profile``; for OpenSpiel converted once, untimed, with
-   ``seqform.openspiel.to_openspiel_policy`` and ``pyspiel.TabularPolicy``): median and minimum
+   ``seqform.io.openspiel.to_openspiel_policy`` and ``pyspiel.TabularPolicy``): median and minimum
    over repeats (after one untimed warm-up call) of seqform ``exploitability(tree, profile,
    validate=False)``, OpenSpiel C++ ``pyspiel.exploitability(game, policy)`` and OpenSpiel Python
    ``exploitability.exploitability(game, policy)``. LiteEFG's ``env.exploitability`` is timed on its
@@ -158,7 +158,7 @@ def busy_processes(window: float = 1.0) -> list:
 
 def openspiel_name(spec: str) -> str | None:
     import seqform
-    from seqform.openspiel import openspiel_name as name
+    from seqform.io.openspiel import openspiel_name as name
     try:
         return name(seqform.games.load(spec))
     except Exception:  # noqa: BLE001  (no OpenSpiel counterpart)
@@ -171,9 +171,9 @@ def openspiel_name(spec: str) -> str | None:
 
 def run_seqform(spec: str, n: int) -> dict:
     import seqform
-    from seqform.bestresponse import exploitability
-    from seqform.cfr import RegretMinimizer
-    from seqform.tree import compile_tree
+    from seqform.verify.exploitability import exploitability
+    from seqform.iterative.cfr import RegretMinimizer
+    from seqform.model.tree import compile_tree
     t0 = time.perf_counter()
     tree = compile_tree(seqform.games.load(spec))
     t_compile = time.perf_counter() - t0
@@ -298,8 +298,8 @@ def rounding_sensitivity(tree, n: int, runs: int, base: float) -> dict:
     (1 + PERTURBATION * e), e standard normal per entry (seeded), after iteration 1: the
     exploitabilities after n iterations, against the unperturbed run's ``base``."""
     import numpy as np
-    from seqform.bestresponse import exploitability
-    from seqform.cfr import RegretMinimizer
+    from seqform.verify.exploitability import exploitability
+    from seqform.iterative.cfr import RegretMinimizer
     rng = np.random.default_rng(20261122)
     vals = []
     for _ in range(runs):
@@ -324,7 +324,7 @@ def rounding_sensitivity(tree, n: int, runs: int, base: float) -> dict:
 def time_exploitability(spec: str, name: str | None, base: dict, lite: dict | None) -> list:
     rows = []
     tree, profile = base["_tree"], base["_profile"]
-    from seqform.bestresponse import exploitability
+    from seqform.verify.exploitability import exploitability
     r = {"game": spec, "solver": "seqform", "call": "exploitability(tree, profile, validate=False)",
          "strategy": "seqform's average", "status": "ok",
          "value": exploitability(tree, profile, validate=False).exploitability}
@@ -342,7 +342,7 @@ def time_exploitability(spec: str, name: str | None, base: dict, lite: dict | No
             import pyspiel
             game = pyspiel.load_game(name)
             if pol is None:
-                from seqform.openspiel import to_openspiel_policy
+                from seqform.io.openspiel import to_openspiel_policy
                 t0 = time.perf_counter()
                 pol = to_openspiel_policy(tree, profile, game)
                 cpol = pyspiel.TabularPolicy(pol.to_dict())

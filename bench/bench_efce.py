@@ -43,7 +43,7 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
     if hasattr(game, "polymatrix"):
         gamma = int(sum(game.polymatrix().num_actions))
     else:
-        from seqform.tree import compile_tree
+        from seqform.model.tree import compile_tree
         gamma = int(sum(n - 1 for n in compile_tree(game).num_sequences))
     step = max(1, len(res.history) // 400)  # the plot needs a few hundred points, not every round
     hist = [h for k, h in enumerate(res.history) if k % step == 0 or k == len(res.history) - 1]

@@ -79,13 +79,13 @@ def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = 
         t1 = time.perf_counter()
         sf = abstract_sequence_form(ab)
         t2 = time.perf_counter()
-        from seqform.lp import lp_matrix
+        from seqform.lp.zerosumlp import lp_matrix
         K = lp_matrix(sf)
         t3 = time.perf_counter()
         out.update(seconds={"shrink": t1 - t0, "matrices": t2 - t1, "lp_matrix": t3 - t2},
                    shape=list(K.shape), nnz=int(K.nnz), A_nnz=int(sf.A.nnz))
     elif job == "ipm":
-        from seqform.lp import solve_lp
+        from seqform.lp.zerosumlp import solve_lp
         ab = gameshrink(game, respect_opponents=lossless_mode)
         sf = abstract_sequence_form(ab)
         log = Path(os.environ.get("SEQFORM_BENCH_LOG", "/tmp")) / "highs-ipm.log"

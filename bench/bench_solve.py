@@ -17,7 +17,7 @@ Solvers per game:
   (``leduc`` with 5 or 6 ranks) it solves seqform's ``.efg`` file loaded with
   ``pyspiel.load_efg_game`` instead, marked "via .efg";
 * ``gambit-float`` / ``gambit-rational``: ``pygambit.nash.lp_solve(rational=False/True)`` on the
-  ``.efg`` written by ``seqform.efg.write_efg`` (file loading timed separately, not included).
+  ``.efg`` written by ``seqform.io.efgwrite.write_efg`` (file loading timed separately, not included).
 
 Usage (from the repository root)::
 
@@ -288,9 +288,9 @@ def machine_info() -> dict:
 
 
 def _write_efg_file(spec: str, directory: Path) -> tuple:
-    from seqform.efg import write_efg
+    from seqform.io.efgwrite import write_efg
     from seqform.games import load
-    from seqform.tree import compile_tree
+    from seqform.model.tree import compile_tree
     path = directory / ("".join(c if c.isalnum() else "_" for c in spec) + ".efg")
     t0 = time.perf_counter()
     write_efg(compile_tree(load(spec)), path)

@@ -3,14 +3,14 @@
 extensive-form perfect equilibrium", section 4), reproduced on Leduc with a 10-card deck
 (``seqform.games.leduc(ranks=5)``, the paper's "Leduc 5").
 
-Solvers: CFR+ (``seqform.cfr``), EGT with the dilated entropy (``seqform.egt``, Kroer weights,
+Solvers: CFR+ (``seqform.iterative.cfr``), EGT with the dilated entropy (``seqform.iterative.egt``, Kroer weights,
 Sandholm (2010)'s heuristics) and EGT on the eps-perturbed treeplex (Kroer, Farina & Sandholm 2017) for several eps. Measured
 against tree traversals (one pass over the leaves: 2 per CFR+ iteration; about 5 per EGT
-iteration, counted exactly), at log-spaced points, with ``seqform.verify``:
+iteration, counted exactly), at log-spaced points, with ``seqform.study.convergence``:
 
 * Figure 2: the sum of the players' regrets in the unperturbed game (NashConv = 2 x exploitability);
 * Figure 3: the largest regret at an information set (Bayes' rule at the information set,
-  best-responding below it: ``seqform.regret``).
+  best-responding below it: ``seqform.verify.infosetregret``).
 
 Usage (from the repository root)::
 
@@ -40,10 +40,10 @@ def run(traversals: int, eps_list, say) -> tuple:
     import numpy as np
 
     import seqform
-    from seqform.cfr import RegretMinimizer
-    from seqform.egt import ExcessiveGap
-    from seqform.tree import compile_tree
-    from seqform.verify import verify
+    from seqform.iterative.cfr import RegretMinimizer
+    from seqform.iterative.egt import ExcessiveGap
+    from seqform.model.tree import compile_tree
+    from seqform.study.convergence import verify
 
     tree = compile_tree(seqform.games.leduc(ranks=5))
     runs = {"CFR+": lambda: RegretMinimizer(tree, "cfr+"), "EGT": lambda: ExcessiveGap(tree)}

@@ -7,8 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from seqform.errors import StrategyError
-from seqform.strategy import Profile
-from seqform.tree import Tree
+from seqform.model.strategy import Profile
+from seqform.model.tree import Tree
 
 
 def extended_profile(tree: Tree, strategies: list) -> Profile:

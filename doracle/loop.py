@@ -14,13 +14,13 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from seqform.certificate import DEFAULT_EXACT_LIMIT
+from seqform.exact.certificate import DEFAULT_EXACT_LIMIT
 from seqform.errors import SolverError, UnsupportedGameError
-from seqform.game import Game
+from seqform.model.game import Game
 from seqform.solve import solve as seqform_solve
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 
-from .bestresponse import best_response
+from .oracle import best_response
 from .restricted import RestrictedGame
 
 

@@ -21,9 +21,9 @@ compiles and solves it.
 """
 from __future__ import annotations
 
-from seqform.game import CHANCE, TERMINAL, Game
+from seqform.model.game import CHANCE, TERMINAL, Game
 
-from .bestresponse import state_value
+from .oracle import state_value
 
 TEMPORARY = "temporary"
 

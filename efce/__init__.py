@@ -4,12 +4,6 @@ maximum entropy with cvxpy), the sampling algorithm (``sampling``) over a model 
 exponential family (``treemodel`` for games whose tree compiles, ``polymatrix`` for polymatrix
 games such as large grids, both on ``family``), and the paper's games (``games``: the job market
 game, three-player Indian poker, the grid game)."""
-from seqform.games import register
-
 from .games import grid_game, indian_poker, job_market
-
-register("job_market", job_market)
-register("indian_poker", indian_poker)
-register("grid_game", grid_game)
 
 __all__ = ["job_market", "indian_poker", "grid_game"]

@@ -28,8 +28,9 @@ import scipy.sparse as sp
 
 from seqform.errors import SeqformError, SolverError
 
-from .regret import TriggerRegret, max_regret, player_structure
+from .causalregret import TriggerRegret, max_regret, player_structure
 from .strategies import Profiles
+from seqform.exact.rationals import nearest_rational
 
 
 @dataclass
@@ -135,7 +136,7 @@ class EFCEResult:
 def _finish(prof: Profiles, p: np.ndarray, objective: float, method: str, max_denominator: int) -> EFCEResult:
     p = np.maximum(p, 0.0)
     p = p / p.sum()
-    q = [Fraction(float(v)).limit_denominator(max_denominator) for v in p]
+    q = [nearest_rational(v, max_denominator) for v in p]
     total = sum(q)
     q = [v / total for v in q]
     worst = max_regret(prof, q)

@@ -31,7 +31,7 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.errors import UnknownGameError
-from seqform.game import CHANCE, TERMINAL, Game
+from seqform.model.game import CHANCE, TERMINAL, Game
 
 
 class JobMarket(Game):

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from seqform.errors import SeqformError
-from seqform.game import TERMINAL, Game
+from seqform.model.game import TERMINAL, Game
 
 from .treemodel import Deviation, TreeModel
 
@@ -113,7 +113,7 @@ def make_model(game: Game, w, scenarios: int | None = None, rng=None, engine: st
         return PolymatrixModel(game.polymatrix(), w)
     if engine != "tree":
         raise SeqformError(f"engine: 'tree' or 'polymatrix', not {engine!r}")
-    from seqform.tree import compile_tree
+    from seqform.model.tree import compile_tree
     hint = game.num_nodes_hint() if hasattr(game, "num_nodes_hint") else None
     if hint is not None and hint > max_nodes:
         raise SeqformError(f"{game.name!r} has {hint:,} nodes, more than the tree engine's {max_nodes:,}")
@@ -350,7 +350,7 @@ def exact_distribution(game: Game, result: SamplingResult, tree=None):
     """For small games: the distribution q_lambda of ``result`` over *reduced* profiles, computed
     exactly by enumerating every full pure strategy profile (``efce.strategies``), as floats in
     ``Profiles`` order, with the ``Profiles``. Chance is enumerated."""
-    from seqform.tree import compile_tree
+    from seqform.model.tree import compile_tree
 
     from .strategies import profiles
     tree = compile_tree(game) if tree is None else tree

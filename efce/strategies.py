@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.errors import SeqformError
-from seqform.tree import Tree
+from seqform.model.tree import Tree
 
 #: enumerating more reduced profiles than this is refused (the exact methods are for small games)
 MAX_PROFILES = 200_000

@@ -56,10 +56,10 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.tree import Tree
+from seqform.model.tree import Tree
 
 from .family import Deviation, DeviationFamily, SampleStats, gumbel_draw
-from .regret import player_structure
+from .causalregret import player_structure
 
 
 @dataclass

@@ -5,8 +5,8 @@ Run: python examples/double_oracle.py
 import doracle
 import seqform
 from doracle.extend import extended_profile
-from seqform.evaluate import evaluate
-from seqform.tree import compile_tree
+from seqform.verify.evaluate import evaluate
+from seqform.model.tree import compile_tree
 
 # Flip-It with 4 rounds (495,205 nodes): the restricted games stay near a thousand nodes.
 game = seqform.games.flipit(depth=4)

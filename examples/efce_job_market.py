@@ -5,10 +5,10 @@ Run: python examples/efce_job_market.py
 """
 from efce.exact import max_entropy, solve_lp
 from efce.games import job_market
-from efce.regret import max_regret
+from efce.causalregret import max_regret
 from efce.sampling import exact_distribution, sample_efce
 from efce.strategies import profiles
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 
 game = job_market()
 prof = profiles(compile_tree(game))          # 4 x 4 reduced strategy profiles

@@ -4,7 +4,7 @@ and the strategies lift back to an exact equilibrium of the original game.
 Run: python examples/shrink.py
 """
 import lossless
-from seqform.evaluate import evaluate
+from seqform.verify.evaluate import evaluate
 
 # Sandholm 2010, Figure 2: two jacks and two kings; each player only needs to know its card's rank.
 sh = lossless.shrink(lossless.four_card())

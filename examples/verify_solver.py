@@ -3,10 +3,10 @@
 Run: python examples/verify_solver.py
 """
 import seqform
-from seqform.bestresponse import best_response
-from seqform.strategy import Profile, behaviour_from_realization, realization_plan, uniform
-from seqform.tree import compile_tree
-from seqform.verify import verify
+from seqform.verify.exploitability import best_response
+from seqform.model.strategy import Profile, behaviour_from_realization, realization_plan, uniform
+from seqform.model.tree import compile_tree
+from seqform.study.convergence import verify
 
 tree = compile_tree(seqform.games.kuhn())
 

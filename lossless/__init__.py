@@ -3,14 +3,12 @@
 * ``OrderedSignalGame``: games with ordered signals (rounds of betting on a fixed tree, private
   and public cards, a total order on hands); also ``seqform.Game``s.
 * The poker family: ``rhode_island(ranks, suits)``, ``leduc_os(ranks, suits)``, ``four_card()``
-  (registered as built-in game names, e.g. ``seqform shrink rhode_island``).
+  (built-in game names through ``lossless.plugin``, e.g. ``seqform shrink rhode_island``).
 * ``shrink(game)``: GameShrink, with the abstract game, the information-set map, ``lift`` and the
   sizes before and after; ``solve(game)``: solve through the abstraction, certified exactly in the
   original game. ``gameshrink`` explains (and proves) what is merged.
 """
 from __future__ import annotations
-
-from seqform.games import register as _register
 
 from .abstractgame import AbstractGame
 from .betting import DECIDE, FOLD, NEXT, SHOWDOWN, Betting, BettingBuilder, limit_betting, outcomes, split_pot
@@ -20,9 +18,6 @@ from .orderedsignals import PUBLIC, OrderedSignalGame
 from .poker import four_card, leduc_os, rhode_island
 from .shrink import Shrunk, ShrunkSolution, shrink, solve
 from .signaltree import SignalTree, build_signal_tree
-
-for _name, _factory in (("rhode_island", rhode_island), ("leduc_os", leduc_os), ("four_card", four_card)):
-    _register(_name, _factory)
 
 __all__ = ["OrderedSignalGame", "PUBLIC", "Betting", "BettingBuilder", "limit_betting", "outcomes", "split_pot",
            "DECIDE", "NEXT", "FOLD", "SHOWDOWN", "rhode_island", "leduc_os", "four_card", "shrink", "solve", "Shrunk",

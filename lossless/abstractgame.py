@@ -23,9 +23,9 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.errors import StrategyError
-from seqform.game import CHANCE, TERMINAL, Game
-from seqform.strategy import Profile
-from seqform.tree import Tree
+from seqform.model.game import CHANCE, TERMINAL, Game
+from seqform.model.strategy import Profile
+from seqform.model.tree import Tree
 
 from .betting import DECIDE, FOLD, SHOWDOWN
 from .errors import AbstractionError
@@ -201,7 +201,7 @@ class AbstractGame(Game):
         return u
 
     def num_nodes_hint(self) -> int:
-        from .sizes import game_tree_nodes
+        from .treesizes import game_tree_nodes
         per_level = [b - a for a, b in zip(self.offset, self.offset[1:] + [self.num_nodes])]
         return game_tree_nodes(self.original, per_level)
 

@@ -10,14 +10,14 @@ of c), or the empty sequence. A leaf z of round r contributes, for every pair of
 during round r that some world reaches, chance(c0, c1) x payoff to A[seq_0(c0, z), seq_1(c1, z)];
 at a showdown, the payoff is summed over the outcomes of the pair's worlds. This is the matrix
 ``seqform.sequence_form`` builds from the compiled abstract game (tests compare the LP values),
-with the same E, F, A layout (``seqform.sequenceform``), so ``seqform.lp.solve_lp`` solves it.
+with the same E, F, A layout (``seqform.lp.sequenceform``), so ``seqform.lp.zerosumlp.solve_lp`` solves it.
 """
 from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.sequenceform import SequenceForm
+from seqform.lp.sequenceform import SequenceForm
 
 from .betting import DECIDE, FOLD, SHOWDOWN
 from .errors import AbstractionError
@@ -25,7 +25,7 @@ from .gameshrink import Abstraction, compact
 
 
 def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
-    """E, e, F, f, A (``seqform.sequenceform.SequenceForm`` with ``tree=None``) of the abstract
+    """E, e, F, f, A (``seqform.lp.sequenceform.SequenceForm`` with ``tree=None``) of the abstract
     game of ``ab``, a two-player zero-sum game with ordered signals (module docstring)."""
     say = progress or (lambda msg: None)
     game, st, bet = ab.game, ab.signals, ab.game.betting

@@ -19,10 +19,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable, Hashable, Sequence
 
-from seqform.game import CHANCE, TERMINAL, Game
+from seqform.model.game import CHANCE, TERMINAL, Game
 
 from .betting import DECIDE, FOLD, SHOWDOWN, Betting
 from .errors import OrderedSignalError
+from .treesizes import game_tree_nodes
 
 PUBLIC = -1
 
@@ -154,7 +155,6 @@ class OrderedSignalGame(Game):
         raise OrderedSignalError(f"{self.name}: utility asked at a non-leaf {self.describe(h)}")
 
     def num_nodes_hint(self) -> int:
-        from .sizes import game_tree_nodes
         return game_tree_nodes(self)
 
     def describe(self, h):

@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from seqform.evaluate import evaluate
+from seqform.verify.evaluate import evaluate
 from seqform.solve import Solution
 from seqform.solve import solve as seqform_solve
-from seqform.strategy import Profile
-from seqform.tree import Tree, compile_tree
+from seqform.model.strategy import Profile
+from seqform.model.tree import Tree, compile_tree
 
 from .abstractgame import AbstractGame, abstract_signal_nodes
 from .errors import AbstractionError

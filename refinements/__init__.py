@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .errors import PerturbationError, RefinementError
 from .perturbation import Perturbation, custom
-from .solve import RefinedSolution, efpe, qpe, refine
+from .refine import RefinedSolution, efpe, qpe, refine
 
 __all__ = ["efpe", "qpe", "refine", "RefinedSolution", "Perturbation", "custom", "PerturbationError",
            "RefinementError"]

@@ -19,10 +19,10 @@ import flint
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.certificate import fmpq_of
+from seqform.exact.rationals import fmpq_of
 from seqform.errors import CertificateError, SolverError
-from seqform.highs import BASIC, INF, HighsResult, solve_highs
-from seqform.rationalsolve import SparseLU
+from seqform.lp.highs import BASIC, INF, HighsResult, solve_highs
+from seqform.exact.sparselu import SparseLU
 
 from .perturbedlp import PolyLP
 

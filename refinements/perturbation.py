@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.tree import Tree
+from seqform.model.tree import Tree
 
 from .errors import PerturbationError
 

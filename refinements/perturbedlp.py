@@ -3,7 +3,7 @@
 Player 0 maximises over its perturbed polytope ``X_eps``; for a fixed plan x, player 1's best
 response over ``Y_eps = {F y = f, y_s >= beta_s(eps) y_parent(s) (s in R1), y >= lambda(eps)}`` is
 an LP whose dual, joined with player 0's problem as in Koller, Megiddo & von Stengel's LP
-(``seqform/lp.py``), gives one LP. Substituting ``y = lambda + y'`` for the realization bounds,
+(``seqform/lp/zerosumlp.py``), gives one LP. Substituting ``y = lambda + y'`` for the realization bounds,
 with multipliers ``r >= 0`` for player 1's behavioural rows:
 
     maximise   (A lambda)^T x + (f - F lambda)^T q - (G lambda)^T r
@@ -27,10 +27,10 @@ import flint
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.certificate import fmpq_of
-from seqform.lp import payoff_scale
-from seqform.highs import INF, HighsResult, solve_highs
-from seqform.sequenceform import SequenceForm
+from seqform.exact.rationals import fmpq_of
+from seqform.lp.zerosumlp import payoff_scale
+from seqform.lp.highs import INF, HighsResult, solve_highs
+from seqform.lp.sequenceform import SequenceForm
 
 from .perturbation import Perturbation
 

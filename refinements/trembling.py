@@ -35,10 +35,10 @@ from typing import Callable
 import flint
 import numpy as np
 
-from seqform.certificate import fmpq_of
+from seqform.exact.rationals import fmpq_of
 from seqform.errors import CertificateError, SolverError
-from seqform.highs import BASIC
-from seqform.rationalsolve import SparseLU, TooLarge
+from seqform.lp.highs import BASIC
+from seqform.exact.sparselu import SparseLU, TooLarge
 
 from .errors import RefinementError
 from .iterativerefinement import refine

@@ -5,26 +5,26 @@ certified in rational arithmetic); ``seqform.games`` has the built-in games.
 """
 from __future__ import annotations
 
-from . import games
-from .bestresponse import best_response, exploitability
-from .errors import (CertificateError, ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError,
+from seqform import games
+from seqform.verify.exploitability import best_response, exploitability
+from seqform.errors import (CertificateError, ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError,
                      SolverError, StrategyError, UnknownGameError, UnsupportedGameError)
-from .efg import write_efg
-from .efgread import read_efg
-from .evaluate import Evaluation, evaluate
-from .game import CHANCE, TERMINAL, Game
-from .regret import infoset_regret
-from .sequenceform import sequence_form
-from .solve import Solution, solve
-from .strategy import Profile, uniform
-from .tree import Tree, compile_tree
+from seqform.io.efgwrite import write_efg
+from seqform.io.efgread import read_efg
+from seqform.verify.evaluate import Evaluation, evaluate
+from seqform.model.game import CHANCE, TERMINAL, Game
+from seqform.verify.infosetregret import infoset_regret
+from seqform.lp.sequenceform import sequence_form
+from seqform.solve import Solution, solve
+from seqform.model.strategy import Profile, uniform
+from seqform.model.tree import Tree, compile_tree
 
 __version__ = "0.1.0"
 
 
 def from_openspiel(pyspiel_game, **kwargs) -> Game:
     """An OpenSpiel game as a seqform ``Game`` (needs the ``openspiel`` extra)."""
-    from .openspiel import from_openspiel as _f
+    from seqform.io.openspiel import from_openspiel as _f
     return _f(pyspiel_game, **kwargs)
 
 

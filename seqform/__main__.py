@@ -1,6 +1,6 @@
 """``python -m seqform`` runs the command line."""
 import sys
 
-from .cli import main
+from seqform.cli import main
 
 sys.exit(main())

@@ -11,14 +11,14 @@ from typing import Callable
 
 import numpy as np
 
-from .bestresponse import exploitability as _exploitability
-from .certificate import DEFAULT_EXACT_LIMIT, Certificate, certify
-from .game import Game
-from .limits import BYTES_PER_NODE, check_lp, memory_limit
-from .lp import solve_lp
-from .sequenceform import sequence_form
-from .strategy import Profile, behaviour_from_realization, behaviour_from_realization_exact
-from .tree import Tree, compile_tree
+from seqform.verify.exploitability import exploitability as _exploitability
+from seqform.exact.certificate import DEFAULT_EXACT_LIMIT, Certificate, certify
+from seqform.model.game import Game
+from seqform.model.limits import BYTES_PER_NODE, check_lp, memory_limit
+from seqform.lp.zerosumlp import solve_lp
+from seqform.lp.sequenceform import sequence_form
+from seqform.model.strategy import Profile, behaviour_from_realization, behaviour_from_realization_exact
+from seqform.model.tree import Tree, compile_tree
 
 
 @dataclass
@@ -66,7 +66,7 @@ class Solution:
                                   "lower": str(self.certificate.lower), "upper": str(self.certificate.upper),
                                   "note": self.certificate.note}
         if strategy and self.tree is not None:
-            from .strategyio import profile_to_json
+            from seqform.io.strategyjson import profile_to_json
             out["strategy"] = profile_to_json(self.tree, self.exact_profile or self.profile)
         return out
 
@@ -86,10 +86,10 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     """Solve a two-player zero-sum game: value and equilibrium strategies, certified exactly.
 
     ``method``: the LP algorithm ("auto": "ipm" for dense LPs, else "simplex", see
-    ``seqform.lp.auto_method``; "simplex"; "ipm" with crossover; "choose"). ``certify_exact``:
+    ``seqform.lp.zerosumlp.auto_method``; "simplex"; "ipm" with crossover; "choose"). ``certify_exact``:
     verify in rational arithmetic (``certificate.certify``); ``exact_limit`` bounds its
     elimination (nonzeros); ``time_limit`` (seconds) bounds HiGHS. ``progress(msg)`` is told each
-    step. ``memory_limit_gib`` (default: ``seqform.limits.memory_limit()``) refuses, with
+    step. ``memory_limit_gib`` (default: ``seqform.model.limits.memory_limit()``) refuses, with
     ``TooLargeError`` stating the estimate and the limit, a game whose tree or LP would not fit.
     Raises ``UnsupportedGameError`` for games that are not two-player constant-sum,
     ``SolverError`` when HiGHS fails.

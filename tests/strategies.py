@@ -16,7 +16,7 @@
   root) and ``g.info["bad_kind"]`` says what is wrong.
 
 All of them return ``TreeGame`` instances: an explicit tree of nested tuples behind the succinct
-``seqform.game.Game`` interface. ``repr(g)`` is a constructor call (with ``from fractions import
+``seqform.model.game.Game`` interface. ``repr(g)`` is a constructor call (with ``from fractions import
 Fraction`` and ``from tests.strategies import TreeGame`` it rebuilds the game), so hypothesis'
 falsifying examples can be pasted into a regression test; ``g.pretty()`` draws the tree.
 
@@ -451,7 +451,7 @@ def random_behaviour_profile(tree, rng, zeros: bool = False):
     ``rng`` is a ``numpy.random.Generator``."""
     import numpy as np
 
-    from seqform.strategy import Profile
+    from seqform.model.strategy import Profile
     out = []
     for p in range(tree.num_players):
         b = np.ones(tree.num_sequences[p])

@@ -1,5 +1,5 @@
-"""The CFR family (``seqform.cfr``): iterates equal OpenSpiel's solvers', average strategies reach
-stated exploitability thresholds (exploitability from ``seqform.bestresponse``, itself checked
+"""The CFR family (``seqform.iterative.cfr``): iterates equal OpenSpiel's solvers', average strategies reach
+stated exploitability thresholds (exploitability from ``seqform.verify.exploitability``, itself checked
 against OpenSpiel in test_openspiel), checkpoints resume bit for bit, and bad use is refused."""
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import seqform
-from seqform.bestresponse import exploitability
-from seqform.cfr import ALGORITHMS, CheckpointError, RegretMinimizer
+from seqform.verify.exploitability import exploitability
+from seqform.iterative.cfr import ALGORITHMS, CheckpointError, RegretMinimizer
 from seqform.errors import SeqformError
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.strategies import random_games
 
 
@@ -26,7 +26,7 @@ def test_iterates_equal_openspiels(name, iterations, algorithm):
     from open_spiel.python.algorithms import cfr as os_cfr
     from open_spiel.python.algorithms import discounted_cfr
     from open_spiel.python.algorithms import exploitability as os_exploitability
-    from seqform.openspiel import from_openspiel_policy
+    from seqform.io.openspiel import from_openspiel_policy
     game = pyspiel.load_game(f"{name}_poker")
     tree = compile_tree(getattr(seqform.games, name)())  # node for node OpenSpiel's tree
     theirs = {"cfr": os_cfr.CFRSolver, "cfr+": os_cfr.CFRPlusSolver, "dcfr": discounted_cfr.DCFRSolver}[algorithm](game)

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 
 import seqform
-from seqform.efgread import parse_efg
+from seqform.io.efgread import parse_efg
 
 
 def chain_efg(payoffs: list) -> str:
@@ -104,8 +104,8 @@ def test_level_schedule_equals_the_plain_one():
 def test_scalar_and_level_passes_agree():
     """A deep narrow tree takes one scalar loop (``Tree.is_narrow``), a wide one numpy calls per
     level; both compute the same best responses, values and realization plans."""
-    from seqform.bestresponse import _backward_pass_levels, _backward_pass_scalar, sequence_payoffs
-    from seqform.strategy import realization_plan
+    from seqform.verify.exploitability import _backward_pass_levels, _backward_pass_scalar
+    from seqform.model.strategy import realization_plan
 
     rng = np.random.default_rng(3)
     chain = seqform.compile_tree(parse_efg(chain_efg([int(v) for v in rng.integers(-5, 6, 301)]), "chain.efg"))

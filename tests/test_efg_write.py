@@ -1,4 +1,4 @@
-"""The Gambit .efg writer (``seqform.efg``): format, exact numbers, labels, and read-back by
+"""The Gambit .efg writer (``seqform.io.efgwrite``): format, exact numbers, labels, and read-back by
 pygambit (counts, and for small games the equilibrium value of ``pygambit.nash.lp_solve`` in
 rational arithmetic equal to seqform's certified value) and by OpenSpiel's EFG reader."""
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import seqform
-from seqform.efg import chance_probabilities, efg_label, efg_string, write_efg
-from seqform.game import CHANCE
+from seqform.io.efgwrite import chance_probabilities, efg_label, efg_string, write_efg
+from seqform.model.game import CHANCE
 from seqform.games import load
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.strategies import TreeGame, random_games
 from tests.oracle.peers import openspiel_sizes
 
@@ -242,8 +242,8 @@ def test_pygambit_lp_on_goofspiel4_is_wrong_and_ours_is_right():
     the profile is an exact equilibrium of value 0 by our exact evaluation. If pygambit is fixed,
     the first assertion fails and this test should become a plain value check."""
     gbt = pytest.importorskip("pygambit")
-    from seqform.evaluate import evaluate
-    from seqform.strategyio import from_pygambit_behavior
+    from seqform.verify.evaluate import evaluate
+    from seqform.io.strategyjson import from_pygambit_behavior
     tree = compile_tree(load("goofspiel(4)"))
     g = _gambit_read(efg_string(tree))
     assert _gambit_counts(g) == _our_counts(tree)
@@ -262,8 +262,8 @@ def test_pygambit_random_games(game):
     lp_solve hits the bug of the goofspiel(4) test below: then its own profile must fail exact
     verification (invalid as given, or not an equilibrium of the value it reports)."""
     gbt = pytest.importorskip("pygambit")
-    from seqform.evaluate import evaluate
-    from seqform.strategyio import from_pygambit_behavior
+    from seqform.verify.evaluate import evaluate
+    from seqform.io.strategyjson import from_pygambit_behavior
     tree = compile_tree(game)
     g = _gambit_read(efg_string(tree))
     assert _gambit_counts(g) == _our_counts(tree)

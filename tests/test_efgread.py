@@ -1,4 +1,4 @@
-"""The Gambit .efg reader (``seqform.efgread``): round trips with the writer (``seqform.efg``),
+"""The Gambit .efg reader (``seqform.io.efgread``): round trips with the writer (``seqform.io.efgwrite``),
 pygambit's catalog of games (sizes, leaf payoffs, chance probabilities, action labels and the
 equilibrium value of ``pygambit.nash.lp_solve`` in rational arithmetic), hand-written malformed
 files with their exact messages, exact numbers, fuzzing (mutated files and token soups must
@@ -22,13 +22,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import seqform
-from seqform.efg import efg_string
-from seqform.efgread import EfgGame, EfgParseError, InfosetKey, normalize_labels, parse_efg, read_efg
+from seqform.io.efgwrite import efg_string
+from seqform.io.efgread import EfgGame, EfgParseError, InfosetKey, normalize_labels, parse_efg, read_efg
 from seqform.errors import (ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError,
                             UnsupportedGameError)
-from seqform.game import CHANCE, TERMINAL
+from seqform.model.game import CHANCE, TERMINAL
 from seqform.games import load
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.strategies import TreeGame, random_games
 
 # ----------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""The excessive gap technique (``seqform.egt``): its certified bound mu_u D_u + mu_v D_v holds
-at every iteration against independently computed gaps (NashConv from ``seqform.bestresponse``
+"""The excessive gap technique (``seqform.iterative.egt``): its certified bound mu_u D_u + mu_v D_v holds
+at every iteration against independently computed gaps (NashConv from ``seqform.verify.exploitability``
 for the plain game; brute force over perturbed pure strategies for the perturbed one), it
 converges, and the perturbed iterates respect the tremble."""
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import seqform
-from seqform.bestresponse import exploitability, expected_payoffs
-from seqform.egt import ExcessiveGap
+from seqform.verify.exploitability import exploitability, expected_payoffs
+from seqform.iterative.egt import ExcessiveGap
 from seqform.errors import SeqformError
-from seqform.strategy import Profile
-from seqform.tree import compile_tree
+from seqform.model.strategy import Profile
+from seqform.model.tree import compile_tree
 from tests.strategies import random_games
 
 OPTIONS = [dict(), dict(adaptive_tau=False, balance=False), dict(weights="one"), dict(balance=False)]
@@ -101,7 +101,7 @@ def test_bad_options_are_refused():
 
 
 def test_tune_scale_picks_the_candidate_with_the_smallest_gap():
-    from seqform.egt import tune_scale
+    from seqform.iterative.egt import tune_scale
     tree = compile_tree(seqform.games.kuhn())
     cands = (0.01, 1.0, 100.0)
     c = tune_scale(tree, candidates=cands, iterations=15)
@@ -115,7 +115,7 @@ def test_tune_scale_picks_the_candidate_with_the_smallest_gap():
 
 @pytest.mark.parametrize("options", [dict(), dict(perturbation="efpe", eps=0.02, adaptive_tau=False)], ids=str)
 def test_checkpoint_resume_is_bit_identical(tmp_path, options):
-    from seqform.cfr import CheckpointError
+    from seqform.iterative.cfr import CheckpointError
     tree = compile_tree(seqform.games.leduc())
     whole = ExcessiveGap(tree, **options)
     whole.step(40)

@@ -2,7 +2,7 @@
 exploitability and per-information-set regret (Kroer, Farina & Sandholm 2017, section 4), for any number of players.
 
 Checked three ways on random games and random rational profiles: against the float code
-(``seqform.bestresponse`` / ``seqform.regret``, within 1e-9), against the two-player brute force
+(``seqform.verify.exploitability`` / ``seqform.verify.infosetregret``, within 1e-9), against the two-player brute force
 of ``tests/oracle/infoset_regret.py`` (within 1e-9), and, for three-player general-sum games,
 *exactly* against a brute force in Fractions written here (recursion over the succinct game and
 enumeration of pure continuation strategies; nothing shared with the backward pass)."""
@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import seqform
 from seqform import compile_tree, games
-from seqform.certificate import fmpq_of, fraction_of
+from seqform.exact.rationals import fmpq_of, fraction_of
 from seqform.errors import StrategyError
-from seqform.evaluate import Evaluation, evaluate, exact_profile, exact_sequence_payoffs, is_exact_profile
-from seqform.game import CHANCE, TERMINAL
-from seqform.strategy import Profile, realization_plan_exact, uniform
+from seqform.verify.evaluate import Evaluation, evaluate, exact_profile, exact_sequence_payoffs, is_exact_profile
+from seqform.model.game import CHANCE, TERMINAL
+from seqform.model.strategy import Profile, realization_plan_exact, uniform
 from tests.oracle import infoset_regret as oracle
 from tests.strategies import CHANCE_NODE, DECISION, LEAF, TreeGame, random_trees
 
@@ -314,7 +314,7 @@ def test_three_player_kuhn_against_openspiel():
     pytest.importorskip("pyspiel")
     import pyspiel
     from open_spiel.python.algorithms import exploitability as os_exploitability
-    from seqform.openspiel import to_openspiel_policy
+    from seqform.io.openspiel import to_openspiel_policy
     game = pyspiel.load_game("kuhn_poker(players=3)")
     tree = compile_tree(seqform.from_openspiel(game))
     assert tree.num_players == 3

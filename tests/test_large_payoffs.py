@@ -99,7 +99,7 @@ def _scale_efg_payoffs(text: str, k: int) -> str:
 def test_what_highs_still_rejects_is_named():
     import numpy as np
     import scipy.sparse as sp
-    from seqform.highs import INF, solve_highs
+    from seqform.lp.highs import INF, solve_highs
     K = sp.csc_matrix(np.array([[1e16, 1.0]]))
     with pytest.raises(SolverError, match=r"1 matrix entries exceed 1e\+15 in magnitude \(largest 1e\+16\)"):
         solve_highs(K, np.ones(2), np.zeros(2), np.full(2, INF), np.array([-INF]), np.array([1.0]), maximize=True)

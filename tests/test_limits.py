@@ -4,7 +4,7 @@ import pytest
 
 import seqform
 from seqform import games
-from seqform.limits import TooLargeError, memory_limit
+from seqform.model.limits import TooLargeError, memory_limit
 
 
 def test_tree_too_large_is_refused_while_compiling():

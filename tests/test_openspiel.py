@@ -18,10 +18,10 @@ from open_spiel.python.algorithms import exploitability as os_exploitability  # 
 import seqform  # noqa: E402
 import seqform.games  # noqa: E402
 from seqform.errors import ChanceProbabilityError, GameError, StrategyError, UnsupportedGameError  # noqa: E402
-from seqform.openspiel import (OpenSpielGame, _Node, from_openspiel_policy, infoset_map,  # noqa: E402
+from seqform.io.openspiel import (OpenSpielGame, _Node, from_openspiel_policy, infoset_map,  # noqa: E402
                                openspiel_name, to_openspiel_policy, to_rational)
-from seqform.strategy import Profile  # noqa: E402
-from seqform.tree import compile_tree  # noqa: E402
+from seqform.model.strategy import Profile  # noqa: E402
+from seqform.model.tree import compile_tree  # noqa: E402
 from tests.oracle.peers import openspiel_lp_value, openspiel_sizes  # noqa: E402
 from tests.strategies import random_behaviour_profile  # noqa: E402
 

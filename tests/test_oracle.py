@@ -1,7 +1,7 @@
 """Tests of the brute-force oracle (tests/oracle/brute_force.py) and the game generators (tests/strategies.py).
 
 Known answers come from the literature or are solved by hand here, never from seqform. The last
-section checks that ``seqform.tree.compile_tree`` rejects the generators' invalid games with
+section checks that ``seqform.model.tree.compile_tree`` rejects the generators' invalid games with
 messages naming the culprit.
 """
 from __future__ import annotations
@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
 from seqform.errors import ChanceProbabilityError, ImperfectRecallError
-from seqform.game import TERMINAL, Game
+from seqform.model.game import TERMINAL, Game
 from seqform.games import kuhn
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.oracle.brute_force import (
     OracleError,
     OracleTooLarge,
@@ -364,7 +364,7 @@ def test_random_games_compile_with_the_generators_infosets(g):
 
 
 # ----------------------------------------------------------------------------------------------
-# seqform.tree rejects invalid games, naming where
+# seqform.model.tree rejects invalid games, naming where
 # ----------------------------------------------------------------------------------------------
 
 def _names(msg: str, text: str) -> bool:

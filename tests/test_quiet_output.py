@@ -107,7 +107,7 @@ SCRIPT = textwrap.dedent("""
     prof = profiles(tree)
     max_entropy(prof)
     solve_lp(prof, "welfare")
-    from seqform.verify import verify
+    from seqform.study.convergence import verify
     verify("cfr+", seqform.compile_tree(kuhn), 10)
 """)
 
@@ -127,10 +127,10 @@ def test_highs_log_reaches_a_sink_not_the_terminal(tmp_path):
     script = tmp_path / "log.py"
     script.write_text(textwrap.dedent("""
         import sys
-        import seqform.highs as H
+        import seqform.lp.highs as H
         from seqform.games import load
         from seqform import compile_tree, sequence_form
-        from seqform.lp import solve_lp
+        from seqform.lp.zerosumlp import solve_lp
         H.LOG_AFTER_SECONDS = 0.0   # forward every line, so that a small LP has some
         lines = []
         sf = sequence_form(compile_tree(load("kuhn")))
@@ -151,11 +151,11 @@ def test_cli_progress_receives_the_highs_log(tmp_path):
     script = tmp_path / "prog.py"
     script.write_text(textwrap.dedent("""
         import sys
-        import seqform.highs as H
+        import seqform.lp.highs as H
         from seqform.cli import Progress
         from seqform.games import load
         from seqform import compile_tree, sequence_form
-        from seqform.lp import solve_lp
+        from seqform.lp.zerosumlp import solve_lp
         H.LOG_AFTER_SECONDS = 0.0
         Progress(quiet=True)
         assert H._log_sink.get() is None

@@ -3,7 +3,7 @@ normal form, built by walking the game, solved as a matrix game (tests/oracle/br
 from hypothesis import HealthCheck, given, settings
 
 import seqform
-from seqform.bestresponse import exploitability
+from seqform.verify.exploitability import exploitability
 from tests.oracle.brute_force import brute_force_value, brute_force_value_exact
 from tests.strategies import random_games
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from seqform.errors import CertificateError
-from seqform.rationalsolve import TooLarge, solve_sparse
+from seqform.exact.sparselu import TooLarge, solve_sparse
 
 
 def _random_system(rng, n, density):
@@ -61,7 +61,7 @@ def test_transposed_and_singular_solves_from_one_factorization():
     """``SparseLU`` of M also solves M^T (``transposed``), and on singular systems gives null
     vectors and consistency residuals for both, checked against the definitions directly."""
     import random
-    from seqform.rationalsolve import SparseLU
+    from seqform.exact.sparselu import SparseLU
     rng = random.Random(7)
     zero = flint.fmpq(0)
     singular = 0

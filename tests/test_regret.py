@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import seqform
 from seqform import compile_tree, games
-from seqform.bestresponse import best_response, exploitability
-from seqform.regret import infoset_regret
+from seqform.verify.exploitability import best_response, exploitability
+from seqform.verify.infosetregret import infoset_regret
 from tests.oracle import infoset_regret as oracle
 from tests.strategies import random_games, random_behaviour_profile
 

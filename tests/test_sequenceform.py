@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from seqform import UnsupportedGameError, compile_tree, games, sequence_form
-from seqform.bestresponse import expected_payoffs
-from seqform.game import CHANCE, TERMINAL
-from seqform.strategy import behaviour_from_realization, realization_plan
+from seqform.verify.exploitability import expected_payoffs
+from seqform.model.game import CHANCE, TERMINAL
+from seqform.model.strategy import behaviour_from_realization, realization_plan
 from tests.strategies import random_behaviour_profile
 from tests import smallgames
 

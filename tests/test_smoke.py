@@ -7,7 +7,6 @@ and for the packages that build on the LP, the certified LP value of the same ga
 from fractions import Fraction
 
 import doracle
-import efce  # noqa: F401  (registers job_market with seqform.games)
 import lossless
 import refinements
 import seqform

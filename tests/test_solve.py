@@ -7,9 +7,10 @@ import pytest
 
 import seqform
 from seqform import UnsupportedGameError, games
-from seqform.bestresponse import exploitability
-from seqform.certificate import ExactSequenceForm, fmpq_of, verify
-from seqform.strategy import Profile, behaviour_from_realization
+from seqform.verify.exploitability import exploitability
+from seqform.exact.certificate import ExactSequenceForm, verify
+from seqform.exact.rationals import fmpq_of
+from seqform.model.strategy import Profile, behaviour_from_realization
 from tests import smallgames
 
 
@@ -112,8 +113,8 @@ def test_exact_limit_falls_back_to_rigorous_bound(leduc_solution):
 
 
 def test_auto_method_picks_the_interior_point_for_dense_lps_only():
-    from seqform.lp import auto_method, lp_matrix, solve_lp
-    from seqform.sequenceform import sequence_form
+    from seqform.lp.zerosumlp import auto_method, lp_matrix, solve_lp
+    from seqform.lp.sequenceform import sequence_form
     forms = {spec: sequence_form(seqform.compile_tree(games.load(spec)))
              for spec in ("kuhn", "leduc", "liars_dice(1,4)", "leduc(ranks=5)")}
     picks = {spec: auto_method(lp_matrix(sf)) for spec, sf in forms.items()}

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from seqform import StrategyError, compile_tree, exploitability, games, infoset_regret, uniform
-from seqform.strategy import Profile, validate_behaviour
+from seqform.model.strategy import Profile, validate_behaviour
 
 
 @pytest.fixture(scope="module")

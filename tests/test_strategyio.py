@@ -1,4 +1,4 @@
-"""Strategy profiles as JSON and as pygambit behaviour profiles (``seqform.strategyio``): round
+"""Strategy profiles as JSON and as pygambit behaviour profiles (``seqform.io.strategyjson``): round
 trips (exact and float), the error messages, labels of the built-in games, and pygambit's exact
 equilibria evaluated exactly by ``seqform.evaluate``."""
 from __future__ import annotations
@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import seqform
 from seqform import compile_tree, games
-from seqform.efg import efg_string
+from seqform.io.efgwrite import efg_string
 from seqform.errors import StrategyError
-from seqform.evaluate import evaluate, is_exact_profile
-from seqform.strategy import Profile, uniform
-from seqform.strategyio import (from_pygambit_behavior, infoset_labels, profile_from_json, profile_to_json,
+from seqform.verify.evaluate import evaluate, is_exact_profile
+from seqform.model.strategy import Profile, uniform
+from seqform.io.strategyjson import (from_pygambit_behavior, infoset_labels, profile_from_json, profile_to_json,
                                 read_profile, to_pygambit_behavior, write_profile)
 from tests.strategies import TreeGame, random_games, random_behaviour_profile
 from tests.test_evaluate import exact_behaviour, general_games, random_exact_profile
@@ -352,10 +352,10 @@ def test_pygambit_undefined_information_sets():
 
 
 def test_pygambit_game_of_another_tree_is_refused():
-    with pytest.raises(StrategyError, match="was it written by seqform.efg"):
+    with pytest.raises(StrategyError, match="was it written by seqform.io.efgwrite"):
         to_pygambit_behavior(compile_tree(games.load("liars_dice(1,3)")), uniform(kuhn_tree()),
                              gambit_game(kuhn_tree()))
     kt = kuhn_tree()
     lt = compile_tree(games.load("goofspiel(3)"))
-    with pytest.raises(StrategyError, match="was it written by seqform.efg|has .* actions"):
+    with pytest.raises(StrategyError, match="was it written by seqform.io.efgwrite|has .* actions"):
         from_pygambit_behavior(lt, gambit_game(kt).mixed_behavior_profile(rational=True))

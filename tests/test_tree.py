@@ -5,7 +5,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from seqform.strategy import realization_plan_exact
+from seqform.model.strategy import realization_plan_exact
 from seqform import ChanceProbabilityError, ImperfectRecallError, compile_tree, games
 from tests import smallgames
 

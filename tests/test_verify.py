@@ -1,4 +1,4 @@
-"""The verification harness (``seqform.verify`` and ``seqform verify``): its measurements equal
+"""The verification harness (``seqform.study.convergence`` and ``seqform verify``): its measurements equal
 independent computations, it accepts every kind of source (our solvers, OpenSpiel's, a generator
 of strategies), and its command line writes JSON and a plot."""
 from __future__ import annotations
@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 import seqform
-from seqform.bestresponse import exploitability
-from seqform.cfr import RegretMinimizer
+from seqform.verify.exploitability import exploitability
+from seqform.iterative.cfr import RegretMinimizer
 from seqform.errors import SeqformError
-from seqform.regret import infoset_regret
-from seqform.strategy import uniform
-from seqform.tree import compile_tree
-from seqform.verify import checkpoints, verify
+from seqform.verify.infosetregret import infoset_regret
+from seqform.model.strategy import uniform
+from seqform.model.tree import compile_tree
+from seqform.study.convergence import checkpoints, verify
 
 
 def test_checkpoints_are_log_spaced_and_end_at_the_last_iteration():

@@ -11,14 +11,14 @@ import ast
 import inspect
 from typing import Callable
 
-from ..errors import UnknownGameError
-from ..game import Game
-from .flipit import flipit
-from .goofspiel import goofspiel
-from .kuhn import kuhn
-from .leduc import leduc
-from .liars_dice import liars_dice
-from .textbook import guess_the_ace, selten_horse, threat_general_sum, threat_zero_sum
+from seqform.errors import UnknownGameError
+from seqform.model.game import Game
+from seqform.games.flipit import flipit
+from seqform.games.goofspiel import goofspiel
+from seqform.games.kuhn import kuhn
+from seqform.games.leduc import leduc
+from seqform.games.liars_dice import liars_dice
+from seqform.games.textbook import guess_the_ace, selten_horse, threat_general_sum, threat_zero_sum
 
 REGISTRY: dict[str, Callable[..., Game]] = {
     "kuhn": kuhn, "leduc": leduc, "liars_dice": liars_dice, "goofspiel": goofspiel, "flipit": flipit,
@@ -27,8 +27,16 @@ REGISTRY: dict[str, Callable[..., Game]] = {
 
 
 def register(name: str, factory: Callable[..., Game]) -> None:
-    """Make ``factory`` loadable by ``load(name(...))``."""
+    """Make ``factory`` loadable by ``load(name(...))`` in this process (a package adds games for
+    every process through ``seqform.registry``)."""
     REGISTRY[name] = factory
+
+
+def available() -> dict:
+    """Every loadable game: the built-in ones, those ``register`` added, and those the installed
+    extensions add (``seqform.registry``), by name."""
+    from seqform.registry import registry
+    return {**registry().games, **REGISTRY}
 
 
 def _literal(node: ast.AST, spec: str):
@@ -54,9 +62,10 @@ def load(spec: str) -> Game:
         kwargs = {k.arg: _literal(k.value, spec) for k in tree.keywords}
     else:
         raise UnknownGameError(f"cannot read game {spec!r}: expected NAME or NAME(param=value, ...)")
-    factory = REGISTRY.get(name)
+    games = available()
+    factory = games.get(name)
     if factory is None:
-        raise UnknownGameError(f"unknown game {name!r}; built-in games: {', '.join(sorted(REGISTRY))}")
+        raise UnknownGameError(f"unknown game {name!r}; built-in games: {', '.join(sorted(games))}")
     sig = inspect.signature(factory)
     try:
         sig.bind(*args, **kwargs)
@@ -74,4 +83,4 @@ def load(spec: str) -> Game:
 
 
 __all__ = ["kuhn", "leduc", "liars_dice", "goofspiel", "flipit", "threat_zero_sum", "threat_general_sum", "guess_the_ace",
-           "selten_horse", "load", "register", "REGISTRY"]
+           "selten_horse", "load", "register", "available", "REGISTRY"]

@@ -12,7 +12,7 @@ call and ``g.pretty()`` draws the tree.
 """
 from __future__ import annotations
 
-from ..game import CHANCE, TERMINAL, Game
+from seqform.model.game import CHANCE, TERMINAL, Game
 
 LEAF, CHANCE_NODE, DECISION = "leaf", "chance", "decision"
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..errors import UnknownGameError
-from ..game import TERMINAL, Game
+from seqform.errors import UnknownGameError
+from seqform.model.game import TERMINAL, Game
 
 PASS = "pass"
 OBSERVE = ("none", "actions")

@@ -48,8 +48,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import UnknownGameError
-from ..game import CHANCE, TERMINAL, Game
+from seqform.errors import UnknownGameError
+from seqform.model.game import CHANCE, TERMINAL, Game
 
 POINTS_ORDERS = ("descending", "ascending", "random")
 RETURNS = ("win_loss", "point_difference")

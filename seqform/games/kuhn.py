@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..game import CHANCE, TERMINAL, Game
+from seqform.model.game import CHANCE, TERMINAL, Game
 
 _ACTIONS = ("Pass", "Bet")
 

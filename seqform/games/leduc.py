@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import UnknownGameError
-from ..game import CHANCE, TERMINAL, Game
+from seqform.errors import UnknownGameError
+from seqform.model.game import CHANCE, TERMINAL, Game
 
 FOLD, CALL, RAISE = "Fold", "Call", "Raise"
 

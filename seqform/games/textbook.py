@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .explicit import TreeGame
+from seqform.games.explicit import TreeGame
 
 
 def _leaf(*u):

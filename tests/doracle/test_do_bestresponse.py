@@ -1,4 +1,4 @@
-"""The implicit best-response oracle (``doracle.bestresponse``), with and without pruning, against
+"""The implicit best-response oracle (``doracle.oracle``), with and without pruning, against
 the compiled tree's exact best responses (``seqform.evaluate``), on textbook, poker, Flip-It and
 random games."""
 from fractions import Fraction
@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import seqform
-from doracle.bestresponse import best_response
-from seqform.evaluate import evaluate
+from doracle.oracle import best_response
+from seqform.verify.evaluate import evaluate
 from seqform.games.flipit import flipit
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.strategies import random_games
 
 

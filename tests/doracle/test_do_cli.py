@@ -39,8 +39,8 @@ def test_doracle_strategies_extend_to_an_equilibrium():
     """The printed strategies, completed by the first action elsewhere, are an equilibrium of the
     full game (exact best responses of the compiled tree)."""
     from fractions import Fraction
-    from seqform.evaluate import evaluate
-    from seqform.tree import compile_tree
+    from seqform.verify.evaluate import evaluate
+    from seqform.model.tree import compile_tree
     r = run("solve", "leduc", "--method", "doracle", "--do-mode", "alternating", "--strategy", "--json", "--quiet")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)

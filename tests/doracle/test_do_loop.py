@@ -11,7 +11,7 @@ import seqform
 from doracle.loop import double_oracle
 from doracle.restricted import RestrictedGame
 from seqform.games.flipit import flipit
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.strategies import random_games
 
 
@@ -42,7 +42,7 @@ def test_random_games(game):
 def test_restricted_game_with_temporary_leaves_is_a_valid_game():
     game = seqform.games.leduc()
     from doracle.loop import _default_sequences
-    from doracle.bestresponse import best_response
+    from doracle.oracle import best_response
     seqs = _default_sequences(game)
     br = best_response(game, 1, {})  # player 1's best response to player 0's default strategy
     seqs[1] |= br.sequences

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import seqform
-from doracle.bestresponse import best_response
+from doracle.oracle import best_response
 from doracle.extend import extended_profile
 from doracle.loop import _default_sequences, double_oracle
 from doracle.restricted import RestrictedGame
-from seqform.evaluate import evaluate
-from seqform.game import CHANCE, TERMINAL
+from seqform.verify.evaluate import evaluate
+from seqform.model.game import CHANCE, TERMINAL
 from seqform.games.flipit import flipit
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.strategies import random_games
 
 

@@ -1,4 +1,4 @@
-"""Causal-deviation regret (``efce.regret``) against brute force over every deviation strategy;
+"""Causal-deviation regret (``efce.causalregret``) against brute force over every deviation strategy;
 the exact EFCE polytope (``efce.exact``): its LP and maximum-entropy solutions have zero regret by
 that independent dynamic program; and, on the job market game, EFCE reach the cooperative outcome
 that no correlated (hence no Nash) equilibrium reaches (Dudik & Gordon 2009)."""
@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from efce.exact import max_entropy, solve_lp
 from efce.games import job_market
-from efce.regret import causal_regrets
+from efce.causalregret import causal_regrets
 from efce.strategies import profiles
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.strategies import random_trees
 from seqform.games.explicit import TreeGame
 

@@ -5,8 +5,8 @@ import pytest
 
 from efce.games import grid_game, indian_poker, job_market
 from efce.strategies import count_reduced, reduced_strategies
-from seqform.game import CHANCE
-from seqform.tree import compile_tree
+from seqform.model.game import CHANCE
+from seqform.model.tree import compile_tree
 
 
 @pytest.mark.parametrize("cards", [3, 4, 5])

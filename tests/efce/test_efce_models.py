@@ -1,6 +1,6 @@
 """The sampler's models of q_lambda (``efce.treemodel``, ``efce.polymatrix``) against independent
 computations: energies against a plain recursive walk of the game, best deviations against the
-exact dynamic program of ``efce.regret`` on the same explicit distribution, the polymatrix engine
+exact dynamic program of ``efce.causalregret`` on the same explicit distribution, the polymatrix engine
 against the tree engine on small grids, and the Gibbs sweeps' stationary distribution against
 softmax(energy) over every full profile."""
 from __future__ import annotations
@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 
 from efce.games import grid_game, indian_poker, job_market
 from efce.polymatrix import PolymatrixModel
-from efce.regret import max_regret
+from efce.causalregret import max_regret
 from efce.sampling import reduced_indices
 from efce.strategies import profiles
 from efce.treemodel import TreeModel
-from seqform.game import CHANCE, TERMINAL
+from seqform.model.game import CHANCE, TERMINAL
 from seqform.games.explicit import TreeGame
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.strategies import random_trees
 
 
@@ -113,7 +113,7 @@ def test_energy_and_per_profile_regrets_match_a_plain_walk_on_seed_games(game):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_trees(max_depth=4, max_actions=2, max_nodes=20, max_pure_strategies=16, chance=True))
 def test_best_deviation_is_the_exact_dp_on_the_same_distribution(tree0):
-    """The weighted sample is an explicit distribution over reduced profiles; ``efce.regret``'s
+    """The weighted sample is an explicit distribution over reduced profiles; ``efce.causalregret``'s
     exact DP (Fractions) finds the same largest causal-deviation regret."""
     game = TreeGame(tree0, "random")
     tree = compile_tree(game)

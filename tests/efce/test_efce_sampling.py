@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from efce.exact import max_entropy, solve_lp
 from efce.games import job_market
-from efce.regret import max_regret
+from efce.causalregret import max_regret
 from efce.sampling import exact_distribution, sample_efce
 from efce.strategies import profiles
 from seqform.games.explicit import TreeGame
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.strategies import random_trees
 
 

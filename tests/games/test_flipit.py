@@ -8,7 +8,7 @@ import pytest
 import seqform
 from seqform.errors import UnknownGameError
 from seqform.games.flipit import flipit
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.oracle.brute_force import brute_force_value_exact
 
 # Bosansky 2019, "SQF for Flip-it Game in a network": nodes at depths 3, 4, 5

@@ -9,7 +9,7 @@ import pytest
 import seqform.games
 from seqform.errors import UnknownGameError
 from seqform.games.goofspiel import goofspiel
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.oracle.peers import (assert_same_tree_as_openspiel, openspiel_lp_value, openspiel_sizes,
                                 tree_lp_value)
 
@@ -118,7 +118,7 @@ def test_value_is_zero_by_symmetry():
 
 def test_value_of_a_lopsided_subgame_is_not_zero():
     # guard against a trivial LP: player 1 forced to bid its cards in ascending order
-    from seqform.game import Game
+    from seqform.model.game import Game
 
     class Forced(Game):
         name, num_players = "forced", 2

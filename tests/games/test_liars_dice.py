@@ -7,7 +7,7 @@ import pytest
 import seqform.games
 from seqform.errors import UnknownGameError
 from seqform.games.liars_dice import liars_dice
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 from tests.oracle.peers import (assert_same_tree_as_openspiel, openspiel_lp_value, openspiel_sizes,
                                 tree_lp_value)
 

@@ -7,11 +7,9 @@ import sys
 
 import pytest
 
-import efce  # noqa: F401  (registers job_market, indian_poker, grid_game)
-import lossless  # noqa: F401  (registers rhode_island, leduc_os, four_card)
 import seqform
-from seqform.limits import TooLargeError
-from seqform.games import REGISTRY, load
+from seqform.model.limits import TooLargeError
+from seqform.games import load
 
 SMALL = {
     "kuhn": ["kuhn"],
@@ -32,7 +30,7 @@ SMALL = {
 
 
 def test_every_registered_game_is_covered():
-    assert set(SMALL) == set(REGISTRY)
+    assert set(SMALL) == set(seqform.games.available())
 
 
 @pytest.mark.parametrize("spec", [s for specs in SMALL.values() for s in specs])

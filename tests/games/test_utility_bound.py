@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 
 import seqform
-from seqform.game import CHANCE, TERMINAL
+from seqform.model.game import CHANCE, TERMINAL
 from seqform.games.flipit import flipit
 from tests.strategies import random_games
 

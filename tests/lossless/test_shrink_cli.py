@@ -5,7 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import lossless  # noqa: F401  (registers rhode_island with seqform.games)
 import seqform
 
 ROOT = Path(__file__).resolve().parents[2]

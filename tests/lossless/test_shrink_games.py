@@ -14,11 +14,11 @@ import pytest
 
 import seqform
 from lossless import build_signal_tree, four_card, leduc_os, rhode_island, shrink, solve
-from lossless.sizes import game_tree_nodes, sequence_form_sizes
-from seqform.evaluate import evaluate
+from lossless.treesizes import game_tree_nodes, sequence_form_sizes
+from seqform.verify.evaluate import evaluate
 from seqform.games import leduc
-from seqform.sequenceform import sequence_form
-from seqform.tree import compile_tree
+from seqform.lp.sequenceform import sequence_form
+from seqform.model.tree import compile_tree
 
 
 def test_four_card_game_of_figure_2_shrinks_113_to_39_nodes():
@@ -119,7 +119,7 @@ def test_sequence_form_built_from_the_classes_is_the_abstract_games(game):
     """``abstractlp`` builds E, F, A from the classes alone; the compiled abstract game's sequence
     form (``seqform.sequence_form``) has the same shapes and nonzeros and the same LP value."""
     from lossless.abstractlp import abstract_sequence_form
-    from seqform.lp import solve_lp
+    from seqform.lp.zerosumlp import solve_lp
     sh = shrink(game)
     direct, compiled = abstract_sequence_form(sh.abstraction), sequence_form(compile_tree(sh.abstract))
     for a, b in ((direct.E, compiled.E), (direct.F, compiled.F), (direct.A, compiled.A)):

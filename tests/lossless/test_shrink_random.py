@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 import seqform
 from lossless import BettingBuilder, OrderedSignalGame, shrink, solve
 from lossless.betting import DECIDE, FOLD, NEXT, SHOWDOWN, outcomes
-from seqform.evaluate import evaluate
-from seqform.tree import compile_tree
+from seqform.verify.evaluate import evaluate
+from seqform.model.tree import compile_tree
 
 
 @st.composite

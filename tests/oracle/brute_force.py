@@ -1,6 +1,6 @@
 """A brute-force reference solver for small two-player zero-sum games, independent of seqform.
 
-It uses nothing from seqform but the interface constants of ``seqform.game`` (``CHANCE``,
+It uses nothing from seqform but the interface constants of ``seqform.model.game`` (``CHANCE``,
 ``TERMINAL``): it walks a ``Game`` through its succinct queries (root / player / infoset /
 actions / next / chance / utility), checks the game itself (perfect recall, chance
 probabilities, zero- or constant-sum), enumerates each player's *reduced* pure strategies, builds
@@ -37,7 +37,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from scipy.optimize import linprog
 
-from seqform.game import CHANCE, TERMINAL
+from seqform.model.game import CHANCE, TERMINAL
 
 #: default bound on (number of row strategies) x (number of column strategies)
 MAX_PAIRS = 5000

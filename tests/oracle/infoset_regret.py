@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 
-from seqform.game import CHANCE, TERMINAL
+from seqform.model.game import CHANCE, TERMINAL
 
 
 def _value(game, h, p, probs, pure):

@@ -97,7 +97,7 @@ def assert_same_tree_as_openspiel(ours, theirs, chance_label=None, action_label=
     partition (a bijection between our keys and OpenSpiel's information-state strings).
     ``chance_label(state, a)`` and ``action_label(state, player, a)`` give the label we should
     show for OpenSpiel's action ``a`` (default: OpenSpiel's ``action_to_string``)."""
-    from seqform.game import CHANCE, TERMINAL
+    from seqform.model.game import CHANCE, TERMINAL
     chance_label = chance_label or (lambda st, a: st.action_to_string(a))
     action_label = action_label or (lambda st, pl, a: st.action_to_string(pl, a))
     fwd, back = {}, {}

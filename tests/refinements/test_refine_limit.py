@@ -18,7 +18,7 @@ import refinements
 import seqform
 from refinements.iterativerefinement import exact_plans
 from seqform.errors import UnsupportedGameError
-from seqform.strategy import behaviour_from_realization
+from seqform.model.strategy import behaviour_from_realization
 from tests.oracle.brute_force import brute_force_value_exact
 from tests.oracle.infoset_regret import infoset_regrets
 from tests.strategies import random_games

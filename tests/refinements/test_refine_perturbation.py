@@ -7,7 +7,7 @@ import pytest
 import seqform
 from refinements import PerturbationError, custom
 from refinements.perturbation import efpe, qpe, sequence_depths
-from seqform.tree import compile_tree
+from seqform.model.tree import compile_tree
 
 
 @pytest.fixture(scope="module")

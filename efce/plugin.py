@@ -1,0 +1,162 @@
+"""What ``efce`` adds to seqform (``seqform.registry``): Dudik & Gordon's games (``job_market``,
+``indian_poker``, ``grid_game``) and the ``seqform efce`` command. Found through the
+``seqform.extensions`` entry point."""
+from __future__ import annotations
+
+import json
+import time
+
+from seqform.cli.common import Progress, at_least, build_tree, common_options, load_game_arg, positive
+from seqform.errors import SeqformError
+
+#: ``seqform efce``'s round limit when neither --rounds nor --time-limit is given
+DEFAULT_EFCE_ROUNDS = 1000
+
+
+def add_parser(sub) -> None:
+    ep = sub.add_parser("efce", help="an extensive-form correlated equilibrium (Dudik & Gordon 2009)")
+    ep.add_argument("game", help="a built-in game, e.g. job_market, 'indian_poker(cards=4)', 'grid_game(size=3)'")
+    ep.add_argument("--weights", default=None, metavar="W1,W2,...",
+                    help="bias towards sum_n w_n E[u_n] (Dudik & Gordon 2009, eq. 2); default 0: the "
+                         "maximum-entropy EFCE")
+    ep.add_argument("--exact", action="store_true",
+                    help="exact ground truth for small games: maximum entropy over the EFCE polytope (cvxpy)")
+    ep.add_argument("--welfare", action="store_true",
+                    help="exact: the EFCE of best social welfare (or of best weighted payoff with --weights), HiGHS")
+    ep.add_argument("--base", choices=["full", "reduced"], default=None,
+                    help="with --exact: entropy over full (Dudik & Gordon's choice, the default) or reduced pure "
+                         "strategy profiles")
+    ep.add_argument("--target", type=float, default=1e-3, metavar="X",
+                    help="sampling: stop once the largest estimated causal-deviation regret is at most X times "
+                         "r_max, the largest range of one player's payoff over the leaves (default 1e-3)")
+    ep.add_argument("--rounds", type=int, default=None, metavar="N",
+                    help=f"sampling: stop after N boosting rounds (default: no round limit when --time-limit "
+                         f"is given, else {DEFAULT_EFCE_ROUNDS:,})")
+    ep.add_argument("--sample-size", type=int, default=100, metavar="N",
+                    help="sampling: profiles per sample at round 0 (default 100)")
+    ep.add_argument("--seed", type=int, default=0, help="sampling: the random seed (default 0)")
+    ep.add_argument("--time-limit", type=float, default=None, metavar="S",
+                    help="sampling: stop after S seconds")
+    ep.add_argument("--max-reuse", type=int, default=10, metavar="N",
+                    help="sampling: most rounds one sample serves (0: no cap, Dudik & Gordon's rule: while its "
+                         "effective size lasts)")
+    ep.add_argument("--validate", type=int, default=0, metavar="N",
+                    help="sampling: afterwards, re-estimate the regret on two fresh samples of N profiles")
+    ep.add_argument("--burn-in", type=int, default=30, metavar="N",
+                    help="with --validate: Gibbs sweeps from uniform profiles before the fresh samples are read")
+    common_options(ep)
+    ep.set_defaults(func=cmd_efce)
+
+
+def check(args) -> None:
+    positive("--target", args.target)
+    at_least("--rounds", args.rounds, 1)
+    at_least("--sample-size", args.sample_size, 1)
+    at_least("--validate", args.validate, 0)
+    at_least("--burn-in", args.burn_in, 0)
+    at_least("--max-reuse", args.max_reuse, 0)
+    if args.exact and args.welfare:
+        raise SeqformError("--exact and --welfare are two different exact EFCEs: give one")
+    exact = args.exact or args.welfare
+    if args.base is not None and not args.exact:
+        raise SeqformError("--base applies to --exact only")
+    sampling = {"--rounds": args.rounds is not None, "--time-limit": args.time_limit is not None,
+                "--validate": args.validate > 0}
+    if exact and any(sampling.values()):
+        flags = ", ".join(f for f, given in sampling.items() if given)
+        raise SeqformError(f"{flags} applies to the sampling algorithm, not to --exact or --welfare")
+    args.base = args.base or "full"
+
+
+def cmd_efce(args) -> int:
+    """``efce GAME``: an extensive-form correlated equilibrium (package ``efce``; Dudik & Gordon 2009,
+    "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games")."""
+    prog = Progress(args.quiet)
+    game = load_game_arg(args.game, args)
+    w = None
+    if args.weights:
+        try:
+            w = [float(x) for x in args.weights.split(",")]
+        except ValueError:
+            raise SeqformError(f"--weights: expected numbers separated by commas, got {args.weights!r}") from None
+        if len(w) != game.num_players:
+            raise SeqformError(f"--weights: {game.name!r} has {game.num_players} players, got {len(w)} weights")
+    out = {"game": game.name, "weights": w}
+    if args.exact or args.welfare:
+        from efce.exact import max_entropy, solve_lp
+        from efce.strategies import profiles
+        tree = build_tree(game, args, prog)
+        t0 = time.perf_counter()
+        prof = profiles(tree)
+        prog(f"{prof.count:,} reduced strategy profiles ({' x '.join(map(str, prof.shape))})")
+        res = solve_lp(prof, "welfare" if w is None else w) if args.welfare else max_entropy(prof, w, base=args.base)
+        out.update({"method": "lp (best welfare)" if args.welfare else f"maximum entropy (cvxpy, base {args.base})",
+                    "payoffs": [float(x) for x in res.payoffs], "max_regret": float(res.max_regret),
+                    "worst_deviation": res.worst.label, "profiles": prof.count,
+                    "seconds": time.perf_counter() - t0})
+    else:
+        from efce.sampling import sample_efce, validated_regret
+        # no hidden stopping rule: a round limit applies when asked for, or by default (said in
+        # --help and in the output) when no time limit is given either
+        rounds = args.rounds if args.rounds is not None or args.time_limit is not None else DEFAULT_EFCE_ROUNDS
+        res = sample_efce(game, w, target=args.target, max_rounds=rounds, seed=args.seed,
+                          sample_size=args.sample_size, progress=prog, time_limit=args.time_limit,
+                          max_reuse=args.max_reuse if args.max_reuse > 0 else 10**9)
+        out.update({"method": "sampling (Dudik & Gordon 2009)", "payoffs": [float(x) for x in res.payoffs],
+                    "max_regret": float(res.max_regret), "initial_regret": float(res.initial_regret),
+                    "rounds": res.rounds, "samples": res.samples, "seconds": res.seconds,
+                    "peak_memory_bytes": res.peak_memory, "converged": res.converged,
+                    "deviations": len(res.deviations), "stopped_by": res.stopped_by,
+                    "round_limit": rounds, "round_limit_is_default": args.rounds is None and rounds is not None,
+                    "interrupted": res.stopped_by == "interrupted"})
+        if args.validate > 0:
+            prog(f"validating on two fresh samples of {args.validate:,} profiles")
+            v = validated_regret(game, res, samples=args.validate, seed=args.seed + 1, burn_in=args.burn_in)
+            out.update({"fresh_max_regret": v.found, "validated_regret": v.validated,
+                        "validated_stderr": v.stderr, "validation_burn_in": v.burn_in,
+                        "validation_energy_drift": v.energy_drift, "validation_settled": v.settled})
+    status = 130 if out.get("interrupted") else 0  # Ctrl-C: the distribution so far, and the shell is told
+    if args.json:
+        print(json.dumps(out))
+        return status
+    print(f"game             {out['game']}")
+    print(f"method           {out['method']}" + (f", weights {w}" if w else ""))
+    print("payoffs          " + ", ".join(f"player {n}: {v:.6g}" for n, v in enumerate(out["payoffs"])))
+    print(f"max regret       {out['max_regret']:.6g}" + (" (exact, best causal deviation)" if "profiles" in out
+                                                         else " (largest estimated causal-deviation regret)"))
+    if "rounds" in out:
+        print(f"rounds           {out['rounds']:,} ({'converged' if out['converged'] else 'not converged'}); "
+              f"initial regret {out['initial_regret']:.6g}")
+        print(f"stopped by       {_stop_reason(out, args)}")
+        print(f"samples          {out['samples']:,} profiles drawn")
+        if "validated_regret" in out:
+            print(f"fresh sample     largest regret {out['fresh_max_regret']:.6g}; that deviation on a second "
+                  f"sample: {out['validated_regret']:.6g} +- {out['validated_stderr']:.2g}")
+            drift = out["validation_energy_drift"]
+            print(f"mixing           mean energy moved {drift:+.1f} standard errors over the last half of "
+                  f"{out['validation_burn_in']} sweeps" + ("" if out["validation_settled"] else ": not mixed, raise --burn-in"))
+        print(f"memory           {out['peak_memory_bytes'] / 2**20:.1f} MiB peak (tracemalloc)")
+    print(f"seconds          {out['seconds']:.3f}")
+    return status
+
+
+def _stop_reason(out: dict, args) -> str:
+    """Which rule ended a sampling run, in words."""
+    why = out["stopped_by"]
+    if why == "target":
+        return f"the target (largest regret <= {args.target:g} x r_max)"
+    if why == "rounds":
+        return f"the round limit of {out['round_limit']:,}" + (" (the default without --rounds or --time-limit)"
+                                                              if out["round_limit_is_default"] else "")
+    if why == "time_limit":
+        return f"the time limit of {args.time_limit:g} s"
+    if why == "interrupted":
+        return "Ctrl-C (the distribution so far)"
+    return "nothing to do: every distribution is an EFCE (all payoffs equal)"
+
+
+def register(registry) -> None:
+    from efce.games import grid_game, indian_poker, job_market
+    for name, factory in (("job_market", job_market), ("indian_poker", indian_poker), ("grid_game", grid_game)):
+        registry.add_game(name, factory)
+    registry.add_command("efce", add_parser, check)

@@ -1,0 +1,116 @@
+"""What ``lossless`` adds to seqform (``seqform.registry``): the games with ordered signals
+(``rhode_island``, ``leduc_os``, ``four_card``) and the ``seqform shrink`` command. Found through
+the ``seqform.extensions`` entry point."""
+from __future__ import annotations
+
+import json
+
+from seqform.cli.common import Progress, build_tree, common_options, load_game_arg
+from seqform.errors import SeqformError
+
+
+def add_parser(sub) -> None:
+    sh = sub.add_parser("shrink", help="GameShrink: lossless abstraction of a game with ordered signals")
+    sh.add_argument("game", help="a game with ordered signals: rhode_island, 'rhode_island(ranks=4,suits=2)', "
+                                 "leduc_os, four_card")
+    sh.add_argument("--out", default=None, metavar="ABSTRACT.efg", help="write the abstract game as a Gambit .efg file")
+    sh.add_argument("--solve", action="store_true",
+                    help="also solve the abstract game, lift the equilibrium and certify it in the original game")
+    sh.add_argument("--method", default=None, choices=["auto", "simplex", "ipm", "choose"],
+                    help="with --solve: HiGHS LP algorithm (default auto)")
+    sh.add_argument("--own-view", action="store_true",
+                    help="the variant of Gilpin & Sandholm's paper that ignores what the opponent knows: "
+                         "reproduces the survey's Rhode Island sizes but is not lossless in general")
+    sh.add_argument("--no-nonzeros", action="store_true", help="skip counting the LPs' nonzeros")
+    common_options(sh)
+    sh.set_defaults(func=cmd_shrink)
+
+
+def check(args) -> None:
+    if args.method is not None and not args.solve:
+        raise SeqformError("--method needs --solve")
+    args.method = args.method or "auto"
+    if args.solve and args.own_view:
+        raise SeqformError("--solve needs the lossless abstraction; drop --own-view")
+
+
+def _fmt_lp(part: dict) -> list:
+    lines = [f"  information sets  {part['infosets'][0]:,} / {part['infosets'][1]:,}",
+             f"  sequences         {part['sequences'][0]:,} / {part['sequences'][1]:,}"]
+    if "lp_rows" in part:
+        lines.append(f"  LP rows           {part['lp_rows']:,}  (|Sigma_0| + |I_1| + 1; columns {part['lp_columns']:,})")
+    if "payoff_nonzeros" in part:
+        lines.append(f"  nonzeros          {part['payoff_nonzeros']:,} in A, {part['lp_nonzeros']:,} in the LP")
+    per = " / ".join("-".join(f"{c:,}" for c in row) for row in part["per_round"])
+    lines.append(f"  per round         {per}  (observations or classes, player 0 / player 1)")
+    return lines
+
+
+def cmd_shrink(args) -> int:
+    """``shrink GAME``: GameShrink on a game with ordered signals (package ``lossless``)."""
+    from lossless.orderedsignals import OrderedSignalGame
+    from lossless.shrink import shrink
+    from lossless.shrink import solve as shrunk_solve
+    prog = Progress(args.quiet)
+    if args.out is not None and not args.out.lower().endswith(".efg"):
+        raise SeqformError(f"cannot write {args.out!r}: the abstract game is written as a Gambit .efg file")
+    game = load_game_arg(args.game, args)
+    if not isinstance(game, OrderedSignalGame):
+        raise SeqformError(f"{args.game}: GameShrink needs a game with ordered signals (rhode_island, leduc_os, "
+                           f"four_card, or a lossless.OrderedSignalGame); {getattr(game, 'name', args.game)} is not one")
+    if args.solve:
+        if args.own_view:
+            raise SeqformError("--solve needs the lossless abstraction; drop --own-view")
+        res = shrunk_solve(game, method=args.method, progress=prog)
+        sh = res.shrunk
+    else:
+        sh = shrink(game, lossless=not args.own_view, nonzeros=not args.no_nonzeros,
+                    build_abstract=args.out is not None, progress=prog)
+        res = None
+    if args.out is not None:
+        from seqform.io.efgwrite import write_efg
+        if sh.abstract is None:
+            raise SeqformError(f"the abstract game of {game.name} has {sh.sizes['after']['signal_tree_nodes']:,} "
+                               f"signal nodes, too many to write as a game tree")
+        tree = build_tree(sh.abstract, args, prog)
+        try:
+            write_efg(tree, args.out)
+        except OSError as e:
+            raise SeqformError(f"cannot write {args.out}: {e.strerror or e}") from None
+        prog(f"wrote {args.out}")
+    out = dict(sh.sizes)
+    out["seconds"] = dict(sh.seconds)
+    if res is not None:
+        out["seconds"].update(res.seconds)
+        out["value"] = str(res.value) if res.value is not None else None
+        out["certified"] = res.certified
+        out["exploitability"] = str(res.exploitability) if res.exploitability is not None else None
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    kind = "lossless" if sh.abstraction.respect_opponents else "own-view (the paper's counts; NOT lossless in general)"
+    print(f"game              {game.name}")
+    print(f"abstraction       {kind}, {sh.abstraction.iterations} refinement passes")
+    print(f"game tree         {out['before']['game_tree_nodes']:,} nodes -> {out['after']['game_tree_nodes']:,}")
+    print(f"signal tree       {out['signal_tree_nodes']:,} nodes -> {out['after']['signal_tree_nodes']:,}")
+    print("before")
+    print("\n".join(_fmt_lp(out["before"])))
+    print("after")
+    print("\n".join(_fmt_lp(out["after"])))
+    if res is not None:
+        if res.certified:
+            print(f"value             {res.value}  (= {float(res.value):.12g}, player 0): the abstract game's certified "
+                  f"value; the lifted strategies' exact exploitability in the original game is 0")
+        else:
+            print(f"value             not certified (abstract certificate: "
+                  f"{res.abstract_solution.certificate.note if res.abstract_solution.certificate else 'none'}; "
+                  f"lifted exploitability {res.exploitability})")
+    print("seconds           " + ", ".join(f"{k} {v:.3f}" for k, v in out["seconds"].items()))
+    return 0
+
+
+def register(registry) -> None:
+    from lossless.poker import four_card, leduc_os, rhode_island
+    for name, factory in (("rhode_island", rhode_island), ("leduc_os", leduc_os), ("four_card", four_card)):
+        registry.add_game(name, factory)
+    registry.add_command("shrink", add_parser, check)

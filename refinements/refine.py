@@ -1,0 +1,228 @@
+"""``refinements.efpe(game)``, ``refinements.qpe(game)``: refined equilibria of two-player zero-sum
+games, exactly in the limit eps -> 0 (the trembling LP) or at a chosen tremble ``eps``.
+
+game -> tree -> sequence form -> perturbed LP -> (HiGHS at eps | trembling-LP limit) -> checks.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from seqform.verify.exploitability import exploitability as _exploitability
+from seqform.exact.certificate import ExactSequenceForm, verify
+from seqform.exact.rationals import fraction_of
+from seqform.model.game import Game
+from seqform.verify.infosetregret import infoset_regret
+from seqform.lp.sequenceform import sequence_form
+from seqform.solve import solve as nash_solve
+from seqform.model.strategy import Profile, behaviour_from_realization
+from seqform.model.tree import Tree, compile_tree
+
+from . import perturbation as _pert
+from .limitcertificate import leading_terms, limit_behaviour, limit_regrets, max_regret
+from .errors import PerturbationError
+from .perturbedlp import build, solve_at
+from .iterativerefinement import exact_plans
+from .iterativerefinement import refine as iterative_refine
+from .trembling import search
+
+CONCEPTS = {"efpe": _pert.efpe, "qpe": _pert.qpe}
+
+
+@dataclass
+class RefinedSolution:
+    """A refined equilibrium. Values are player 0's.
+
+    ``concept``: "efpe", "qpe" or "custom". ``eps``: None for the exact limit, else the tremble
+    of a fixed-eps solve. Limit: ``value`` (Fraction, the game value: the limit's exact best
+    responses meet) and, with ``cross_check``, ``nash_value`` (the plain LP's certified value,
+    computed separately); ``certified`` when the limit profile is an exact Nash equilibrium (and
+    its value the cross-check's) and every information-set regret is exactly zero;
+    ``exact_profile`` (behavioural, Fractions, defined at every information set) and
+    ``exact_realization`` [x, y]; ``basis_eps``: the eps at which the basis was found (and made exactly optimal)
+    that was then proved optimal for all sufficiently small eps > 0.
+    Fixed eps: ``value_float`` is the perturbed game's value, ``profile`` the perturbed
+    equilibrium (fully mixed), ``tremble_violation`` the largest amount by which it misses a
+    tremble bound (should be ~0). Both: ``max_infoset_regret``, ``positive_regret_infosets``,
+    ``infoset_regret`` (per global information set), ``exploitability`` (in the unperturbed
+    game), ``sizes``, ``seconds``, ``notes``.
+    """
+
+    game: str
+    concept: str
+    eps: float | None
+    value: Fraction | None
+    value_float: float
+    certified: bool
+    nash_value: Fraction | None
+    exploitability: float
+    max_infoset_regret: Fraction | float
+    positive_regret_infosets: int
+    infoset_regret: list
+    profile: Profile
+    exact_profile: Profile | None
+    exact_realization: list | None
+    sizes: dict
+    seconds: dict
+    basis_eps: Fraction | None = None
+    tremble_violation: float | None = None
+    notes: list = field(default_factory=list)
+    tree: Tree | None = field(default=None, repr=False)
+    #: the perturbed LP and, for the limit, the basis proved optimal for all small enough eps > 0
+    lp: object = field(default=None, repr=False)
+    basis: tuple | None = field(default=None, repr=False)
+
+    def to_json(self, strategy: bool = False) -> dict:
+        """A JSON-ready dict (rationals as strings), with the keys of ``seqform solve --json``."""
+        out = {
+            "game": self.game,
+            "refine": self.concept,
+            "eps": self.eps,
+            "value": str(self.value) if self.value is not None else None,
+            "value_float": self.value_float,
+            "certified": self.certified,
+            "nash_value": str(self.nash_value) if self.nash_value is not None else None,
+            "exploitability": self.exploitability,
+            "max_infoset_regret": (str(self.max_infoset_regret) if isinstance(self.max_infoset_regret, Fraction)
+                                   else self.max_infoset_regret),
+            "positive_regret_infosets": self.positive_regret_infosets,
+            "sizes": self.sizes,
+            "seconds": self.seconds,
+        }
+        if self.basis_eps is not None:
+            out["basis_eps"] = str(self.basis_eps)
+        if self.tremble_violation is not None:
+            out["tremble_violation"] = self.tremble_violation
+        if self.notes:
+            out["notes"] = self.notes
+        if strategy and self.tree is not None:
+            from seqform.io.strategyjson import profile_to_json
+            out["strategy"] = profile_to_json(self.tree, self.exact_profile or self.profile)
+        return out
+
+
+def _tree(game: Game | Tree) -> Tree:
+    return game if isinstance(game, Tree) else compile_tree(game)
+
+
+def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float | None = None, *,
+           shrink: Fraction = Fraction(1, 10), tries: int = 6, order: int | None = None,
+           exact_limit: int = 2_000_000, cross_check: bool = False,
+           progress: Callable[[str], None] | None = None) -> RefinedSolution:
+    """A refined equilibrium of a two-player zero-sum game.
+
+    ``perturbation``: "efpe", "qpe", or a function ``tree -> Perturbation`` (e.g. one built with
+    ``refinements.perturbation.custom``). ``eps=None``: the exact limit by the trembling LP
+    (``trembling.search``: ``shrink``, ``tries``, ``order``, ``exact_limit``); a number: the
+    perturbed game's equilibrium at that eps (HiGHS, then exact at that eps).
+
+    The limit's certificate: its exact best responses meet (so it is a Nash equilibrium and its
+    value is the game value, certified) and every information-set regret is exactly zero.
+    ``cross_check=True`` also solves the plain Nash LP (``seqform.solve``, certified) and requires
+    the same value: a second computation of the value by another path (it costs about one
+    certified Nash solve).
+    """
+    say = progress or (lambda m: None)
+    secs: dict = {}
+    t0 = time.perf_counter()
+    tree = _tree(game)
+    sf = sequence_form(tree)
+    make = CONCEPTS.get(perturbation) if isinstance(perturbation, str) else perturbation
+    if make is None:
+        raise PerturbationError(f"unknown refinement {perturbation!r}; choose one of {', '.join(CONCEPTS)}")
+    pert = make(tree)
+    plp = build(sf, pert)
+    secs["build"] = time.perf_counter() - t0
+    if eps is not None:
+        return _fixed(tree, sf, plp, float(eps), secs, say)
+    res = search(plp, pert.suggested_eps(tree), shrink=shrink, tries=tries, order=order,
+                 exact_limit=exact_limit, progress=say)
+    secs.update({"lp": res.seconds["lp"], "refine": res.seconds["refine"], "series": res.seconds["exact"]})
+    t1 = time.perf_counter()
+    test = res.test
+    leads = [leading_terms(test.x, tree.num_sequences[0]), leading_terms(test.y, tree.num_sequences[1])]
+    beh = [limit_behaviour(tree, p, *leads[p]) for p in range(2)]
+    x0, y0 = test.x.terms[0], test.y.terms[0]
+    ex = ExactSequenceForm(sf)
+    bad, lower, upper = verify(tree, ex, x0, y0)
+    say("certifying: information-set regrets under the limit beliefs")
+    regrets = limit_regrets(tree, beh, leads)
+    mx, arg, pos = max_regret(regrets)
+    secs["certify"] = time.perf_counter() - t1
+    nash = None
+    if cross_check:
+        say("cross-checking: the plain Nash LP's certified value")
+        nash = nash_solve(tree)
+        secs["nash"] = nash.seconds.get("solve", 0.0) + nash.seconds.get("certify", 0.0)
+    notes = [f"basis from eps={res.eps} proved optimal for all sufficiently small eps > 0 ({test.order} series terms; every "
+             f"sign decided by order {test.deepest}; {test.zero_to_order} quantities vanish to order "
+             f"{test.order} and are taken as zero)"]
+    notes += [f"eps={e}: {why}" for e, why in res.tried]
+    if bad:
+        notes.append(f"limit plans invalid: {bad}")
+    value = fraction_of(lower) if not bad and lower == upper else None
+    # information sets that chance never reaches have no beliefs, even with trembles: no regret
+    unreached = sum(r is None for r in regrets)
+    if unreached:
+        notes.append(f"{unreached} information sets are unreachable by chance (probability-zero outcomes): "
+                     f"no regret is defined there")
+    certified = value is not None and pos == 0
+    if nash is not None:
+        certified = certified and nash.certified and value == nash.value
+        if value is not None and nash.certified and value != nash.value:
+            notes.append(f"limit value {value} differs from the Nash LP's certified value {nash.value}")
+    fprof = Profile([np.array([float(v) for v in b]) for b in beh])
+    expl = _exploitability(tree, fprof).exploitability
+    secs["total"] = time.perf_counter() - t0
+    return RefinedSolution(tree.name, pert.name, None, value, float(lower), certified,
+                           nash.value if nash is not None else None, float(expl), mx, pos,
+                           regrets, fprof, Profile([[fraction_of(v) for v in b] for b in beh]),
+                           [[fraction_of(v) for v in x0], [fraction_of(v) for v in y0]], tree.sizes(), secs,
+                           res.eps, None, notes, tree, plp, res.basis)
+
+
+def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
+    """The perturbed game's equilibrium at ``eps``: HiGHS's basis, made exactly optimal at the
+    rational eps by iterative refinement (float tolerances cannot resolve ``eps^depth``), then its
+    exact plans; with the check that every tremble bound holds."""
+    plp.pert.check(tree, eps)
+    say(f"solving the perturbed LP at eps={eps:g}")
+    r = solve_at(plp, eps)
+    secs["solve"] = r.highs.seconds
+    t0 = time.perf_counter()
+    q = Fraction(str(eps))
+    cs, rs, rounds = iterative_refine(plp, q, r.highs)
+    x, y, value = exact_plans(plp, q, (cs, rs))
+    secs["refine"] = time.perf_counter() - t0
+    viol = Fraction(0)
+    for p, z in ((0, x), (1, y)):
+        par = tree.seq_parent[p].tolist()
+        for s_, bnd in enumerate(plp.pert.beta_exact(p, q)):
+            if s_ and bnd:
+                viol = max(viol, bnd * z[par[s_]] - z[s_])
+        for s_, bnd in enumerate(plp.pert.lam_exact(p, q)):
+            if s_:
+                viol = max(viol, bnd - z[s_])
+    prof = Profile([behaviour_from_realization(tree, p, np.array([float(v) for v in z])) for p, z in ((0, x), (1, y))])
+    reg = infoset_regret(tree, prof)
+    expl = _exploitability(tree, prof).exploitability
+    notes = [f"exact at eps={q} (iterative refinement: {rounds} rounds)"]
+    return RefinedSolution(tree.name, plp.pert.name, eps, value, float(value), False, None, float(expl),
+                           reg.max_regret, reg.count_positive(1e-9), reg.regret.tolist(), prof, None, [x, y],
+                           tree.sizes(), secs, None, float(viol), notes, tree, plp, (cs, rs))
+
+
+def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
+    """Extensive-form perfect equilibrium (Farina & Gatti 2017 perturbation): the exact limit, or
+    the eps-perturbed game's equilibrium when ``eps`` is given. See ``refine``."""
+    return refine(game, "efpe", eps, **kwargs)
+
+
+def qpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
+    """Quasi-perfect equilibrium (Miltersen & Sorensen 2010 perturbation): the exact limit, or the
+    eps-perturbed game's equilibrium when ``eps`` is given. See ``refine``."""
+    return refine(game, "qpe", eps, **kwargs)

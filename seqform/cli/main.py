@@ -1,0 +1,137 @@
+"""The ``seqform`` command line: the core's commands (``seqform.cli.commands``) and every command
+and ``solve`` option the installed extensions register (``seqform.registry``).
+
+GAME is a built-in game with parameters (``kuhn``, ``leduc(ranks=5)``, ``liars_dice(1, 3)``), a
+Gambit ``.efg`` file, or ``openspiel:NAME`` (see ``seqform.io.gamespec``).
+Progress goes to standard error (``--quiet`` silences it), results to standard output. Errors are
+one line on standard error and exit status 2; Ctrl-C stops cleanly with status 130.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from seqform.cli.commands import cmd_convert, cmd_evaluate, cmd_games, cmd_info, cmd_solve, cmd_verify
+from seqform.cli.common import GAME_HELP, JSON_HELP, Parser, at_least, common_options, one_line, positive, tremble
+from seqform.errors import SeqformError
+from seqform.registry import registry
+
+def _version() -> str:
+    from importlib import metadata
+    try:
+        return metadata.version("seqform")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = Parser(prog="seqform", description="Exact solving of extensive-form games.")
+    ap.add_argument("--version", action="version", version=f"seqform {_version()}",
+                    help="print seqform's version and exit")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND", help="what to do (COMMAND --help for more)")
+    sp = sub.add_parser("solve", help="solve a two-player zero-sum game exactly")
+    sp.add_argument("game", help=GAME_HELP)
+    sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
+    methods = registry().solve_methods
+    sp.add_argument("--method", default="auto", choices=["auto", "simplex", "ipm", "choose", *methods],
+                    help="HiGHS LP algorithm: auto (interior point for dense LPs, else dual simplex), simplex, "
+                         "ipm (with crossover, to get a basis), choose (HiGHS decides)"
+                         + "".join(f"; or {m}: {h}" for m, h in methods.items()))
+    sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
+    sp.add_argument("--exact-limit", type=int, default=2_000_000, metavar="N",
+                    help="most nonzeros the exact basis solve may store (default 2,000,000)")
+    sp.add_argument("--time-limit", type=float, default=None, metavar="S",
+                    help="HiGHS time limit in seconds (with --method doracle: the whole loop's; it then "
+                         "returns the bounds so far)")
+    for option in registry().solve_options.values():  # --refine, --do-mode, ...: from extensions
+        option.add_arguments(sp)
+    common_options(sp)
+    sp.set_defaults(func=cmd_solve)
+    ev = sub.add_parser("evaluate", help="exploitability and information-set regret of a strategy profile")
+    ev.add_argument("game", help=GAME_HELP)
+    ev.add_argument("strategy", help="a strategy profile in seqform's JSON form (what `seqform solve --json "
+                                     "--strategy` prints under \"strategy\"; see seqform.io.strategyjson)")
+    group = ev.add_mutually_exclusive_group()
+    group.add_argument("--exact", action="store_true", help="exact arithmetic, floats taken at their binary value")
+    group.add_argument("--float", action="store_true", help="float arithmetic even for rational strategies")
+    ev.add_argument("--missing-uniform", action="store_true",
+                    help="information sets missing from the file play uniformly (default: an error)")
+    ev.add_argument("--per-infoset", action="store_true", help="with --json, list every information set's regret")
+    common_options(ev)
+    ev.set_defaults(func=cmd_evaluate)
+    cp = sub.add_parser("convert", help="write a game (built-in, OpenSpiel or .efg) as a Gambit .efg file")
+    cp.add_argument("game", help=GAME_HELP)
+    cp.add_argument("out", help="the .efg file to write")
+    common_options(cp)
+    cp.set_defaults(func=cmd_convert)
+    vp = sub.add_parser("verify", help="run an iterative solver and track it against the certified ground truth")
+    from seqform.study.convergence import SOLVERS
+    vp.add_argument("solver", choices=SOLVERS, help="the solver to run: " + ", ".join(SOLVERS))
+    vp.add_argument("game", help=GAME_HELP)
+    vp.add_argument("--iterations", type=int, required=True, metavar="N", help="iterations to run (at least 1)")
+    vp.add_argument("--every", type=int, default=None, metavar="K",
+                    help="measure every K iterations (default: about 40 log-spaced points)")
+    vp.add_argument("--refined", default=None, metavar="efpe,qpe",
+                    help="also track the distance to these exact refined equilibria")
+    vp.add_argument("--eps", type=float, default=None, metavar="X",
+                    help="the tremble of egt-perturbed, 0 < X < 1 (default 1e-3)")
+    vp.add_argument("--plot", default=None, metavar="OUT.png", help="write a log-log plot (matplotlib)")
+    common_options(vp)
+    vp.set_defaults(func=cmd_verify)
+    ip = sub.add_parser("info", help="print a game's sizes")
+    ip.add_argument("game", help=GAME_HELP)
+    common_options(ip)
+    ip.set_defaults(func=cmd_info)
+    gp = sub.add_parser("games", help="list the built-in games with their parameters and sizes")
+    gp.add_argument("--json", action="store_true", help=JSON_HELP)
+    gp.set_defaults(func=cmd_games)
+    for command in registry().commands.values():  # shrink, efce, ...: from extensions
+        command.add_parser(sub)
+    return ap
+
+
+def _check_options(args) -> None:
+    """Refuse contradictory or invalid options, naming the flags (``SeqformError``); each
+    extension checks its own options and commands."""
+    positive("--memory-limit", getattr(args, "memory_limit", None))
+    positive("--time-limit", getattr(args, "time_limit", None))
+    cmd = args.command
+    reg = registry()
+    if cmd == "solve":
+        at_least("--exact-limit", args.exact_limit, 0)
+        for option in reg.solve_options.values():
+            if option.check is not None:
+                option.check(args)
+    elif cmd == "verify":
+        at_least("--iterations", args.iterations, 1)
+        at_least("--every", args.every, 1)
+        tremble("--eps", args.eps)
+        if args.eps is not None and args.solver != "egt-perturbed":
+            raise SeqformError(f"--eps applies to egt-perturbed only, not {args.solver}")
+        bad = [c for c in (args.refined or "").split(",") if c and c not in ("efpe", "qpe")]
+        if bad:
+            raise SeqformError(f"--refined takes efpe and/or qpe, comma-separated, not {','.join(bad)}")
+    elif cmd in reg.commands and reg.commands[cmd].check is not None:
+        reg.commands[cmd].check(args)
+
+
+def main(argv: list | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        _check_options(args)
+        return args.func(args)
+    except SeqformError as e:
+        print(f"seqform: error: {one_line(str(e))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("seqform: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

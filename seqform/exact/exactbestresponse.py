@@ -1,0 +1,60 @@
+"""Exact best responses over a compiled tree, in rational arithmetic (python-flint ``fmpq``).
+
+The exact twin of ``bestresponse.backward_pass``: for player p's sequence payoffs ``g`` (the
+others' exact reach times chance times p's utility, summed per sequence), one pass over p's
+information sets, deepest first, gives the best-response value ``max_a (g[(I,a)] + value below)``
+and, for a behavioural strategy ``b``, the strategy's own value. Used by the certificate (is the
+LP solution an exact equilibrium?) and by ``evaluate`` (exploitability and per-information-set
+regret of any rational profile).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import flint
+
+from seqform.model.tree import Tree
+
+
+@dataclass
+class ExactPass:
+    """One player's exact backward pass (``fmpq``): ``best`` and ``current`` unnormalised values
+    per information set of the player (dict global id -> value); ``value_best`` (best-response
+    value) and ``value_current`` (the player's value under the profile)."""
+
+    best: dict
+    current: dict
+    value_best: flint.fmpq
+    value_current: flint.fmpq
+
+
+def exact_backward_pass(tree: Tree, p: int, g: list, b: list | None = None) -> ExactPass:
+    """Player ``p``'s exact best (and, given behaviour ``b``, current) values at each of its
+    information sets for sequence payoffs ``g`` (fmpq lists), bottom-up: discovery order numbers an
+    information set after the one above it, so reverse global-id order is bottom-up."""
+    n = tree.num_sequences[p]
+    best_below = [flint.fmpq(0)] * n
+    cur_below = [flint.fmpq(0)] * n
+    best, cur = {}, {}
+    first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
+    for i in reversed(tree.player_infosets[p].tolist()):
+        f, k = int(first[i]), int(nact[i])
+        vb = None
+        vc = flint.fmpq(0)
+        for s in range(f, f + k):
+            gs = g[s]
+            v = gs + best_below[s]
+            if vb is None or v > vb:
+                vb = v
+            if b is not None and b[s]:
+                vc += b[s] * (gs + cur_below[s])
+        best[i], cur[i] = vb, vc
+        ps = int(pseq[i])
+        best_below[ps] += vb
+        cur_below[ps] += vc
+    return ExactPass(best, cur, g[0] + best_below[0], g[0] + cur_below[0])
+
+
+def exact_best_response_value(tree: Tree, p: int, g: list) -> flint.fmpq:
+    """Player ``p``'s exact best-response value (maximising) for exact sequence payoffs ``g``."""
+    return exact_backward_pass(tree, p, g).value_best

@@ -1,0 +1,297 @@
+"""Counterfactual regret minimisation over the sequence form: CFR (Zinkevich et al. 2007), CFR+, discounted
+CFR and chance-sampled CFR, vectorised over a compiled ``Tree``.
+
+One update of player p against the opponent q (two players):
+
+1. ``x_q``: q's realization plan of its current strategy (one top-down pass over q's levels);
+2. ``g = A_p x_q``: p's sequence payoffs, chance and q's reach included (one sparse product; a
+   leaf z adds chance(z) u_p(z) to ``A_p[seq_p(z), seq_q(z)]``);
+3. one bottom-up pass over p's information sets, deepest first: the counterfactual value of a
+   sequence (I, a) is V(I, a) = g[(I, a)] + sum over the information sets J right below it of
+   V(J), with V(J) = sum_b b(J, b) V(J, b) under p's current strategy b (Zinkevich et al. 2007, eq. 5: the
+   counterfactual value is the value weighted by the others' reach, which ``g`` carries);
+4. instantaneous regrets V(I, a) - V(I) are accumulated (Zinkevich et al. 2007, eq. 7), and p's new current
+   strategy is regret matching on them (Zinkevich et al. 2007, eq. 8): positive parts normalised, uniform when
+   none is positive;
+5. the average strategy accumulates p's own realization plan ``x_p`` of the strategy used (seed
+   000, eq. 4: the average weighted by p's own reach), normalised per information set on demand.
+
+Variants, with OpenSpiel's definitions so that iterates agree with its solvers (tests):
+
+* ``"cfr"``: regret matching, alternating updates (player 0 then player 1, each against the
+  other's newest strategy), uniform averaging (OpenSpiel's ``CFRSolver``);
+* ``"cfr+"``: regret matching+ (accumulated regrets clipped at 0), alternating updates, the
+  average weighted by the iteration number t (``CFRPlusSolver``);
+* ``"dcfr"``: discounted CFR (Brown & Sandholm 2019): after each update, positive accumulated
+  regrets times t^alpha / (t^alpha + 1), negative ones times t^beta / (t^beta + 1), average
+  contributions weighted by t^gamma; alpha=3/2, beta=0, gamma=2 by default (``DCFRSolver``);
+* ``"cs-cfr"``: chance-sampled CFR (Zinkevich et al. 2007, section 4): each iteration samples one outcome at
+  every chance node, with chance's probabilities, and both players update on the leaves that
+  sample reaches. A sampled leaf's payoff enters ``g`` without its chance probability, so the
+  sampled counterfactual values are unbiased. Regret matching, alternating updates on the same
+  sample, uniform averaging; ``seed`` fixes the samples.
+
+``traversals`` counts passes over the leaves (one per player update, two per iteration), the
+unit of Kroer, Farina & Sandholm (2017)'s plots.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from seqform.errors import SeqformError, UnsupportedGameError
+from seqform.model.game import CHANCE, Game
+from seqform.model.strategy import Profile
+from seqform.model.tree import Tree, compile_tree
+
+ALGORITHMS = ("cfr", "cfr+", "dcfr", "cs-cfr")
+
+
+class CheckpointError(SeqformError):
+    """A checkpoint that cannot be resumed here: another algorithm, game or format."""
+
+
+@dataclass
+class _Player:
+    """Per-player arrays: ``A`` (n_p x n_q) payoff matrix, the level schedule, and the flat
+    information-set layout of sequences 1..n_p-1 (``starts``/``counts`` for ``reduceat``)."""
+
+    A: sp.csr_matrix
+    levels: list      # deepest first: (seqs, starts, rep, parents)
+    starts: np.ndarray
+    counts: np.ndarray
+    rep: np.ndarray   # position -> information-set index, for sequences 1..n_p-1 in order
+    n: int
+
+
+class RegretMinimizer:
+    """A CFR-family solver on a two-player game (module docstring).
+
+    ``game``: a ``Game`` (compiled here) or a ``Tree``. ``algorithm``: one of ``ALGORITHMS``.
+    ``alpha``, ``beta``, ``gamma``: discounted CFR's parameters. ``seed``: chance sampling's.
+
+    ``step(n)`` runs n iterations; ``iteration``, ``traversals``; ``current_profile()`` and
+    ``average_profile()`` are behavioural ``Profile`` s (float arrays, shape (num_sequences[p],));
+    ``save(path)`` / ``RegretMinimizer.load(path, game)`` checkpoint and resume the same algorithm
+    bit for bit."""
+
+    def __init__(self, game: Game | Tree, algorithm: str = "cfr", *, alpha: float = 1.5, beta: float = 0.0,
+                 gamma: float = 2.0, seed: int = 0):
+        if algorithm not in ALGORITHMS:
+            raise SeqformError(f"unknown regret-minimisation algorithm {algorithm!r}; choose one of "
+                               f"{', '.join(ALGORITHMS)}")
+        tree = game if isinstance(game, Tree) else compile_tree(game)
+        if tree.num_players != 2:
+            raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players; these CFR solvers are "
+                                       f"for two-player games")
+        self.tree, self.algorithm = tree, algorithm
+        self.alpha, self.beta, self.gamma, self.seed = float(alpha), float(beta), float(gamma), int(seed)
+        self.iteration = 0
+        self.traversals = 0
+        self._players = [self._layout(p) for p in (0, 1)]
+        n = tree.num_sequences
+        self.regret = [np.zeros(n[p] - 1) for p in (0, 1)]
+        self.cumulative = [np.zeros(n[p]) for p in (0, 1)]
+        self.behaviour = [self._matching(p) for p in (0, 1)]
+        self.rng = np.random.default_rng(self.seed)
+        if algorithm == "cs-cfr":
+            self._sampling_setup()
+
+    # ----- layout -------------------------------------------------------------------------
+    def _layout(self, p: int) -> _Player:
+        tree, q = self.tree, 1 - p
+        t = tree.terminals
+        w = tree.terminal_chance * tree.payoff[:, p]
+        n = tree.num_sequences
+        A = sp.csr_matrix((w, (tree.node_seq[p, t], tree.node_seq[q, t])), shape=(n[p], n[q]))
+        A.sum_duplicates()
+        levels = []
+        for lvl, seqs, starts, parents in tree.levels[p]:
+            nact = tree.infoset_num_actions[lvl]
+            levels.append((seqs, starts, np.repeat(np.arange(len(lvl)), nact), parents))
+        ids = tree.player_infosets[p]
+        order = np.argsort(tree.infoset_first_seq[ids], kind="stable")
+        first = tree.infoset_first_seq[ids][order]
+        counts = tree.infoset_num_actions[ids][order]
+        starts = first - 1
+        if len(ids) and not np.array_equal(np.concatenate((starts[1:], [n[p] - 1])), starts + counts):
+            raise SeqformError("internal: a player's sequences are not laid out by information set")
+        rep = np.repeat(np.arange(len(ids)), counts)
+        return _Player(A, levels, starts, counts, rep, n[p])
+
+    def _sampling_setup(self) -> None:
+        """For chance sampling: each chance edge (a child of a chance node) with its interval of
+        [0, 1), and the leaves below each edge (a sparse leaves x edges incidence)."""
+        tree = self.tree
+        par = tree.parent
+        is_edge = np.zeros(tree.num_nodes, dtype=bool)
+        is_edge[1:] = tree.player[par[1:]] == CHANCE
+        edges = np.flatnonzero(is_edge)
+        cidx = np.array([tree.chance_index[int(c)] for c in par[edges]], dtype=np.int64)
+        prob = np.array([float(tree.chance_probs[i][int(a)]) for i, a in zip(cidx, tree.action[edges])])
+        # each chance node's outcomes split [0, 1) in action order: edge k owns [lo_k, hi_k)
+        order = np.lexsort((tree.action[edges], cidx))
+        edges, cidx, prob = edges[order], cidx[order], prob[order]
+        cum = np.cumsum(prob)
+        first = np.r_[True, cidx[1:] != cidx[:-1]]
+        group_start = np.flatnonzero(first)
+        offset = np.repeat((cum - prob)[group_start], np.diff(np.r_[group_start, len(cidx)]))
+        self._edge_lo, self._edge_hi = cum - prob - offset, cum - offset
+        self._edge_chance = cidx
+        # leaves below each edge: every leaf's path walked up at once, one level per step
+        edge_pos = -np.ones(tree.num_nodes, dtype=np.int64)
+        edge_pos[edges] = np.arange(len(edges))
+        rows, cols = [], []
+        v, k = tree.terminals.copy(), np.arange(tree.num_terminals)
+        while len(v):
+            hit = edge_pos[v] >= 0
+            rows.append(k[hit])
+            cols.append(edge_pos[v[hit]])
+            up = par[v] > 0
+            v, k = par[v[up]], k[up]
+        rows, cols = np.concatenate(rows), np.concatenate(cols)
+        self._leaf_edges = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(tree.num_terminals, len(edges)))
+        self._leaf_payoff = [tree.payoff[:, p].copy() for p in (0, 1)]
+        self._leaf_seq = [tree.node_seq[p, tree.terminals] for p in (0, 1)]
+
+    # ----- one iteration ------------------------------------------------------------------
+    def _matching(self, p: int) -> np.ndarray:
+        """Regret matching on player p's accumulated regrets: behaviour, shape (n_p,)."""
+        L = self._players[p]
+        b = np.empty(L.n)
+        b[0] = 1.0
+        if L.n == 1:
+            return b
+        pos = np.maximum(self.regret[p], 0.0)
+        tot = np.add.reduceat(pos, L.starts)[L.rep]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            b[1:] = np.where(tot > 0, pos / tot, 1.0 / L.counts[L.rep])
+        return b
+
+    def _realization(self, p: int, b: np.ndarray) -> np.ndarray:
+        x = np.empty(len(b))
+        x[0] = 1.0
+        for seqs, starts, rep, parents in reversed(self._players[p].levels):
+            x[seqs] = b[seqs] * x[parents][rep]
+        return x
+
+    def _update(self, p: int, g: np.ndarray) -> None:
+        """Steps 3-5 of the module docstring for player p, given its sequence payoffs g."""
+        L = self._players[p]
+        b = self.behaviour[p]
+        below = np.zeros(L.n)
+        inst = np.empty(L.n)
+        for seqs, starts, rep, parents in L.levels:
+            vals = g[seqs] + below[seqs]
+            vI = np.add.reduceat(b[seqs] * vals, starts)
+            inst[seqs] = vals - vI[rep]
+            below += np.bincount(parents, weights=vI, minlength=L.n)
+        t = self.iteration
+        R = self.regret[p]
+        R += inst[1:]
+        if self.algorithm == "cfr+":
+            np.maximum(R, 0.0, out=R)
+        elif self.algorithm == "dcfr":
+            ta, tb = t ** self.alpha, t ** self.beta
+            R *= np.where(R >= 0, ta / (ta + 1), tb / (tb + 1))
+        weight = {"cfr+": float(t), "dcfr": float(t) ** self.gamma}.get(self.algorithm, 1.0)
+        self.cumulative[p] += weight * self._realization(p, b)
+        self.behaviour[p] = self._matching(p)
+        self.traversals += 1
+
+    def _payoffs(self, p: int, x_q: np.ndarray, leaves: np.ndarray | None) -> np.ndarray:
+        L = self._players[p]
+        if leaves is None:
+            return L.A @ x_q
+        w = self._leaf_payoff[p] * x_q[self._leaf_seq[1 - p]] * leaves
+        return np.bincount(self._leaf_seq[p], weights=w, minlength=L.n)
+
+    def _sample_leaves(self) -> np.ndarray:
+        """1.0 at the leaves every sampled chance outcome leads to, else 0.0."""
+        u = self.rng.random(len(self.tree.chance_nodes))[self._edge_chance]
+        missed = ((u < self._edge_lo) | (u >= self._edge_hi)).astype(np.float64)
+        return (self._leaf_edges @ missed == 0).astype(np.float64)
+
+    def step(self, iterations: int = 1) -> None:
+        """Run ``iterations`` iterations (module docstring)."""
+        for _ in range(int(iterations)):
+            self.iteration += 1
+            leaves = self._sample_leaves() if self.algorithm == "cs-cfr" else None
+            for p in (0, 1):
+                q = 1 - p
+                self._update(p, self._payoffs(p, self._realization(q, self.behaviour[q]), leaves))
+
+    # ----- strategies ---------------------------------------------------------------------
+    def current_profile(self) -> Profile:
+        """The current strategies (those the next iteration plays), as a behavioural profile."""
+        return Profile([b.copy() for b in self.behaviour])
+
+    def average_profile(self) -> Profile:
+        """The average strategies: the accumulated realization weights normalised per information
+        set (uniform where nothing was accumulated)."""
+        out = []
+        for p in (0, 1):
+            L = self._players[p]
+            S = self.cumulative[p]
+            b = np.empty(L.n)
+            b[0] = 1.0
+            if L.n > 1:
+                tot = np.add.reduceat(S[1:], L.starts)[L.rep]
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    b[1:] = np.where(tot > 0, S[1:] / tot, 1.0 / L.counts[L.rep])
+            out.append(b)
+        return Profile(out)
+
+    # ----- checkpoints --------------------------------------------------------------------
+    def _meta(self) -> dict:
+        return {"format": "seqform-regret-checkpoint-1", "algorithm": self.algorithm, "alpha": self.alpha,
+                "beta": self.beta, "gamma": self.gamma, "seed": self.seed, "iteration": self.iteration,
+                "traversals": self.traversals, "game": self.tree.name,
+                "num_sequences": [int(n) for n in self.tree.num_sequences],
+                "rng": self.rng.bit_generator.state}
+
+    def save(self, path: str | Path) -> None:
+        """Write everything the next iteration depends on (``.npz``): regrets, cumulative and
+        current strategies, the iteration, the algorithm and its parameters, the sampler's state."""
+        arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "cumulative", "behaviour") for p in (0, 1)}
+        with open(path, "wb") as fh:
+            np.savez(fh, meta=np.array(json.dumps(self._meta())), **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path, game: Game | Tree, algorithm: str | None = None) -> "RegretMinimizer":
+        """Resume the solver saved at ``path`` on ``game``: the same algorithm and parameters (the
+        file's; ``algorithm``, when given, must match it: ``CheckpointError`` otherwise)."""
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                meta = json.loads(str(f["meta"]))
+                arrays = {k: f[k].copy() for k in f.files if k != "meta"}
+        except (OSError, ValueError, KeyError) as e:
+            raise CheckpointError(f"{path}: not a seqform regret checkpoint ({e})") from None
+        if meta.get("format") != "seqform-regret-checkpoint-1":
+            raise CheckpointError(f"{path}: unknown checkpoint format {meta.get('format')!r}")
+        if algorithm is not None and algorithm != meta["algorithm"]:
+            raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
+        solver = cls(game, meta["algorithm"], alpha=meta["alpha"], beta=meta["beta"], gamma=meta["gamma"],
+                     seed=meta["seed"])
+        if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
+            raise CheckpointError(f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
+                                  f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}")
+        for k in ("regret", "cumulative", "behaviour"):
+            getattr(solver, k)[:] = [arrays[f"{k}{p}"] for p in (0, 1)]
+        solver.iteration, solver.traversals = meta["iteration"], meta["traversals"]
+        solver.rng.bit_generator.state = meta["rng"]
+        return solver
+
+
+def cfr(game: Game | Tree, iterations: int, algorithm: str = "cfr", **kw) -> RegretMinimizer:
+    """Run ``iterations`` of ``algorithm`` on ``game`` and return the solver."""
+    s = RegretMinimizer(game, algorithm, **kw)
+    s.step(iterations)
+    return s
+
+
+__all__ = ["RegretMinimizer", "ALGORITHMS", "CheckpointError", "cfr"]

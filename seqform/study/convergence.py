@@ -1,0 +1,267 @@
+"""The verification harness: run any iterative solver and track it against certified ground truth.
+
+``verify(source, game, iterations)`` runs ``source`` and, at (log-spaced) checkpoints, measures
+its average strategies against:
+
+* ``exploitability`` (OpenSpiel's convention: NashConv / 2; ``bestresponse.exploitability``);
+* ``value_gap``: the profile's expected value for player 0 minus the game value, which the
+  certified sequence-form LP gives exactly (``seqform.solve``);
+* ``max_infoset_regret``: the largest regret at a reached information set (Kroer, Farina & Sandholm (2017)'s
+  refinement measure; ``regret.infoset_regret``);
+* ``efpe_distance`` / ``qpe_distance``: the largest difference of an action probability, over
+  all information sets, from the exact limit EFPE / QPE (``refinements``), when requested. That
+  is the distance to the one refined equilibrium ``refinements`` computes. Refined equilibria
+  are often not unique (on Leduc, 2,000 iterations of perturbed EGT at eps 0.01 end about 0.99
+  away), so a large distance alone does not show a solver wrong; a small one shows it right.
+
+``source`` may be: the name of a built-in solver (``SOLVERS``: our CFR family, EGT, perturbed
+EGT, and OpenSpiel's Python CFR solvers when open_spiel is installed); an object with ``step()``
+and ``average_profile()`` (``traversals`` is read when it has one); or a callable taking the
+compiled tree and returning an iterable of strategies, one per iteration, each a
+``seqform.Profile``, a list of behavioural arrays, or an OpenSpiel policy. The x axis is
+iterations, and tree traversals when the solver counts them (Kroer, Farina & Sandholm (2017)'s unit).
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from seqform.verify.exploitability import exploitability
+from seqform.errors import SeqformError
+from seqform.model.game import Game
+from seqform.verify.infosetregret import infoset_regret
+from seqform.model.strategy import Profile
+from seqform.model.tree import Tree, compile_tree
+
+SOLVERS = ("cfr", "cfr+", "dcfr", "cs-cfr", "egt", "egt-perturbed", "openspiel-cfr", "openspiel-cfr+")
+
+
+@dataclass
+class VerifyPoint:
+    """Measurements of the average strategies after ``iteration`` iterations (see module docstring)."""
+
+    iteration: int
+    traversals: int | None
+    seconds: float
+    exploitability: float
+    value: float
+    value_gap: float
+    max_infoset_regret: float
+    efpe_distance: float | None = None
+    qpe_distance: float | None = None
+
+
+@dataclass
+class VerifyReport:
+    """``game``, ``solver``, the exact ``game_value`` (Fraction), ``points`` (VerifyPoint per
+    checkpoint), ``interrupted`` (Ctrl-C stopped the run), ``solver_seconds`` (time inside the
+    solver, measurements excluded)."""
+
+    game: str
+    solver: str
+    game_value: Fraction
+    points: list = field(default_factory=list)
+    interrupted: bool = False
+    solver_seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "solver": self.solver, "game_value": str(self.game_value),
+                "game_value_float": float(self.game_value), "interrupted": self.interrupted,
+                "solver_seconds": self.solver_seconds, "points": [asdict(p) for p in self.points]}
+
+    def plot(self, path: str, title: str | None = None) -> None:
+        """A log-log plot of every measure against traversals (iterations when not counted)."""
+        try:
+            import matplotlib
+        except ImportError:
+            raise SeqformError('plots need matplotlib: pip install "seqform[plot]" (or pip install matplotlib)') from None
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        pts = self.points
+        use_trav = all(p.traversals is not None for p in pts)
+        x = [p.traversals if use_trav else p.iteration for p in pts]
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        series = [("exploitability", [p.exploitability for p in pts]),
+                  ("|value gap|", [abs(p.value_gap) for p in pts]),
+                  ("max information-set regret", [p.max_infoset_regret for p in pts])]
+        for name in ("efpe", "qpe"):
+            vals = [getattr(p, f"{name}_distance") for p in pts]
+            if any(v is not None for v in vals):
+                series.append((f"distance to the exact {name.upper()}", vals))
+        for label, ys in series:
+            xs = [a for a, b in zip(x, ys) if b is not None and b > 0]
+            ys = [b for b in ys if b is not None and b > 0]
+            if xs:
+                ax.loglog(xs, ys, label=label, marker=".")
+        ax.set_xlabel("tree traversals" if use_trav else "iterations")
+        ax.set_title(title or f"{self.solver} on {self.game}")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+
+
+def checkpoints(iterations: int, count: int = 40) -> list:
+    """About ``count`` log-spaced iteration numbers in 1..iterations, ``iterations`` included."""
+    if iterations < 1:
+        return []
+    pts = np.unique(np.round(np.logspace(0, math.log10(iterations), count)).astype(int))
+    return sorted(set(int(p) for p in pts if 1 <= p <= iterations) | {iterations})
+
+
+def _as_profile(tree: Tree, item: Any) -> Profile:
+    if isinstance(item, Profile):
+        return item
+    if isinstance(item, (list, tuple)) and len(item) == tree.num_players:
+        return Profile([np.asarray(b, dtype=float) for b in item])
+    if hasattr(item, "action_probabilities"):  # an OpenSpiel policy
+        from seqform.io.openspiel import from_openspiel_policy
+        return from_openspiel_policy(tree, item)
+    raise SeqformError(f"verify: the solver yielded a {type(item).__name__}; expected a seqform Profile, a "
+                       f"list of behavioural arrays, or an OpenSpiel policy")
+
+
+class _Stepper:
+    """One interface over every kind of source: ``advance()`` runs one iteration and returns the
+    strategies to measure, ``traversals``."""
+
+    def __init__(self, source: Any, tree: Tree, eps: float | None):
+        self.traversals = None
+        if isinstance(source, str):
+            self.name = source
+            source = make_solver(source, tree, eps=eps)
+        else:
+            self.name = getattr(source, "algorithm", None) or getattr(source, "__name__", type(source).__name__)
+        if hasattr(source, "step") and hasattr(source, "average_profile"):
+            self.solver, self.iterator = source, None
+        else:
+            self.solver = None
+            self.iterator = iter(source(tree) if callable(source) else source)
+        self.tree = tree
+        self._last = None
+
+    def advance(self) -> None:
+        if self.solver is not None:
+            self.solver.step()
+            self.traversals = getattr(self.solver, "traversals", None)
+        else:
+            self._last = next(self.iterator)
+
+    def profile(self) -> Profile:
+        if self.solver is not None:
+            return _as_profile(self.tree, self.solver.average_profile())
+        return _as_profile(self.tree, self._last)
+
+
+def make_solver(name: str, tree: Tree, eps: float | None = None):
+    """A built-in solver by name (``SOLVERS``) on ``tree``: an object with ``step()`` and
+    ``average_profile()``. ``eps``: the tremble of perturbed EGT."""
+    if name in ("cfr", "cfr+", "dcfr", "cs-cfr"):
+        from seqform.iterative.cfr import RegretMinimizer
+        return RegretMinimizer(tree, name)
+    if name in ("egt", "egt-perturbed"):
+        from seqform.iterative.egt import ExcessiveGap
+        return ExcessiveGap(tree, perturbation="efpe" if name == "egt-perturbed" else None,
+                            eps=eps if eps is not None else 1e-3)
+    if name in ("openspiel-cfr", "openspiel-cfr+"):
+        return _OpenSpielSolver(tree, plus=name.endswith("+"))
+    raise SeqformError(f"unknown solver {name!r}; choose one of {', '.join(SOLVERS)}")
+
+
+class _OpenSpielSolver:
+    """OpenSpiel's Python CFRSolver / CFRPlusSolver on the OpenSpiel game behind ``tree``."""
+
+    def __init__(self, tree: Tree, plus: bool):
+        from seqform.io.openspiel import _pyspiel, openspiel_name
+        pyspiel = _pyspiel()
+        from open_spiel.python.algorithms import cfr as os_cfr
+        self.game = pyspiel.load_game(openspiel_name(tree))
+        self.solver = (os_cfr.CFRPlusSolver if plus else os_cfr.CFRSolver)(self.game)
+        self.algorithm = "openspiel-cfr+" if plus else "openspiel-cfr"
+        self.tree = tree
+        self.traversals = 0
+
+    def step(self) -> None:
+        self.solver.evaluate_and_update_policy()
+        self.traversals += 2
+
+    def average_profile(self) -> Profile:
+        from seqform.io.openspiel import from_openspiel_policy
+        return from_openspiel_policy(self.tree, self.solver.average_policy())
+
+
+def _distance(a: Profile, b: Profile) -> float:
+    return float(max(np.abs(np.asarray(a.behaviour[p], dtype=float) - np.asarray(b.behaviour[p], dtype=float)).max()
+                     for p in range(len(a.behaviour))))
+
+
+def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | None = None,
+           refined: Iterable[str] = (), eps: float | None = None,
+           progress: Callable[[str], None] | None = None) -> VerifyReport:
+    """Run ``source`` for ``iterations`` iterations on ``game`` and measure it at ``points``
+    (iteration numbers; default: ``checkpoints(iterations)``) against the certified ground truth
+    (module docstring). ``refined``: any of "efpe", "qpe" (distance to that exact limit
+    equilibrium). ``eps``: perturbed EGT's tremble. Ctrl-C stops the run and returns what was
+    measured (``interrupted``)."""
+    from seqform.solve import solve
+    say = progress or (lambda msg: None)
+    tree = game if isinstance(game, Tree) else compile_tree(game)
+    sol = solve(tree)
+    if not sol.certified:
+        raise SeqformError(f"verify: the LP value of {tree.name!r} could not be certified, so there is no exact "
+                           f"ground truth")
+    value = sol.value
+    targets = {}
+    for concept in refined:
+        if concept not in ("efpe", "qpe"):
+            raise SeqformError(f"verify: refined must name efpe or qpe, not {concept!r}")
+        from seqform.registry import registry
+        refiner = registry().refiners.get(concept)
+        if refiner is None:
+            raise SeqformError(f"verify: the exact {concept.upper()} needs an installed extension that computes "
+                               f"it (the refinements package: pip install seqform)")
+        ref = refiner(tree, concept)
+        if ref.exact_profile is None:
+            raise SeqformError(f"verify: the exact {concept.upper()} of {tree.name!r} is not available: "
+                               f"{'; '.join(ref.notes) or 'not certified'}")
+        targets[concept] = Profile([np.array([float(v) for v in b]) for b in ref.exact_profile.behaviour])
+    stepper = _Stepper(source, tree, eps)
+    report = VerifyReport(tree.name, stepper.name, value)
+    marks = sorted(set(points)) if points is not None else checkpoints(iterations)
+    marks = [m for m in marks if 1 <= m <= iterations]
+    t_solver = 0.0
+    t0 = time.perf_counter()
+    it = 0
+    try:
+        for m in marks:
+            while it < m:
+                s = time.perf_counter()
+                stepper.advance()
+                t_solver += time.perf_counter() - s
+                it += 1
+            prof = stepper.profile()
+            ex = exploitability(tree, prof)
+            reg = infoset_regret(tree, prof, validate=False)
+            pt = VerifyPoint(it, stepper.traversals, time.perf_counter() - t0, ex.exploitability,
+                             float(ex.values[0]), float(ex.values[0]) - float(value), reg.max_regret)
+            for concept, target in targets.items():
+                setattr(pt, f"{concept}_distance", _distance(prof, target))
+            report.points.append(pt)
+            say(f"iteration {it:,}: exploitability {ex.exploitability:.3e}, value gap {pt.value_gap:+.3e}, "
+                f"max information-set regret {reg.max_regret:.3e}")
+    except StopIteration:
+        say(f"the solver stopped after {it:,} iterations")
+    except KeyboardInterrupt:
+        report.interrupted = True
+        say("interrupted: returning what was measured so far")
+    report.solver_seconds = t_solver
+    return report
+
+
+__all__ = ["verify", "VerifyReport", "VerifyPoint", "SOLVERS", "make_solver", "checkpoints"]
