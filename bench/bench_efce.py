@@ -50,7 +50,7 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
     return {"game": game.name, "gamma": gamma, "reuse": reuse, "step_cap": step_cap, "thin": thin, "rounds": res.rounds,
             "initial_regret": res.initial_regret, "final_regret": res.max_regret,
             "ratio": res.max_regret / res.initial_regret if res.initial_regret else None,
-            "converged": res.converged, "seconds": res.seconds, "samples": res.samples,
+            "converged": res.converged, "seconds": res.seconds["total"], "samples": res.samples,
             "tracemalloc_peak": res.peak_memory, "history": hist, "payoffs": [float(x) for x in res.payoffs],
             "found_regret": val.found, "validated_regret": val.validated, "validated_stderr": val.stderr,
             "check_samples": val.samples, "deviations": len(res.deviations), "validation_burn_in": val.burn_in,

@@ -45,7 +45,7 @@ def main(argv=None) -> int:
                               target=1e-3)
             val = validated_regret(game, res, samples=args.check, seed=1000 + seed)
             rows.append({"weights": list(w), "seed": seed, "payoffs": [float(x) for x in res.payoffs],
-                         "rounds": res.rounds, "regret": float(res.max_regret), "seconds": res.seconds,
+                         "rounds": res.rounds, "regret": float(res.max_regret), "seconds": res.seconds["total"],
                          "validated": val.validated, "validated_stderr": val.stderr, "fresh_max": val.found})
             print(f"w={w} seed={seed}: payoffs {[round(x, 3) for x in rows[-1]['payoffs']]}, "
                   f"{res.rounds} rounds, regret {res.max_regret:.3g}", file=sys.stderr, flush=True)

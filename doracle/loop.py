@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from seqform.exact.certificate import DEFAULT_EXACT_LIMIT
 from seqform.errors import SolverError, UnsupportedGameError
+from seqform.result import Result
 from seqform.model.game import Game
 from seqform.solve import solve as seqform_solve
 from seqform.model.tree import compile_tree
@@ -25,7 +26,7 @@ from .restricted import RestrictedGame
 
 
 @dataclass
-class DoubleOracleResult:
+class DoubleOracleResult(Result):
     """``value`` (exact when ``converged`` with the bounds equal), ``lower`` / ``upper`` bounds
     (None until that player's best response has been computed),
     ``iterations``, ``history`` (per iteration: restricted-game size, value, bounds, temporary
@@ -34,7 +35,8 @@ class DoubleOracleResult:
     probabilities over the original actions}; with the first action at every other information
     set (``extend.extended_profile``) it is an equilibrium of the full game when the bounds meet),
     ``action_labels`` (per player, {key: the labels of the original actions}), ``converged``,
-    ``seconds``."""
+    ``seconds`` ({"total": ...}); ``source``: the game solved (to build the full strategy on
+    its tree, ``strategy_profile``)."""
 
     game: str
     value: Fraction | None
@@ -45,8 +47,34 @@ class DoubleOracleResult:
     history: list = field(default_factory=list)
     profile: list = field(default_factory=list)
     action_labels: list = field(default_factory=list)
-    seconds: float = 0.0
+    seconds: dict = field(default_factory=dict)
     interrupted: bool = False  # stopped by Ctrl-C: the bounds so far
+    source: object = field(default=None, repr=False)
+    method = "doracle"
+
+    @property
+    def value_float(self) -> float | None:
+        return float(self.value) if self.value is not None else None
+
+    @property
+    def certified(self) -> bool:
+        """The bounds met: both exact best responses in the full game agree with the value."""
+        return self.value is not None
+
+    def strategy_profile(self):
+        """The restricted strategies completed by the first action elsewhere (``extend``), on the
+        full game's compiled tree (built here: only for games small enough to compile)."""
+        if self.source is None:
+            return None
+        from seqform.model.tree import compile_tree
+        from .extend import extended_profile
+        self.tree = compile_tree(self.source)
+        return extended_profile(self.tree, self.profile)
+
+    def json_fields(self) -> dict:
+        last = self.history[-1] if self.history else {}
+        return {"iterations": self.iterations, "restricted_nodes": last.get("restricted_nodes"),
+                "interrupted": self.interrupted}
 
 
 MODES = ("both", "alternating")
@@ -140,8 +168,8 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
     upper, lower = bound
     value = lower if converged and upper == lower else None
     return DoubleOracleResult(game.name, value, lower, upper, it, converged, history, profile,
-                              action_labels=action_labels, seconds=time.perf_counter() - t0,
-                              interrupted=interrupted)
+                              action_labels=action_labels, seconds={"total": time.perf_counter() - t0},
+                              interrupted=interrupted, source=game)
 
 
 def _f(x) -> str:

@@ -27,15 +27,11 @@ def cmd_doracle(args, game, prog: Progress) -> int:
     from doracle.loop import double_oracle
     res = double_oracle(game, mode=args.do_mode, time_limit=args.time_limit, progress=prog)
     last = res.history[-1] if res.history else {}
-    out = {"game": res.game, "method": "doracle", "value": str(res.value) if res.value is not None else None,
-           "value_float": float(res.value) if res.value is not None else None, "certified": res.value is not None,
-           "lower": str(res.lower) if res.lower is not None else None,
-           "upper": str(res.upper) if res.upper is not None else None, "iterations": res.iterations,
-           "restricted_nodes": last.get("restricted_nodes"), "seconds": {"total": res.seconds},
-           "interrupted": res.interrupted}
+    restricted = [{repr(k): dict(zip(res.action_labels[p][k], map(str, probs))) for k, probs in res.profile[p].items()}
+                  for p in (0, 1)]
+    out = res.to_json(strategy=args.strategy)  # "strategy": on the full tree, readable by evaluate
     if args.strategy:
-        out["strategies"] = [{repr(k): dict(zip(res.action_labels[p][k], map(str, probs)))
-                              for k, probs in res.profile[p].items()} for p in (0, 1)]
+        out["strategies"] = restricted  # the restricted games' strategies, as before
     status = 130 if res.interrupted else 0  # Ctrl-C: the bounds so far, and the shell is told
     if args.json:
         print(json.dumps(out))
@@ -50,11 +46,11 @@ def cmd_doracle(args, game, prog: Progress) -> int:
         lo = "?" if res.lower is None else f"{float(res.lower):.12g}"
         hi = "?" if res.upper is None else f"{float(res.upper):.12g}"
         print(f"value           not converged: {lo} <= value <= {hi}")
-    print(f"seconds         total {res.seconds:.3f}")
+    print(f"seconds         total {res.seconds['total']:.3f}")
     if res.interrupted:
         print("interrupted     (the bounds found before Ctrl-C)")
     if args.strategy:
-        for p, strat in enumerate(out["strategies"]):
+        for p, strat in enumerate(restricted):
             print(f"player {p} strategy (the first action at every information set not listed):")
             for k, acts in strat.items():
                 print(f"  {k}  " + ", ".join(f"{a}: {pr}" for a, pr in acts.items()))

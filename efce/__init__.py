@@ -4,6 +4,10 @@ maximum entropy with cvxpy), the sampling algorithm (``sampling``) over a model 
 exponential family (``treemodel`` for games whose tree compiles, ``polymatrix`` for polymatrix
 games such as large grids, both on ``family``), and the paper's games (``games``: the job market
 game, three-player Indian poker, the grid game)."""
+from .exact import EFCEResult, max_entropy, solve_lp
 from .games import grid_game, indian_poker, job_market
+from .sampling import SamplingResult, sample_efce, validated_regret
+from .strategies import profiles
 
-__all__ = ["job_market", "indian_poker", "grid_game"]
+__all__ = ["job_market", "indian_poker", "grid_game", "profiles", "max_entropy", "solve_lp", "EFCEResult",
+           "sample_efce", "validated_regret", "SamplingResult"]

@@ -20,6 +20,7 @@ independent dynamic program of ``regret.py`` (exactly, on the solution rounded t
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -31,6 +32,7 @@ from seqform.errors import SeqformError, SolverError
 from .causalregret import TriggerRegret, max_regret, player_structure
 from .strategies import Profiles
 from seqform.exact.rationals import nearest_rational
+from seqform.result import Result
 
 
 @dataclass
@@ -119,7 +121,7 @@ def _constraints(prof: Profiles, trigs: list) -> tuple:
 
 
 @dataclass
-class EFCEResult:
+class EFCEResult(Result):
     """``p`` (floats, one per reduced profile) and ``p_exact`` (rounded to rationals, summing to 1);
     ``payoffs`` per player; ``max_regret`` (exact, from ``regret.py``, on ``p_exact``) and the
     ``worst`` deviation (a ``regret.TriggerRegret``); ``objective``; ``method``."""
@@ -131,9 +133,20 @@ class EFCEResult:
     worst: TriggerRegret
     objective: float
     method: str
+    game: str = ""
+    seconds: dict = field(default_factory=dict)
+    profiles: int = 0
+    weights: list | None = None
+
+    def json_fields(self) -> dict:
+        # "seconds" stays the total in seconds, as this command's JSON has always had it
+        return {"weights": self.weights, "payoffs": [float(x) for x in self.payoffs],
+                "max_regret": float(self.max_regret), "worst_deviation": self.worst.label,
+                "profiles": self.profiles, "seconds": self.seconds.get("total")}
 
 
-def _finish(prof: Profiles, p: np.ndarray, objective: float, method: str, max_denominator: int) -> EFCEResult:
+def _finish(prof: Profiles, p: np.ndarray, objective: float, method: str, max_denominator: int,
+            t0: float) -> EFCEResult:
     p = np.maximum(p, 0.0)
     p = p / p.sum()
     q = [nearest_rational(v, max_denominator) for v in p]
@@ -142,7 +155,8 @@ def _finish(prof: Profiles, p: np.ndarray, objective: float, method: str, max_de
     worst = max_regret(prof, q)
     payoffs = [sum((qk * prof.utility_exact[k][n] for k, qk in enumerate(q) if qk), Fraction(0))
                for n in range(prof.tree.num_players)]
-    return EFCEResult(p, q, payoffs, worst.regret, worst, objective, method)
+    return EFCEResult(p, q, payoffs, worst.regret, worst, objective, method, game=prof.tree.name,
+                      seconds={"total": time.perf_counter() - t0}, profiles=prof.count)
 
 
 def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**6,
@@ -151,6 +165,7 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
     payoffs), a weight vector (one per player), "feasibility", or any vector over the reduced
     profiles. Raises ``SolverError`` if HiGHS fails (the polytope is never empty: every game has
     an EFCE)."""
+    t0 = time.perf_counter()
     from scipy.optimize import linprog
     trigs = triggers(prof) if trigs is None else trigs
     A_ub, b_ub, A_eq, b_eq, nv = _constraints(prof, trigs)
@@ -173,7 +188,7 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
     res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs")
     if res.status != 0:
         raise SolverError(f"HiGHS could not solve the EFCE LP of {prof.tree.name!r}: {res.message}")
-    return _finish(prof, res.x[:K], float(-res.fun), "lp", max_denominator)
+    return _finish(prof, res.x[:K], float(-res.fun), "lp", max_denominator, t0)
 
 
 def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denominator: int = 10**6,
@@ -181,6 +196,7 @@ def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denomin
     """The EFCE maximising H(p) + w . E_p[u] (Dudik & Gordon 2009, eq. 2) with cvxpy (exponential cone;
     Clarabel, else SCS). ``weights``: w, one per player (None: 0, the maximum-entropy EFCE).
     ``base``: "full" or "reduced" (module docstring)."""
+    t0 = time.perf_counter()
     import cvxpy as cp
     trigs = triggers(prof) if trigs is None else trigs
     A_ub, b_ub, A_eq, b_eq, nv = _constraints(prof, trigs)
@@ -210,4 +226,4 @@ def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denomin
                 break
     if p.value is None:
         raise SolverError(f"cvxpy found no maximum-entropy EFCE of {prof.tree.name!r} (status {prob.status})")
-    return _finish(prof, np.asarray(p.value), float(prob.value), "max_entropy", max_denominator)
+    return _finish(prof, np.asarray(p.value), float(prob.value), "max_entropy", max_denominator, t0)

@@ -81,7 +81,6 @@ def cmd_efce(args) -> int:
             raise SeqformError(f"--weights: expected numbers separated by commas, got {args.weights!r}") from None
         if len(w) != game.num_players:
             raise SeqformError(f"--weights: {game.name!r} has {game.num_players} players, got {len(w)} weights")
-    out = {"game": game.name, "weights": w}
     if args.exact or args.welfare:
         from efce.exact import max_entropy, solve_lp
         from efce.strategies import profiles
@@ -90,10 +89,10 @@ def cmd_efce(args) -> int:
         prof = profiles(tree)
         prog(f"{prof.count:,} reduced strategy profiles ({' x '.join(map(str, prof.shape))})")
         res = solve_lp(prof, "welfare" if w is None else w) if args.welfare else max_entropy(prof, w, base=args.base)
-        out.update({"method": "lp (best welfare)" if args.welfare else f"maximum entropy (cvxpy, base {args.base})",
-                    "payoffs": [float(x) for x in res.payoffs], "max_regret": float(res.max_regret),
-                    "worst_deviation": res.worst.label, "profiles": prof.count,
-                    "seconds": time.perf_counter() - t0})
+        res.game, res.profiles, res.weights = game.name, prof.count, w
+        res.method = "lp (best welfare)" if args.welfare else f"maximum entropy (cvxpy, base {args.base})"
+        res.seconds = {"total": time.perf_counter() - t0}
+        out = res.to_json()
     else:
         from efce.sampling import sample_efce, validated_regret
         # no hidden stopping rule: a round limit applies when asked for, or by default (said in
@@ -102,13 +101,9 @@ def cmd_efce(args) -> int:
         res = sample_efce(game, w, target=args.target, max_rounds=rounds, seed=args.seed,
                           sample_size=args.sample_size, progress=prog, time_limit=args.time_limit,
                           max_reuse=args.max_reuse if args.max_reuse > 0 else 10**9)
-        out.update({"method": "sampling (Dudik & Gordon 2009)", "payoffs": [float(x) for x in res.payoffs],
-                    "max_regret": float(res.max_regret), "initial_regret": float(res.initial_regret),
-                    "rounds": res.rounds, "samples": res.samples, "seconds": res.seconds,
-                    "peak_memory_bytes": res.peak_memory, "converged": res.converged,
-                    "deviations": len(res.deviations), "stopped_by": res.stopped_by,
-                    "round_limit": rounds, "round_limit_is_default": args.rounds is None and rounds is not None,
-                    "interrupted": res.stopped_by == "interrupted"})
+        out = res.to_json()
+        out.update({"weights": w, "round_limit": rounds,
+                    "round_limit_is_default": args.rounds is None and rounds is not None})
         if args.validate > 0:
             prog(f"validating on two fresh samples of {args.validate:,} profiles")
             v = validated_regret(game, res, samples=args.validate, seed=args.seed + 1, burn_in=args.burn_in)

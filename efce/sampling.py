@@ -64,6 +64,7 @@ import numpy as np
 
 from seqform.errors import SeqformError
 from seqform.model.game import TERMINAL, Game
+from seqform.result import Result
 
 from .treemodel import Deviation, TreeModel
 
@@ -72,7 +73,7 @@ __all__ = ["Deviation", "SamplingResult", "sample_efce", "make_model", "validate
 
 
 @dataclass
-class SamplingResult:
+class SamplingResult(Result):
     """``payoffs`` (sample estimate per player), ``max_regret`` (the last round's largest
     estimated regret), ``initial_regret``, ``rounds``, ``samples`` (profiles drawn in total),
     ``seconds``, ``peak_memory`` (bytes, tracemalloc), ``history`` (per round: regret, sample
@@ -85,7 +86,7 @@ class SamplingResult:
     initial_regret: float
     rounds: int
     samples: int
-    seconds: float
+    seconds: dict
     peak_memory: int
     history: list = field(default_factory=list)
     deviations: list = field(default_factory=list)
@@ -96,6 +97,16 @@ class SamplingResult:
     #: which rule ended the run: "target", "rounds", "time_limit", "interrupted" (Ctrl-C) or
     #: "trivial" (every distribution is an EFCE)
     stopped_by: str = ""
+    method = "sampling (Dudik & Gordon 2009)"
+
+    def json_fields(self) -> dict:
+        # "seconds" stays the total in seconds, as this command's JSON has always had it
+        return {"weights": list(self.weights) or None, "payoffs": [float(x) for x in self.payoffs],
+                "max_regret": float(self.max_regret), "initial_regret": float(self.initial_regret),
+                "rounds": self.rounds, "samples": self.samples, "seconds": self.seconds["total"],
+                "peak_memory_bytes": self.peak_memory, "converged": self.converged,
+                "deviations": len(self.deviations), "stopped_by": self.stopped_by,
+                "interrupted": self.stopped_by == "interrupted"}
 
 
 def make_model(game: Game, w, scenarios: int | None = None, rng=None, engine: str | None = None,
@@ -152,7 +163,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         u = model.statistics(S[:1]).U[0]
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        return SamplingResult(game.name, list(u), 0.0, 0.0, 0, 0, time.perf_counter() - t0, peak,
+        return SamplingResult(game.name, list(u), 0.0, 0.0, 0, 0, {"total": time.perf_counter() - t0}, peak,
                               weights=tuple(w), converged=True, scenarios=scenarios, stopped_by="trivial")
     for _ in range(burn_in):
         model.sweep(S, rng)
@@ -234,7 +245,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return SamplingResult(game.name, list(payoffs), best_r, initial or 0.0, rounds, drawn,
-                          time.perf_counter() - t0, peak, history, list(model.devs), lam, tuple(w), converged,
+                          {"total": time.perf_counter() - t0}, peak, history, list(model.devs), lam, tuple(w), converged,
                           scenarios, stopped_by)
 
 

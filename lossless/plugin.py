@@ -81,10 +81,9 @@ def cmd_shrink(args) -> int:
     out = dict(sh.sizes)
     out["seconds"] = dict(sh.seconds)
     if res is not None:
-        out["seconds"].update(res.seconds)
-        out["value"] = str(res.value) if res.value is not None else None
-        out["certified"] = res.certified
-        out["exploitability"] = str(res.exploitability) if res.exploitability is not None else None
+        solved = res.to_json()
+        solved["seconds"] = {**out["seconds"], **res.seconds}
+        out.update(solved)
     if args.json:
         print(json.dumps(out))
         return 0

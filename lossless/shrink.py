@@ -20,6 +20,7 @@ from seqform.solve import Solution
 from seqform.solve import solve as seqform_solve
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
+from seqform.result import Result
 
 from .abstractgame import AbstractGame, abstract_signal_nodes
 from .errors import AbstractionError
@@ -90,7 +91,7 @@ def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True
 
 
 @dataclass
-class ShrunkSolution:
+class ShrunkSolution(Result):
     """An original game solved through its abstraction.
 
     ``value``: the original game's exact value (Fraction) when ``certified``: the abstract game's
@@ -109,6 +110,30 @@ class ShrunkSolution:
     shrunk: Shrunk
     original_tree: Tree
     seconds: dict
+    method = "gameshrink-lp"
+
+    @property
+    def value_float(self) -> float | None:
+        return float(self.value) if self.value is not None else None
+
+    @property
+    def lower(self) -> Fraction | None:
+        """The exact value when certified (the lifted profile's exact best responses meet)."""
+        return self.value if self.certified else None
+
+    upper = lower
+
+    @property
+    def exact_profile(self) -> Profile | None:
+        return self.profile
+
+    @property
+    def tree(self) -> Tree | None:
+        return self.original_tree
+
+    @property
+    def sizes(self) -> dict:
+        return self.original_tree.sizes() if self.original_tree is not None else {}
 
 
 def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> ShrunkSolution:

@@ -13,6 +13,7 @@ from typing import Callable
 import numpy as np
 
 from seqform.verify.exploitability import exploitability as _exploitability
+from seqform.result import Result
 from seqform.exact.certificate import ExactSequenceForm, verify
 from seqform.exact.rationals import fraction_of
 from seqform.model.game import Game
@@ -34,7 +35,7 @@ CONCEPTS = {"efpe": _pert.efpe, "qpe": _pert.qpe}
 
 
 @dataclass
-class RefinedSolution:
+class RefinedSolution(Result):
     """A refined equilibrium. Values are player 0's.
 
     ``concept``: "efpe", "qpe" or "custom". ``eps``: None for the exact limit, else the tremble
@@ -76,32 +77,26 @@ class RefinedSolution:
     lp: object = field(default=None, repr=False)
     basis: tuple | None = field(default=None, repr=False)
 
-    def to_json(self, strategy: bool = False) -> dict:
-        """A JSON-ready dict (rationals as strings), with the keys of ``seqform solve --json``."""
-        out = {
-            "game": self.game,
-            "refine": self.concept,
-            "eps": self.eps,
-            "value": str(self.value) if self.value is not None else None,
-            "value_float": self.value_float,
-            "certified": self.certified,
-            "nash_value": str(self.nash_value) if self.nash_value is not None else None,
-            "exploitability": self.exploitability,
-            "max_infoset_regret": (str(self.max_infoset_regret) if isinstance(self.max_infoset_regret, Fraction)
-                                   else self.max_infoset_regret),
-            "positive_regret_infosets": self.positive_regret_infosets,
-            "sizes": self.sizes,
-            "seconds": self.seconds,
-        }
+    @property
+    def method(self) -> str:
+        """"trembling-lp" (the exact limit eps -> 0) or "perturbed-lp" (one fixed eps)."""
+        return "trembling-lp" if self.eps is None else "perturbed-lp"
+
+    @property
+    def lower(self) -> Fraction | None:
+        """The exact value when certified (lower and upper bounds meet), else None."""
+        return self.value if self.certified else None
+
+    upper = lower
+
+    def json_fields(self) -> dict:
+        out = {"refine": self.concept, "eps": self.eps, "nash_value": self.nash_value,
+               "max_infoset_regret": self.max_infoset_regret,
+               "positive_regret_infosets": self.positive_regret_infosets}
         if self.basis_eps is not None:
-            out["basis_eps"] = str(self.basis_eps)
+            out["basis_eps"] = self.basis_eps
         if self.tremble_violation is not None:
             out["tremble_violation"] = self.tremble_violation
-        if self.notes:
-            out["notes"] = self.notes
-        if strategy and self.tree is not None:
-            from seqform.io.strategyjson import profile_to_json
-            out["strategy"] = profile_to_json(self.tree, self.exact_profile or self.profile)
         return out
 
 

@@ -5,6 +5,8 @@ certified in rational arithmetic); ``seqform.games`` has the built-in games.
 """
 from __future__ import annotations
 
+from importlib import metadata as _metadata
+
 from seqform import games
 from seqform.verify.exploitability import best_response, exploitability
 from seqform.errors import (CertificateError, ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError,
@@ -15,11 +17,16 @@ from seqform.verify.evaluate import Evaluation, evaluate
 from seqform.model.game import CHANCE, TERMINAL, Game
 from seqform.verify.infosetregret import infoset_regret
 from seqform.lp.sequenceform import sequence_form
+from seqform.registry import registry
+from seqform.result import Result
 from seqform.solve import Solution, solve
 from seqform.model.strategy import Profile, uniform
 from seqform.model.tree import Tree, compile_tree
 
-__version__ = "0.1.0"
+try:
+    __version__ = _metadata.version("seqform")
+except _metadata.PackageNotFoundError:  # a source tree that was never installed
+    __version__ = "0+unknown"
 
 
 def from_openspiel(pyspiel_game, **kwargs) -> Game:
@@ -28,7 +35,7 @@ def from_openspiel(pyspiel_game, **kwargs) -> Game:
     return _f(pyspiel_game, **kwargs)
 
 
-__all__ = ["solve", "Solution", "games", "Game", "read_efg", "write_efg", "evaluate", "Evaluation", "Tree", "compile_tree", "sequence_form", "Profile", "uniform",
+__all__ = ["solve", "Solution", "Result", "registry", "__version__", "games", "Game", "read_efg", "write_efg", "evaluate", "Evaluation", "Tree", "compile_tree", "sequence_form", "Profile", "uniform",
            "best_response", "exploitability", "infoset_regret", "from_openspiel", "CHANCE", "TERMINAL",
            "SeqformError", "GameError", "ImperfectRecallError", "ChanceProbabilityError", "UnknownGameError",
            "UnsupportedGameError", "SolverError", "StrategyError", "CertificateError"]

@@ -12,6 +12,7 @@ from typing import Callable
 import numpy as np
 
 from seqform.verify.exploitability import exploitability as _exploitability
+from seqform.result import Result
 from seqform.exact.certificate import DEFAULT_EXACT_LIMIT, Certificate, certify
 from seqform.model.game import Game
 from seqform.model.limits import BYTES_PER_NODE, check_lp, memory_limit
@@ -22,7 +23,7 @@ from seqform.model.tree import Tree, compile_tree
 
 
 @dataclass
-class Solution:
+class Solution(Result):
     """A solved two-player zero-sum game. Values are player 0's.
 
     ``value``: the exact game value (Fraction) when ``certified``, else None; ``value_float`` the
@@ -49,25 +50,27 @@ class Solution:
     certificate: Certificate | None = None
     tree: Tree | None = field(default=None, repr=False)
 
-    def to_json(self, strategy: bool = False) -> dict:
-        """A JSON-ready dict (rationals as strings such as "-1/18")."""
-        out = {
-            "game": self.game,
-            "value": str(self.value) if self.value is not None else None,
-            "value_float": self.value_float,
-            "certified": self.certified,
-            "exploitability": self.exploitability,
-            "exploitability_bound": str(self.exploitability_bound) if self.exploitability_bound is not None else None,
-            "sizes": self.sizes,
-            "seconds": self.seconds,
-        }
+    method: str = "lp"
+
+    @property
+    def lower(self) -> Fraction | None:
+        """Exact lower bound on the value (the certificate's), or None without a certificate."""
+        return self.certificate.lower if self.certificate is not None else None
+
+    @property
+    def upper(self) -> Fraction | None:
+        return self.certificate.upper if self.certificate is not None else None
+
+    @property
+    def notes(self) -> list:
+        return [self.certificate.note] if self.certificate is not None and self.certificate.note else []
+
+    def json_fields(self) -> dict:
+        out = {"exploitability_bound": self.exploitability_bound}
         if self.certificate is not None:
             out["certificate"] = {"method": self.certificate.method, "basis_size": self.certificate.basis_size,
-                                  "lower": str(self.certificate.lower), "upper": str(self.certificate.upper),
+                                  "lower": self.certificate.lower, "upper": self.certificate.upper,
                                   "note": self.certificate.note}
-        if strategy and self.tree is not None:
-            from seqform.io.strategyjson import profile_to_json
-            out["strategy"] = profile_to_json(self.tree, self.exact_profile or self.profile)
         return out
 
     @property
@@ -135,4 +138,4 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     # "total" is the whole call
     secs["total"] = time.perf_counter() - t0
     return Solution(tree.name, value, lp.value, bool(cert and cert.certified), float(expl), bound, profile,
-                    [lp.x, lp.y], exact, tree.sizes(), secs, cert, tree)
+                    [lp.x, lp.y], exact, tree.sizes(), secs, cert, tree, f"lp-{lp.method}")
