@@ -83,16 +83,53 @@ MODES = ("both", "alternating")
 def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both", max_iterations: int = 10_000,
                   time_limit: float | None = None, progress=None,
                   exact_limit: int = DEFAULT_EXACT_LIMIT) -> DoubleOracleResult:
-    """Solve the two-player zero-sum ``game`` by double oracle (module docstring).
+    """Solve a two-player zero-sum game by double oracle (Bosansky, Kiekintveld, Lisy & Pechoucek
+    2014, "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect
+    Information"; module docstring): restricted games grown by exact best responses, until the
+    players' exact bounds meet.
 
-    ``mode``: "both" (both players' best responses join the restricted game each iteration) or
-    "alternating" (one player's per iteration, in turn). ``tolerance``: stop when
-    upper - lower <= tolerance (0: exactly). ``time_limit`` (seconds) and Ctrl-C stop the loop
-    early; the result then has ``converged=False`` and the best bounds found. ``progress(msg)``
-    is told each iteration (restricted-game size, value, bounds, gap). ``exact_limit``: the
-    core's bound on the exact certificate of each restricted LP (nonzeros); past it, or when a
-    certificate fails, the loop goes on with the floating-point restricted strategies made exact
-    (the bounds stay exact, but may then meet only within a positive ``tolerance``)."""
+    Parameters
+    ----------
+    game : Game
+        A two-player zero-sum game; its tree is never built whole.
+    tolerance : Fraction or float
+        Stop when upper - lower <= tolerance (0: exactly).
+    mode : str
+        "both" (both players' best responses join the restricted game each iteration) or
+        "alternating" (one player's per iteration, in turn).
+    max_iterations : int
+        Most iterations.
+    time_limit : float, optional
+        Seconds; this and Ctrl-C stop the loop early, and the result then has
+        ``converged=False`` and the best bounds found.
+    progress : callable, optional
+        ``progress(message)`` is told each iteration (restricted-game size, value, bounds, gap).
+    exact_limit : int
+        The core's bound on the exact certificate of each restricted LP (nonzeros); past it, or
+        when a certificate fails, the loop goes on with the floating-point restricted
+        strategies made exact (the bounds stay exact, but may then meet only within a positive
+        ``tolerance``).
+
+    Returns
+    -------
+    DoubleOracleResult
+        A ``seqform.Result``: ``value`` (exact when converged), ``lower``, ``upper``,
+        ``iterations``, ``history``, ``profile`` (restricted strategies), ``seconds``.
+
+    Raises
+    ------
+    SolverError
+        An unknown ``mode``.
+    UnsupportedGameError
+        The game is not two-player zero-sum.
+
+    Examples
+    --------
+    >>> import seqform, doracle
+    >>> res = doracle.double_oracle(seqform.games.load("kuhn"))
+    >>> res.converged, res.value
+    (True, Fraction(-1, 18))
+    """
     if mode not in MODES:
         raise SolverError(f"unknown double-oracle mode {mode!r}; choose one of {', '.join(MODES)}")
     if game.num_players != 2:

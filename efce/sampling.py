@@ -136,13 +136,56 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 growth: float = 0.1, thin: int = 1, burn_in: int = 20, ess_min: float = 0.5, max_reuse: int = 10,
                 line_search: bool = True, step_cap: float = 10.0, progress=None, time_limit: float | None = None,
                 stop_ratio: float | None = None, engine: str | None = None, every: float = 2.0) -> SamplingResult:
-    """Dudik & Gordon (2009)'s sampling algorithm on ``game`` (module docstring). ``weights``: w (one per
-    player; None = 0: the maximum-entropy EFCE). Stops when the largest estimated regret is at
-    most ``target`` times r_max (relative), after ``max_rounds`` (None: no round limit), at
-    ``time_limit`` seconds, or on Ctrl-C (the result so far); ``stopped_by`` says which. ``stop_ratio``: stop instead when the regret falls to this fraction
-    of the first round's (Dudik & Gordon (2009)'s experiments: 1e-4 for Indian poker, 1e-3 for grids). A
-    sample is reused for at most ``max_reuse`` rounds. ``progress`` gets a line at most every
-    ``every`` seconds."""
+    """An extensive-form correlated equilibrium by sampling (Dudik & Gordon 2009, "A Sampling-Based
+    Approach to Computing Equilibria in Succinct Extensive-Form Games"; module docstring): a
+    distribution q_lambda of the exponential family, fitted by boosting on MCMC samples until no
+    causal deviation gains more than the target.
+
+    Parameters
+    ----------
+    game : Game
+        Any number of players, general-sum.
+    weights : sequence of float, optional
+        w, one per player (None = 0: the maximum-entropy EFCE).
+    target : float
+        Stop when the largest estimated regret is at most ``target`` times r_max (relative).
+    max_rounds : int, optional
+        Stop after this many rounds (None: no round limit).
+    seed : int
+        The random seed.
+    scenarios, r_max, sample_size, growth, thin, burn_in, ess_min, line_search, step_cap, engine
+        The sampler's settings (module docstring); ``r_max`` defaults to the game's largest
+        range of one player's payoff.
+    max_reuse : int
+        A sample serves at most this many rounds.
+    progress : callable, optional
+        Gets a line at most every ``every`` seconds.
+    time_limit : float, optional
+        Stop after this many seconds (Ctrl-C stops too, with the result so far).
+    stop_ratio : float, optional
+        Stop instead when the regret falls to this fraction of the first round's (Dudik &
+        Gordon's experiments: 1e-4 for Indian poker, 1e-3 for grids).
+    every : float
+        Seconds between progress lines.
+
+    Returns
+    -------
+    SamplingResult
+        A ``seqform.Result``: ``payoffs``, ``max_regret``, ``rounds``, ``samples``, ``stopped_by``
+        (which rule ended the run), ``seconds``.
+
+    Raises
+    ------
+    SeqformError
+        ``weights`` does not give one number per player.
+
+    Examples
+    --------
+    >>> import efce
+    >>> res = efce.sample_efce(efce.job_market(), max_rounds=2, seed=0)
+    >>> res.rounds <= 2, res.stopped_by in ("target", "rounds")
+    (True, True)
+    """
     say = progress or (lambda msg: None)
     rng = np.random.default_rng(seed)
     N = game.num_players

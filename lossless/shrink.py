@@ -63,10 +63,42 @@ class Shrunk:
 
 def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True, build_abstract: bool = True,
            signals: SignalTree | None = None, progress=None) -> Shrunk:
-    """GameShrink on ``game``. ``lossless=False`` runs the paper's own-view variant instead (not
-    lossless in general; see ``gameshrink``). ``nonzeros``: also count the LPs' nonzeros.
-    ``build_abstract``: build the abstract game when it has at most ``ABSTRACT_NODE_LIMIT``
-    signal nodes. ``signals``: the game's signal tree when already built (``build_signal_tree``)."""
+    """GameShrink on a game with ordered signals: its lossless abstraction and the sizes before and
+    after (Gilpin & Sandholm 2007, "Lossless Abstraction of Imperfect Information Games"; Sandholm
+    2010, "The State of Solving Large Incomplete-Information Games, and Application to Poker").
+
+    Parameters
+    ----------
+    game : OrderedSignalGame
+    lossless : bool
+        False runs the paper's own-view variant instead (not lossless in general; see
+        ``lossless.gameshrink``).
+    nonzeros : bool
+        Also count the LPs' nonzeros.
+    build_abstract : bool
+        Build the abstract game when it has at most ``ABSTRACT_NODE_LIMIT`` signal nodes.
+    signals : SignalTree, optional
+        The game's signal tree when already built (``build_signal_tree``).
+    progress : callable, optional
+        ``progress(message)`` is told each step.
+
+    Returns
+    -------
+    Shrunk
+        ``abstraction``, ``abstract`` (the abstract game or None), ``sizes``, ``seconds``, ``lift``.
+
+    Raises
+    ------
+    AbstractionError
+        ``game`` is not a game with ordered signals.
+
+    Examples
+    --------
+    >>> import lossless
+    >>> sh = lossless.shrink(lossless.four_card())
+    >>> sh.sizes["before"]["game_tree_nodes"], sh.sizes["after"]["game_tree_nodes"]
+    (113, 39)
+    """
     if not isinstance(game, OrderedSignalGame):
         raise AbstractionError(f"GameShrink needs a game with ordered signals (lossless.OrderedSignalGame); "
                                f"got {type(game).__name__}")
@@ -137,7 +169,36 @@ class ShrunkSolution(Result):
 
 
 def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> ShrunkSolution:
-    """Solve ``game`` exactly through GameShrink (module docstring)."""
+    """Solve a game with ordered signals exactly through GameShrink: solve the abstract game
+    (``seqform.solve``), lift its certified equilibrium, and certify the lifted strategies in the
+    original game (exact exploitability zero at the abstract value).
+
+    Parameters
+    ----------
+    game : OrderedSignalGame
+    method : str
+        The LP algorithm for the abstract game (as ``seqform.solve``).
+    progress : callable, optional
+        ``progress(message)`` is told each step.
+
+    Returns
+    -------
+    ShrunkSolution
+        A ``seqform.Result``: ``value`` and ``certified`` in the original game, ``profile`` (the
+        lifted exact strategies), ``exploitability`` (exact), ``abstract_solution``, ``shrunk``.
+
+    Raises
+    ------
+    AbstractionError
+        The abstract game is too large to build and solve here.
+
+    Examples
+    --------
+    >>> import lossless
+    >>> res = lossless.solve(lossless.four_card())
+    >>> res.certified, res.exploitability
+    (True, Fraction(0, 1))
+    """
     say = progress or (lambda msg: None)
     sh = shrink(game, nonzeros=False, progress=say)
     if sh.abstract is None:

@@ -108,18 +108,61 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
            shrink: Fraction = Fraction(1, 10), tries: int = 6, order: int | None = None,
            exact_limit: int = 2_000_000, cross_check: bool = False,
            progress: Callable[[str], None] | None = None) -> RefinedSolution:
-    """A refined equilibrium of a two-player zero-sum game.
+    """A refined equilibrium of a two-player zero-sum game, from perturbed sequence-form polytopes.
 
-    ``perturbation``: "efpe", "qpe", or a function ``tree -> Perturbation`` (e.g. one built with
-    ``refinements.perturbation.custom``). ``eps=None``: the exact limit by the trembling LP
-    (``trembling.search``: ``shrink``, ``tries``, ``order``, ``exact_limit``); a number: the
-    perturbed game's equilibrium at that eps (HiGHS, then exact at that eps).
+    With ``eps=None``, the exact limit eps -> 0 of the perturbed games' equilibria by the
+    trembling LP (Farina, Gatti & Sandholm 2018, "Practical Exact Algorithm for Trembling-Hand
+    Equilibrium Refinements in Games"; ``refinements.trembling.search``). Its certificate: its
+    exact best responses meet (so it is a Nash equilibrium and its value is the game value,
+    certified) and every information-set regret (Kroer, Farina & Sandholm 2017, "Smoothing
+    Method for Approximate Extensive-Form Perfect Equilibrium", section 4) is exactly zero under
+    the limit beliefs. With a number, the perturbed game's equilibrium at that eps (HiGHS, then
+    exact at that eps): the ground truth for solvers of the perturbed game.
 
-    The limit's certificate: its exact best responses meet (so it is a Nash equilibrium and its
-    value is the game value, certified) and every information-set regret is exactly zero.
-    ``cross_check=True`` also solves the plain Nash LP (``seqform.solve``, certified) and requires
-    the same value: a second computation of the value by another path (it costs about one
-    certified Nash solve).
+    Parameters
+    ----------
+    game : Game or Tree
+        A two-player zero-sum game.
+    perturbation : str or callable
+        "efpe", "qpe", or a function ``tree -> Perturbation`` (e.g. one built with
+        ``refinements.perturbation.custom``).
+    eps : float, optional
+        None for the exact limit; else the tremble, 0 < eps < 1.
+    shrink : Fraction
+        The trembling LP's factor between successive eps.
+    tries : int
+        How many eps the trembling LP tries before giving up.
+    order : int, optional
+        The power-series order of the basis test (default: enough for the game).
+    exact_limit : int
+        Most nonzeros an exact basis elimination may store.
+    cross_check : bool
+        Also solve the plain Nash LP (``seqform.solve``, certified) and require the same value:
+        a second computation of the value by another path (about one certified Nash solve).
+    progress : callable, optional
+        ``progress(message)`` is told each step.
+
+    Returns
+    -------
+    RefinedSolution
+        A ``seqform.Result``: ``value``, ``certified``, ``exact_profile`` (limit), ``profile``,
+        ``max_infoset_regret``, ``exploitability``, ``notes``.
+
+    Raises
+    ------
+    PerturbationError
+        A perturbation or eps that does not define a perturbed game.
+    RefinementError
+        No basis stayed optimal as eps shrank within ``tries``.
+    UnsupportedGameError
+        The game is not two-player zero-sum.
+
+    Examples
+    --------
+    >>> import seqform, refinements
+    >>> sol = refinements.refine(seqform.games.load("kuhn"), "qpe")
+    >>> sol.certified, sol.value, sol.max_infoset_regret
+    (True, Fraction(-1, 18), Fraction(0, 1))
     """
     say = progress or (lambda m: None)
     secs: dict = {}
@@ -213,11 +256,63 @@ def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
 
 def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
     """Extensive-form perfect equilibrium (Farina & Gatti 2017 perturbation): the exact limit, or
-    the eps-perturbed game's equilibrium when ``eps`` is given. See ``refine``."""
+    the eps-perturbed game's equilibrium when ``eps`` is given.
+
+    Parameters
+    ----------
+    game : Game or Tree
+        A two-player zero-sum game.
+    eps : float, optional
+        None for the exact limit eps -> 0; else the tremble.
+    **kwargs
+        As for ``refine``.
+
+    Returns
+    -------
+    RefinedSolution
+
+    Raises
+    ------
+    RefinementError, PerturbationError, UnsupportedGameError
+        As for ``refine``.
+
+    Examples
+    --------
+    >>> import seqform, refinements
+    >>> sol = refinements.efpe(seqform.games.load("threat_zero_sum"))
+    >>> sol.certified
+    True
+    """
     return refine(game, "efpe", eps, **kwargs)
 
 
 def qpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
     """Quasi-perfect equilibrium (Miltersen & Sorensen 2010 perturbation): the exact limit, or the
-    eps-perturbed game's equilibrium when ``eps`` is given. See ``refine``."""
+    eps-perturbed game's equilibrium when ``eps`` is given.
+
+    Parameters
+    ----------
+    game : Game or Tree
+        A two-player zero-sum game.
+    eps : float, optional
+        None for the exact limit eps -> 0; else the tremble.
+    **kwargs
+        As for ``refine``.
+
+    Returns
+    -------
+    RefinedSolution
+
+    Raises
+    ------
+    RefinementError, PerturbationError, UnsupportedGameError
+        As for ``refine``.
+
+    Examples
+    --------
+    >>> import seqform, refinements
+    >>> sol = refinements.qpe(seqform.games.load("kuhn"), eps=0.01)
+    >>> sol.eps, sol.tremble_violation < 1e-9
+    (0.01, True)
+    """
     return refine(game, "qpe", eps, **kwargs)

@@ -17,7 +17,7 @@ from seqform.verify.evaluate import Evaluation, evaluate
 from seqform.model.game import CHANCE, TERMINAL, Game
 from seqform.verify.infosetregret import infoset_regret
 from seqform.lp.sequenceform import sequence_form
-from seqform.registry import registry
+from seqform import registry  # the module: seqform.registry.registry() is the registry
 from seqform.result import Result
 from seqform.solve import Solution, solve
 from seqform.model.strategy import Profile, uniform

@@ -88,14 +88,53 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
           memory_limit_gib: float | None = None, progress: Callable[[str], None] | None = None) -> Solution:
     """Solve a two-player zero-sum game: value and equilibrium strategies, certified exactly.
 
-    ``method``: the LP algorithm ("auto": "ipm" for dense LPs, else "simplex", see
-    ``seqform.lp.zerosumlp.auto_method``; "simplex"; "ipm" with crossover; "choose"). ``certify_exact``:
-    verify in rational arithmetic (``certificate.certify``); ``exact_limit`` bounds its
-    elimination (nonzeros); ``time_limit`` (seconds) bounds HiGHS. ``progress(msg)`` is told each
-    step. ``memory_limit_gib`` (default: ``seqform.model.limits.memory_limit()``) refuses, with
-    ``TooLargeError`` stating the estimate and the limit, a game whose tree or LP would not fit.
-    Raises ``UnsupportedGameError`` for games that are not two-player constant-sum,
-    ``SolverError`` when HiGHS fails.
+    The sequence-form LP (Koller, Megiddo & von Stengel 1996, "Efficient Computation of
+    Equilibria for Extensive Two-Person Games") is solved by HiGHS; its optimal basis is then
+    solved again in rational arithmetic and verified independently: both plans are exact
+    realization plans and both exact best responses meet at the value
+    (``seqform.exact.certificate``).
+
+    Parameters
+    ----------
+    game : Game or Tree
+        A two-player constant-sum game, or its compiled tree.
+    method : str
+        The LP algorithm: "auto" ("ipm" for dense LPs, else "simplex"; see
+        ``seqform.lp.zerosumlp.auto_method``), "simplex", "ipm" (with crossover), "choose".
+    certify_exact : bool
+        Verify in rational arithmetic (``seqform.exact.certificate.certify``).
+    exact_limit : int
+        Most nonzeros the exact basis elimination may store; past it the float strategies are
+        rounded and bracketed exactly instead.
+    time_limit : float, optional
+        Seconds HiGHS may take.
+    memory_limit_gib : float, optional
+        Refuse a game whose tree or LP would need more (default:
+        ``seqform.model.limits.memory_limit()``).
+    progress : callable, optional
+        ``progress(message)`` is told each step.
+
+    Returns
+    -------
+    Solution
+        A ``seqform.Result``: ``value`` (exact, player 0's) when ``certified``, ``profile``,
+        ``exact_profile``, ``exploitability``, ``sizes``, ``seconds``, ``certificate``.
+
+    Raises
+    ------
+    UnsupportedGameError
+        The game is not two-player constant-sum.
+    TooLargeError
+        The tree or the LP would not fit in the memory limit (stating the estimate).
+    SolverError
+        HiGHS did not reach an optimum.
+
+    Examples
+    --------
+    >>> import seqform
+    >>> sol = seqform.solve(seqform.games.load("kuhn"))
+    >>> sol.certified, sol.value
+    (True, Fraction(-1, 18))
     """
     t0 = time.perf_counter()
     budget = memory_limit(memory_limit_gib)

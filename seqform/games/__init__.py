@@ -48,7 +48,29 @@ def _literal(node: ast.AST, spec: str):
 
 
 def load(spec: str) -> Game:
-    """A built-in game from its name and parameters, e.g. ``"leduc(ranks=5)"`` or ``"liars_dice(1, 3)"``."""
+    """A built-in game from its name and parameters, e.g. ``"leduc(ranks=5)"`` or ``"liars_dice(1, 3)"``.
+
+    Parameters
+    ----------
+    spec : str
+        ``NAME`` or ``NAME(value, ..., param=value, ...)`` with literal values; the names are
+        ``available()``: the core's games and those the installed extensions register.
+
+    Returns
+    -------
+    Game
+
+    Raises
+    ------
+    UnknownGameError
+        An unknown name, unreadable text, or parameters the game does not take (each named).
+
+    Examples
+    --------
+    >>> import seqform
+    >>> seqform.games.load("leduc(ranks=4)").name
+    'leduc(ranks=4,suits=2)'
+    """
     text = spec.strip()
     try:
         tree = ast.parse(text, mode="eval").body

@@ -877,9 +877,32 @@ def _decode(data: bytes) -> tuple[str, bool]:
 def read_efg(source: str | os.PathLike | IO) -> EfgGame:
     """Read a Gambit ``.efg`` file from a path or a file object (text or binary).
 
-    The file name in messages is the path as given (or the file object's ``name``). See the
-    module's documentation for the format and the conventions; errors in the text raise
-    ``EfgParseError``; a missing file raises ``OSError`` as usual.
+    See the module's documentation and ``docs/efg-format.md`` for the format and which
+    departures from Gambit's rules are accepted.
+
+    Parameters
+    ----------
+    source : str, path or file object
+        The file; its name in messages is the path as given (or the file object's ``name``).
+
+    Returns
+    -------
+    EfgGame
+        A ``seqform.Game``.
+
+    Raises
+    ------
+    EfgParseError
+        The text is not a valid file: ``FILE:LINE:COL: expected X, found Y``, one line.
+    OSError
+        The file cannot be read.
+
+    Examples
+    --------
+    >>> import io, seqform
+    >>> text = 'EFG 2 R "coin" { "A" "B" } c "" 1 "" { "h" 1/2 "t" 1/2 } 0 t "" 1 "" { 1, -1 } t "" 2 "" { -1, 1 }'
+    >>> seqform.solve(seqform.read_efg(io.StringIO(text))).value
+    Fraction(0, 1)
     """
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as f:

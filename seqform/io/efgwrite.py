@@ -179,7 +179,29 @@ def efg_string(tree_or_game, *, title: str | None = None, comment: str | None = 
 
 def write_efg(tree_or_game, path_or_file: str | os.PathLike | IO[str], *, title: str | None = None,
               comment: str | None = None) -> None:
-    """Write a ``Tree`` or ``Game`` as a Gambit ``.efg`` file (a path, or a text file object)."""
+    """Write a ``Tree`` or ``Game`` as a Gambit ``.efg`` file (format version 2, exact rationals).
+
+    Parameters
+    ----------
+    tree_or_game : Tree or Game
+    path_or_file : str, path or text file
+        Where to write.
+    title, comment : str, optional
+        The file's title (default: the game's name) and comment.
+
+    Raises
+    ------
+    OSError
+        The file cannot be written.
+
+    Examples
+    --------
+    >>> import io, seqform
+    >>> buf = io.StringIO()
+    >>> seqform.write_efg(seqform.games.load("kuhn"), buf)
+    >>> seqform.compile_tree(seqform.read_efg(io.StringIO(buf.getvalue()))).num_nodes
+    58
+    """
     tree = _as_tree(tree_or_game)
     if isinstance(path_or_file, (str, os.PathLike)):
         with open(path_or_file, "w", encoding="ascii", newline="\n") as f:

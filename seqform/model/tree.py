@@ -260,11 +260,40 @@ def _path_str(labels: list) -> str:
 
 def compile_tree(game: Game, *, max_nodes: int | None = None, progress: ProgressFn | None = None,
                  memory_limit_bytes: int | None = None) -> Tree:
-    """Walk ``game`` once and return its ``Tree``.
+    """Walk ``game`` once and return its ``Tree``: the game as flat arrays (nodes, information
+    sets, sequences, payoffs, exact chance probabilities) that every solver reads.
 
-    ``max_nodes`` refuses a game larger than that many nodes (``TooLargeError``) instead of running
-    out of memory; ``memory_limit_bytes`` sets ``max_nodes`` from a memory budget (see
-    ``seqform.model.limits``) when it is not given. ``progress(nodes_so_far)`` is called every 65,536 nodes.
+    Parameters
+    ----------
+    game : Game
+        Any game behind the ``seqform.Game`` interface (Dudik & Gordon 2009, "A Sampling-Based
+        Approach to Computing Equilibria in Succinct Extensive-Form Games", section 2.1).
+    max_nodes : int, optional
+        Refuse a game larger than this many nodes instead of running out of memory.
+    progress : callable, optional
+        ``progress(nodes_so_far)`` is called every 65,536 nodes.
+    memory_limit_bytes : int, optional
+        Sets ``max_nodes`` from a memory budget (see ``seqform.model.limits``) when it is not given.
+
+    Returns
+    -------
+    Tree
+
+    Raises
+    ------
+    TooLargeError
+        The game has more nodes than allowed (before it is built, when the game knows its size).
+    ImperfectRecallError
+        A player forgets what it knew or did.
+    ChanceProbabilityError
+        Chance probabilities are negative or do not sum to exactly one.
+
+    Examples
+    --------
+    >>> import seqform
+    >>> tree = seqform.compile_tree(seqform.games.load("kuhn"))
+    >>> tree.num_nodes, tree.num_sequences
+    (58, (13, 13))
     """
     if max_nodes is None and memory_limit_bytes is not None:
         max_nodes = node_limit(memory_limit_bytes)

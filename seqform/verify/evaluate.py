@@ -334,13 +334,41 @@ def _evaluate_float(tree: Tree, profile: Profile) -> Evaluation:
 
 def evaluate(tree: Tree | Game, profile: Profile | Sequence, exact: bool | None = None) -> Evaluation:
     """Values, best-response values, NashConv, exploitability and per-information-set regret
-    (Kroer, Farina & Sandholm 2017, section 4) of ``profile`` in ``tree`` (a ``Game`` is compiled first).
+    of a strategy profile, for any number of players, exactly or in floats.
 
-    ``profile``: a ``Profile`` (or a list of per-player behaviour arrays/lists indexed by sequence).
-    ``exact``: None decides by the profile (exact iff every probability is an exact rational),
-    True forces exact arithmetic (floats at their binary value), False forces floats.
-    Raises ``StrategyError`` naming the information set if the profile is not a distribution
-    (exactly for exact probabilities; within 1e-9 for floats). See the module docstring.
+    The regret at an information set is Kroer, Farina & Sandholm's (2017, "Smoothing Method for
+    Approximate Extensive-Form Perfect Equilibrium", section 4) refinement measure; see the
+    module docstring.
+
+    Parameters
+    ----------
+    tree : Tree or Game
+        The game (a ``Game`` is compiled first).
+    profile : Profile or list
+        Behavioural strategies: per player, an array or list indexed by sequence.
+    exact : bool, optional
+        None decides by the profile (exact iff every probability is an exact rational); True
+        forces exact arithmetic (floats at their binary value); False forces floats.
+
+    Returns
+    -------
+    Evaluation
+        ``values``, ``best_response_values``, ``nash_conv``, ``exploitability``,
+        ``infoset_regret``, ``max_regret``; ``to_json()``.
+
+    Raises
+    ------
+    StrategyError
+        The profile is not a distribution at some information set (named): exactly for exact
+        probabilities, within 1e-9 for floats.
+
+    Examples
+    --------
+    >>> import seqform
+    >>> tree = seqform.compile_tree(seqform.games.load("kuhn"))
+    >>> ev = seqform.evaluate(tree, seqform.solve(tree).exact_profile)
+    >>> ev.exploitability, ev.values[0]
+    (Fraction(0, 1), Fraction(-1, 18))
     """
     if isinstance(tree, Game):
         tree = compile_tree(tree)

@@ -40,7 +40,34 @@ class InfosetRegret:
 
 
 def infoset_regret(tree: Tree, profile: Profile, validate: bool = True) -> InfosetRegret:
-    """Regret at every information set of every player (see module docstring)."""
+    """Regret at every information set of every player, in floats (see the module docstring).
+
+    Parameters
+    ----------
+    tree : Tree
+    profile : Profile
+    validate : bool
+        First check the profile is a distribution everywhere.
+
+    Returns
+    -------
+    InfosetRegret
+        ``regret`` by global information set (NaN where unreached), ``reached``, ``max_regret``,
+        ``argmax``.
+
+    Raises
+    ------
+    StrategyError
+        With ``validate``, the profile is not a distribution at some information set.
+
+    Examples
+    --------
+    >>> import seqform
+    >>> tree = seqform.compile_tree(seqform.games.load("kuhn"))
+    >>> r = seqform.infoset_regret(tree, seqform.uniform(tree))
+    >>> round(r.max_regret, 6), int(r.reached.sum())
+    (1.5, 12)
+    """
     if validate:
         validate_profile(tree, profile)
     real = profile.realization(tree)
