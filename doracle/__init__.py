@@ -11,6 +11,11 @@ by growing a restricted game from best responses.
 
 ``doracle.solve(game)`` is ``double_oracle``; ``seqform solve GAME --method doracle`` runs it. The
 Flip-It game of the paper is ``seqform.games.flipit``.
+
+References:
+
+- Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
+- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information", JAIR.
 """
 from .extend import extended_profile
 from .loop import MODES, DoubleOracleResult, double_oracle

@@ -1,7 +1,12 @@
 """Extended strategies (Bosansky et al. 2014): a restricted game's strategy completed by the
 default pure strategy (the first action) at every information set it does not mention, as a
 behavioural ``seqform.Profile`` of the full game's compiled tree. Only for games small enough to
-compile; the double-oracle loop itself never needs it."""
+compile; the double-oracle loop itself never needs it.
+
+References:
+
+- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information", JAIR.
+"""
 from __future__ import annotations
 
 from fractions import Fraction

@@ -7,6 +7,11 @@ game; compute both best responses in the full game (``bestresponse``); the best-
 bound the game value (player 0's best response from above, player 1's from below); add the
 best responses' sequences. Stop when the bounds meet (gap <= ``tolerance``; 0 means exactly).
 Exact throughout: the LP solutions are certified rationals, and the best responses are exact.
+
+References:
+
+- Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
+- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information", JAIR.
 """
 from __future__ import annotations
 

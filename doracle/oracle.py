@@ -32,6 +32,11 @@ first, so a good threshold is found early.
 
 Everything is exact: weights and values are ``flint.fmpq`` rationals (fast, exact), and the
 returned value is a ``Fraction``.
+
+References:
+
+- Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
+- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information", JAIR.
 """
 from __future__ import annotations
 

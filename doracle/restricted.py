@@ -18,6 +18,11 @@ action index) pairs, closed under prefixes). Played from the root:
 
 ``RestrictedGame`` is a ``seqform.Game`` (states wrap the original game's states), so the core
 compiles and solves it.
+
+References:
+
+- Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
+- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information", JAIR.
 """
 from __future__ import annotations
 

@@ -3,7 +3,12 @@ regret (``regret``), exact ground truth for small games (``exact``: the EFCE pol
 maximum entropy with cvxpy), the sampling algorithm (``sampling``) over a model of its
 exponential family (``treemodel`` for games whose tree compiles, ``polymatrix`` for polymatrix
 games such as large grids, both on ``family``), and the paper's games (``games``: the job market
-game, three-player Indian poker, the grid game)."""
+game, three-player Indian poker, the grid game).
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
+"""
 from .exact import EFCEResult, max_entropy, solve_lp
 from .games import grid_game, indian_poker, job_market
 from .sampling import SamplingResult, sample_efce, validated_regret

@@ -15,6 +15,11 @@ of W(z) u_n(z), and the best deviation is a best response over the sub-treeplex 
 best(J) = max_b g(J, b) + sum of best(K) over the information sets K right below (J, b). The
 baseline is what the recommendations themselves earn on the same leaves. Exact (Fractions) when
 p is.
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
+- Gordon, Greenwald & Marks (2008), "No-Regret Learning in Convex Games", ICML.
 """
 from __future__ import annotations
 

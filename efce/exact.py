@@ -17,6 +17,11 @@ uniform over S): a reduced profile standing for m full ones then counts p log m 
 (``base="full"``); ``base="reduced"`` uses the reduced profiles themselves. Both return the
 distribution, the expected payoffs and the largest causal-deviation regret recomputed by the
 independent dynamic program of ``regret.py`` (exactly, on the solution rounded to rationals).
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
+- Forges & von Stengel (2002), "Computationally Efficient Coordination in Game Trees", THEMA working paper.
 """
 from __future__ import annotations
 

@@ -10,6 +10,10 @@ realization plan below the trigger. A sample's statistics: G (profiles, pairs + 
 profile's sequence payoffs below every trigger it reaches, B (profiles, triggers + 1), what its
 recommendations earn there, and U (profiles, players), its utilities. For a weighted sample om,
 a deviation's mean regret is (om G)[its pairs] . x_phi - (om B)[its trigger], over sum om.
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
 from __future__ import annotations
 

@@ -3,11 +3,11 @@
 * ``job_market(...)``: Dudik & Gordon 2009, section 2 (after Forges & von Stengel 2002). The student
   (player 0) studies or not; at the interview it answers a question "yes" or "no" (knowing
   whether it studied); the employer (player 1) hears only the answer and hires or not.
-  Payoffs (our choice; the seed gives only their signs and the cooperative outcome (4, 5)):
+  Payoffs (our choice; the paper gives only their signs and the cooperative outcome (4, 5)):
   the student gets ``hire`` = 5 when hired and pays ``study_cost`` = 1 for studying; the
   employer gets ``good_hire`` = 5 for hiring a student who studied, ``bad_hire`` = -5 for one
   who did not, 0 for not hiring. So the cooperative outcome (study, hired) pays (4, 5), as in
-  the seed, and no Nash or correlated equilibrium has anyone study or be hired: a student who
+  the paper, and no Nash or correlated equilibrium has anyone study or be hired: a student who
   does not study can give any answer a student who studies gives.
 * ``indian_poker(cards)``: Dudik & Gordon 2009, section 2.1. Three players, each dealt one of ``cards``
   distinct cards, seeing the other two cards but not its own; ante 1 each. In turn (players 0,
@@ -17,12 +17,18 @@
   0, 2, 3 and 4: a bettor nobody calls wins 2, a value the paper's list {-2, -1, 0, 3, 4} leaves out
   though its rules produce it. Sequence complexity
   24 C (C - 1); C (C-1) (C-2) deals (336 for C = 8); reduced strategies 9, 10 and 16 per
-  observation, as the seed counts.
+  observation, as the paper counts.
 * ``grid_game(size, seed)``: Dudik & Gordon 2009, section 2.1 (Vickrey & Koller 2002). ``size`` x ``size``
   players on a grid, each choosing one of 3 actions without seeing the others; each player's
   payoff is the sum, over its grid neighbours, of its entry in a 3 x 3 matrix for that pair.
-  Every entry is drawn uniformly from {0, 1/1000, ..., 1} (exact rationals; the seed draws
+  Every entry is drawn uniformly from {0, 1/1000, ..., 1} (exact rationals; the paper draws
   from [0, 1]) by ``numpy.random.default_rng(seed)``. Sequence complexity 3 size^2.
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
+- Vickrey & Koller (2002), "Multi-Agent Algorithms for Solving Graphical Games", AAAI.
+- Forges & von Stengel (2002), "Computationally Efficient Coordination in Game Trees", THEMA working paper.
 """
 from __future__ import annotations
 

@@ -18,6 +18,11 @@ colouring), in every chain at once (section 3.3's MCMC with every move accepted,
 
 Best deviation (section 3.2): for trigger (i, a), g[b] = sum_s om_s [s_i = a] v_i(s)[b]; the best
 deviation is argmax_b g[b], its regret (max_b g[b] - g[a]) / sum om.
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
+- Vickrey & Koller (2002), "Multi-Agent Algorithms for Solving Graphical Games", AAAI.
 """
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ for a game that declares itself a polymatrix game (the grid game at any size).
    deviation's lambda has overshot, so that its regret is now more negative than r* is positive,
    that lambda is lowered instead, never below 0.
    - This is what makes the limit the *maximum-entropy* EFCE and not merely some EFCE.
-   - The seed updates only the deviation with the largest regret.
+   - The paper updates only the deviation with the largest regret.
    - The cap is 10. On 8-card Indian poker a cap of 1000 did worse in 300 s: the longer steps
      used up each sample sooner (21,002 profiles drawn against 14,101); the in-sample regret
      ended 1.6 times, a fresh sample's 2.1 times as high.
@@ -43,14 +43,18 @@ for a game that declares itself a polymatrix game (the grid game at any size).
    ``max_reuse`` rounds (our addition: a long-reused sample overfits, its regret estimate falling
    below the distribution's). Then sample afresh, with the sample size growing as
    ``sample_size`` + ``growth`` t (section 3.4: 100 + t/10).
-   - The seed names no threshold; half is ours. Lower floors did worse on 8-card poker with the
+   - The paper names no threshold; half is ours. Lower floors did worse on 8-card poker with the
      seed's reuse rule. At 5% of the sample, a 125-profile sample was never replaced, and its
      regret stayed at 0.6 to 1.1 of the first. At a fixed 100 effective profiles, each sample was
      fitted far below what the next fresh one showed (README).
 
-Scenarios: chance is enumerated exactly (``scenarios=None``; the seed does so for Indian poker) or
+Scenarios: chance is enumerated exactly (``scenarios=None``; the paper does so for Indian poker) or
 sampled once (``scenarios=k``: k scenarios, each an outcome at every chance node). Reproducible
 with ``seed``.
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
 from __future__ import annotations
 

@@ -8,6 +8,10 @@ the unions over their actions. ``Profiles`` holds every player's plans and the e
 of every reduced profile; ``full_counts`` gives, per reduced strategy, how many full pure
 strategies (an action at every information set) it stands for, the base measure of Dudik & Gordon (2009)'s
 maximum entropy over full pure strategy profiles.
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
 from __future__ import annotations
 

@@ -48,6 +48,10 @@ These are n's sequence payoffs below i against the sample. best(J) = max_b g[J, 
 best(K) over n's information sets K right below (J, b) gives the best deviation strategy, level
 by level over all triggers at once. Its regret is best(i) minus what the recommendations earn,
 sum of om_s [s plays z] c(z) u_n(z) over the leaves z below i.
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
 from __future__ import annotations
 

@@ -7,6 +7,11 @@
 * ``shrink(game)``: GameShrink, with the abstract game, the information-set map, ``lift`` and the
   sizes before and after; ``solve(game)``: solve through the abstraction, certified exactly in the
   original game. ``gameshrink`` explains (and proves) what is merged.
+
+References:
+
+- Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
+- Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
 from __future__ import annotations
 

@@ -16,6 +16,11 @@ rounds, as flat tuples (one per betting node, numbered in preorder):
 
 ``limit_betting`` builds the limit-poker form used by Leduc, Rhode Island Hold'em and the
 four-card game of Sandholm 2010, Figure 2.
+
+References:
+
+- Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
+- Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ classes only, which are preserved), the payoff (the outcome). By induction from 
 (condition 3 maps i's own later information sets to equivalent ones) the values at o and o' are
 proportional, with factor P(o) / P(o'), so one best response is constant on classes. Hence the
 restricted game's equilibria are equilibria of the original game, with the same value: Theorem 1
-of the seed. The tests check this exactly on every game they solve: the lifted strategies are
+of the paper. The tests check this exactly on every game they solve: the lifted strategies are
 certified by exact best responses in the original game.
 
 The paper's counts (``respect_opponents=False``)
@@ -61,6 +61,11 @@ unseen opponent, the opponent's card dealt as if at the end) reproduces the pape
 Hold'em sizes exactly (13, 205 and 1,774 classes per round: 1,237,238 LP rows). That abstraction
 is *not* lossless in general: on Leduc it changes the value (tests/lossless). It is offered to
 reproduce and explain the paper's numbers, never used to lift a strategy as exact.
+
+References:
+
+- Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
+- Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
 from __future__ import annotations
 

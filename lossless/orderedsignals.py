@@ -13,6 +13,11 @@ and solves it directly; ``lossless.gameshrink`` works on its signals instead.
 The order of deals is the *signal tree* of the paper: one level per card, round by round, and in
 a round player 0's private cards, then player 1's, ..., then the public cards. A player's
 observation after level k is the tuple of the cards at the levels it sees (its own and public).
+
+References:
+
+- Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
+- Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
 from __future__ import annotations
 

@@ -13,6 +13,10 @@
 
 Card labels are a rank character and a suit character, e.g. "Ks"; the four-card game's cards are
 "J1", "J2", "K1", "K2".
+
+References:
+
+- Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
 """
 from __future__ import annotations
 

@@ -15,6 +15,11 @@ the worlds:
 
 Building is vectorised: level k repeats each row once per card left and finds the j-th card left
 by counting the dealt cards below it.
+
+References:
+
+- Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
+- Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
 from __future__ import annotations
 

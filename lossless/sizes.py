@@ -16,6 +16,11 @@ nnz(A): a leaf in round r contributes one entry per pair (class of player 0, cla
 during round r that some world reaches, except at a showdown where the expected payoff of the
 pair is zero (e.g. every world of the pair is a tie). The pairs come from the signal tree's
 worlds, with their outcome counts.
+
+References:
+
+- Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
 """
 from __future__ import annotations
 

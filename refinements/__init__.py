@@ -8,6 +8,11 @@ With ``eps=...`` they solve the perturbed game at that tremble instead. Modules:
 ``perturbation`` (EFPE, QPE and user-given lower bounds), ``perturbedlp`` (the LP with eps as a
 symbol), ``iterativerefinement`` (exact optimality at one eps), ``trembling`` (the limit),
 ``certify`` (the checks), ``solve`` (the API).
+
+References:
+
+- Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
+- Farina, Gatti & Sandholm (2018), "Practical Exact Algorithm for Trembling-Hand Equilibrium Refinements in Games", NeurIPS.
 """
 from __future__ import annotations
 

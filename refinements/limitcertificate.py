@@ -1,7 +1,7 @@
 """Exact certificates for a refined equilibrium (the trembling LP's limit).
 
 1. **Nash.** The limit plans are valid realization plans and their exact best-response values meet
-   (``seqform.exact.certificate.verify``); ``refinements.refine`` also checks that this value equals the
+   (``seqform.exact.certificate.exact_bracket``); ``refinements.refine`` also checks that this value equals the
    game value certified by the plain Nash LP, computed independently.
 2. **Sequential rationality.** At every information set I, reached or not, Kroer, Farina & Sandholm (2017)'s regret
    (``seqform.verify.infosetregret``): I taken as reached, its nodes weighted by Bayes' rule, the gain from
@@ -12,6 +12,10 @@
    in proportion to ``chance * c_s``. Terminals below I weigh in the same way (orders only grow
    along a path), and the owner's continuation is its limit behavioural strategy. Everything is
    exact; for EFPE and QPE every regret must be exactly zero.
+
+References:
+
+- Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 """
 from __future__ import annotations
 

@@ -16,6 +16,11 @@ bound, each a polynomial in the tremble size eps with rational coefficients:
 Polynomials are stored as ``{power: coefficients}`` with one coefficient array (Fractions, one per
 sequence) per power ``>= 1``: a perturbation vanishes at eps = 0, so the unperturbed game is its
 limit.
+
+References:
+
+- Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
+- Miltersen & Sorensen (2010), "Computing a Quasi-Perfect Equilibrium of a Two-Player Game", Economic Theory.
 """
 from __future__ import annotations
 

@@ -17,6 +17,10 @@ where ``R_p`` are the sequences with a behavioural bound and ``G`` has the rows
 player 0's perturbed equilibrium plan and ``y = lambda + y'`` with ``y'`` the duals of the D rows
 is player 1's. Columns are ``[x (|Sigma_1|), q (1 + |I_2|), r (|R1|)]``. This is the LP of Farina,
 Gatti & Sandholm (NeurIPS 2018, "trembling LP"): every coefficient is a polynomial in eps.
+
+References:
+
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
 """
 from __future__ import annotations
 

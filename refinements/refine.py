@@ -14,7 +14,7 @@ import numpy as np
 
 from seqform.verify.exploitability import exploitability as _exploitability
 from seqform.result import Result
-from seqform.exact.certificate import ExactSequenceForm, verify
+from seqform.exact.certificate import ExactSequenceForm, exact_bracket
 from seqform.exact.rationals import fraction_of
 from seqform.model.game import Game
 from seqform.verify.infosetregret import infoset_regret
@@ -186,7 +186,7 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     beh = [limit_behaviour(tree, p, *leads[p]) for p in range(2)]
     x0, y0 = test.x.terms[0], test.y.terms[0]
     ex = ExactSequenceForm(sf)
-    bad, lower, upper = verify(tree, ex, x0, y0)
+    bad, lower, upper = exact_bracket(tree, ex, x0, y0)
     say("certifying: information-set regrets under the limit beliefs")
     regrets = limit_regrets(tree, beh, leads)
     mx, arg, pos = max_regret(regrets)
@@ -254,9 +254,8 @@ def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
                            tree.sizes(), secs, None, float(viol), notes, tree, plp, (cs, rs))
 
 
-def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
-    """Extensive-form perfect equilibrium (Farina & Gatti 2017 perturbation): the exact limit, or
-    the eps-perturbed game's equilibrium when ``eps`` is given.
+_CONCEPT_DOC = """{what} ({paper} perturbation): the exact limit, or the eps-perturbed
+    game's equilibrium when ``eps`` is given.
 
     Parameters
     ----------
@@ -279,40 +278,23 @@ def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSoluti
     Examples
     --------
     >>> import seqform, refinements
-    >>> sol = refinements.efpe(seqform.games.load("threat_zero_sum"))
-    >>> sol.certified
-    True
+    >>> sol = refinements.{name}(seqform.games.load("{game}"){args})
+    >>> {show}
+    {result}
     """
+
+
+def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
     return refine(game, "efpe", eps, **kwargs)
 
 
 def qpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
-    """Quasi-perfect equilibrium (Miltersen & Sorensen 2010 perturbation): the exact limit, or the
-    eps-perturbed game's equilibrium when ``eps`` is given.
-
-    Parameters
-    ----------
-    game : Game or Tree
-        A two-player zero-sum game.
-    eps : float, optional
-        None for the exact limit eps -> 0; else the tremble.
-    **kwargs
-        As for ``refine``.
-
-    Returns
-    -------
-    RefinedSolution
-
-    Raises
-    ------
-    RefinementError, PerturbationError, UnsupportedGameError
-        As for ``refine``.
-
-    Examples
-    --------
-    >>> import seqform, refinements
-    >>> sol = refinements.qpe(seqform.games.load("kuhn"), eps=0.01)
-    >>> sol.eps, sol.tremble_violation < 1e-9
-    (0.01, True)
-    """
     return refine(game, "qpe", eps, **kwargs)
+
+
+efpe.__doc__ = _CONCEPT_DOC.format(what="Extensive-form perfect equilibrium", paper="Farina & Gatti 2017",
+                                   name="efpe", game="threat_zero_sum", args="", show="sol.certified",
+                                   result="True")
+qpe.__doc__ = _CONCEPT_DOC.format(what="Quasi-perfect equilibrium", paper="Miltersen & Sorensen 2010", name="qpe",
+                                  game="kuhn", args=", eps=0.01",
+                                  show="sol.eps, sol.tremble_violation < 1e-9", result="(0.01, True)")

@@ -219,7 +219,7 @@ def _series_nonsingular(mats: dict, rhs: list, K: int, solve) -> list:
     return ws
 
 
-def test_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, order: int,
+def check_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, order: int,
                exact_limit: int = 2_000_000) -> BasisTest:
     """Is this basis optimal for all small eps > 0? (see the module docstring). ``order``: the
     number of series terms after the constant one. Raises ``TooLarge`` if the exact LU would
@@ -377,7 +377,7 @@ class LimitSearch:
 def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), tries: int = 6,
            order: int | None = None, exact_limit: int = 2_000_000,
            progress: Callable[[str], None] | None = None) -> LimitSearch:
-    """Solve at eps0, eps0*shrink, ... (rationals) until a basis passes ``test_basis``;
+    """Solve at eps0, eps0*shrink, ... (rationals) until a basis passes ``check_basis``;
     ``RefinementError`` after ``tries`` failures. At each eps, HiGHS's basis is first made exactly
     optimal at that eps by iterative refinement (``iterativerefinement.refine``), since float
     tolerances cannot resolve the eps^depth values of deep trembles. ``order`` defaults, for
@@ -417,7 +417,7 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
         # (on the first try only: later, smaller eps are likelier to hold the limit's basis)
         t0 = time.perf_counter()
         try:
-            quick = test_basis(plp, res.highs.col_status, res.highs.row_status, 0, exact_limit) if not tried else None
+            quick = check_basis(plp, res.highs.col_status, res.highs.row_status, 0, exact_limit) if not tried else None
         except TooLarge as e:
             raise RefinementError(f"the exact basis test is too large: {e}") from None
         secs["exact"] += time.perf_counter() - t0
@@ -441,7 +441,7 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
         say(f"trembling LP: testing the basis exactly ({order} series terms)")
         t0 = time.perf_counter()
         try:
-            test = test_basis(plp, cs, rs, order, exact_limit)
+            test = check_basis(plp, cs, rs, order, exact_limit)
         except TooLarge as e:
             raise RefinementError(f"the exact basis test is too large: {e}") from None
         secs["exact"] += time.perf_counter() - t0

@@ -8,7 +8,7 @@ import pytest
 import seqform
 from seqform import UnsupportedGameError, games
 from seqform.verify.exploitability import exploitability
-from seqform.exact.certificate import ExactSequenceForm, verify
+from seqform.exact.certificate import ExactSequenceForm, exact_bracket
 from seqform.exact.rationals import fmpq_of
 from seqform.model.strategy import Profile, behaviour_from_realization
 from tests import smallgames
@@ -50,7 +50,7 @@ def test_tampered_strategy_is_not_certified(leduc_solution):
     ex = ExactSequenceForm(sf)
     x = [fmpq_of(v) for v in sol.exact_realization[0]]
     y = [fmpq_of(v) for v in sol.exact_realization[1]]
-    _, lo, up = verify(t, ex, x, y)
+    _, lo, up = exact_bracket(t, ex, x, y)
     assert lo == up
     # move a little mass at player 0's first information set: still a valid plan, no longer optimal
     i = int(t.player_infosets[0][0])
@@ -73,7 +73,7 @@ def test_tampered_strategy_is_not_certified(leduc_solution):
             x2[s] = x[s] * scale_src
         elif a == dst:
             x2[s] = x[s] * scale_dst
-    bad, lo2, up2 = verify(t, ex, x2, y)
+    bad, lo2, up2 = exact_bracket(t, ex, x2, y)
     assert bad == ""
     assert lo2 < up2
 

@@ -110,7 +110,7 @@ def check_plan(tree: Tree, p: int, x: list) -> str:
     return ""
 
 
-def verify(tree: Tree, ex: ExactSequenceForm, x: list, y: list) -> tuple[str, flint.fmpq, flint.fmpq]:
+def exact_bracket(tree: Tree, ex: ExactSequenceForm, x: list, y: list) -> tuple[str, flint.fmpq, flint.fmpq]:
     """Check plans exactly and return (problem or "", lower, upper)."""
     for p, plan in ((0, x), (1, y)):
         bad = check_plan(tree, p, plan)
@@ -200,7 +200,7 @@ def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIM
     size = 0
     try:
         x, y, size = basis_solution(sf, ex, lp, exact_limit)
-        bad, lower, upper = verify(tree, ex, x, y)
+        bad, lower, upper = exact_bracket(tree, ex, x, y)
         if not bad and lower == upper:
             return Certificate(True, fraction_of(lower), fraction_of(lower), fraction_of(upper), Fraction(0),
                                [fraction_of(v) for v in x], [fraction_of(v) for v in y], "basis", size,
@@ -212,7 +212,7 @@ def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIM
         note = f"exact basis solve failed: {e}"
     x = rounded_plan(tree, 0, lp.x)
     y = rounded_plan(tree, 1, lp.y)
-    bad, lower, upper = verify(tree, ex, x, y)
+    bad, lower, upper = exact_bracket(tree, ex, x, y)
     if bad:  # cannot happen for plans built by rounded_plan; never report an unchecked bound
         raise CertificateError(f"rounded strategies failed validation: {bad}")
     lo, up = fraction_of(lower), fraction_of(upper)

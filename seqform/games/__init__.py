@@ -4,6 +4,10 @@
 ``goofspiel(cards, ...)``, ``flipit(depth, observe, ...)`` (Bosansky (2019)'s network game); the refinement examples ``threat_zero_sum()``,
 ``threat_general_sum()``, ``guess_the_ace()``, ``selten_horse()`` (``textbook.py``);
 ``load("leduc(ranks=5)")`` builds one from its name.
+
+References:
+
+- Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
 """
 from __future__ import annotations
 

@@ -27,6 +27,10 @@ Default graph (``flipit()``): 5 hosts, edges 0->1, 0->2, 1->4, 2->4, 3->4 (entry
 rewards (10, 10, 4, 4, 10), costs (8, 2, 2, 8, 5). Its trees have 25 / 565 / 15,685 / 495,205 /
 16,715,941 nodes at depths 1 to 5: the sizes Bosansky 2019 reports at depths 3, 4 and 5.
 ``num_nodes_hint`` counts them without building the tree.
+
+References:
+
+- Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
 """
 from __future__ import annotations
 

@@ -15,6 +15,11 @@
   "ace" up to half the time) is Nash; only "other" is quasi-perfect.
 * ``selten_horse()``: Selten's horse (three players, general-sum): for evaluation and the
   N-player tools; the two-player zero-sum refinements do not apply to it.
+
+References:
+
+- Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
+- Miltersen & Sorensen (2010), "Computing a Quasi-Perfect Equilibrium of a Two-Player Game", Economic Theory.
 """
 from __future__ import annotations
 

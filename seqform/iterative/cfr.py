@@ -33,6 +33,12 @@ Variants, with OpenSpiel's definitions so that iterates agree with its solvers (
 
 ``traversals`` counts passes over the leaves (one per player update, two per iteration), the
 unit of Kroer, Farina & Sandholm (2017)'s plots.
+
+References:
+
+- Zinkevich, Johanson, Bowling & Piccione (2007), "Regret Minimization in Games with Incomplete Information", NIPS.
+- Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
+- Brown & Sandholm (2019), "Solving Imperfect-Information Games via Discounted Regret Minimization", AAAI.
 """
 from __future__ import annotations
 

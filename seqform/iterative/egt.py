@@ -29,6 +29,12 @@ constant, every step is checked: a step that breaks the condition is retried wit
 with the same check). Sandholm (2010)'s second heuristic, balancing, shrinks the larger of mu_u D_u and
 mu_v D_v instead of alternating. ``traversals`` counts products with A or A^T (one pass over the
 leaves each): 3 per shrink step and 2 per check.
+
+References:
+
+- Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
+- Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
+- Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games", Mathematics of Operations Research.
 """
 from __future__ import annotations
 

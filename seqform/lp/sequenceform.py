@@ -6,6 +6,11 @@ Player 1 (our player 0) chooses a realization plan ``x >= 0`` with ``E x = e``, 
 
 Rows of ``E`` (shape ``(1 + |I_1|, |Sigma_1|)``): row 0 is ``x[empty] = 1``; row ``1 + i`` is
 ``sum_a x[(I_i, a)] - x[parent(I_i)] = 0`` for the player's i-th information set. Likewise F.
+
+References:
+
+- Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
 """
 from __future__ import annotations
 

@@ -12,6 +12,11 @@ Joining the two gives one LP in (x, q):
 
 Its optimum is the game value; x is player 0's equilibrium plan and the duals of the second block
 are player 1's plan y (complementary slackness). Columns are ``[x (|Sigma_1|), q (1 + |I_2|)]``.
+
+References:
+
+- Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
 """
 from __future__ import annotations
 

@@ -8,6 +8,10 @@ flat numpy arrays; every algorithm works on that compiled form.
 States may be any Python objects; seqform never hashes or compares them. Information-set keys
 must be hashable, and are compared per player (two players may use the same key for different
 information sets).
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
 from __future__ import annotations
 

@@ -10,6 +10,11 @@ no information in a realization plan; converting a plan to behaviour gives them 
 distribution, on purpose: it is a valid completion, it is what OpenSpiel does, and the Nash
 value does not depend on it. Refinements (package ``refinements``) exist precisely to choose
 these actions well.
+
+References:
+
+- Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
 """
 from __future__ import annotations
 

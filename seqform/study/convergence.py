@@ -20,6 +20,10 @@ and ``average_profile()`` (``traversals`` is read when it has one); or a callabl
 compiled tree and returning an iterable of strategies, one per iteration, each a
 ``seqform.Profile``, a list of behavioural arrays, or an OpenSpiel policy. The x axis is
 iterations, and tree traversals when the solver counts them (Kroer, Farina & Sandholm (2017)'s unit).
+
+References:
+
+- Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 """
 from __future__ import annotations
 

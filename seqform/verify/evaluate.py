@@ -40,6 +40,10 @@ Where ``W(I) = 0`` (chance or the others never reach I) Bayes' rule is undefined
 
 NashConv is ``sum_p (best-response value_p - value_p)``; exploitability is NashConv / N
 (OpenSpiel's convention; for two-player zero-sum games, the mean gain of deviating).
+
+References:
+
+- Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 """
 from __future__ import annotations
 

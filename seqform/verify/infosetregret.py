@@ -12,6 +12,10 @@ values of the backward pass (``bestresponse.backward_pass``),
 Where ``W(I) = 0`` (the others or chance never reach I), Bayes' rule is undefined: regret is
 reported as NaN there and ``reached`` is False. Conditioning on a tremble-completed opponent
 instead is the refinements package's business.
+
+References:
+
+- Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 """
 from __future__ import annotations
 
@@ -44,21 +48,14 @@ def infoset_regret(tree: Tree, profile: Profile, validate: bool = True) -> Infos
 
     Parameters
     ----------
-    tree : Tree
-    profile : Profile
-    validate : bool
-        First check the profile is a distribution everywhere.
+    tree, profile, validate
+        As for ``seqform.exploitability`` (which raises the same ``StrategyError``).
 
     Returns
     -------
     InfosetRegret
         ``regret`` by global information set (NaN where unreached), ``reached``, ``max_regret``,
         ``argmax``.
-
-    Raises
-    ------
-    StrategyError
-        With ``validate``, the profile is not a distribution at some information set.
 
     Examples
     --------
