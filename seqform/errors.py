@@ -41,3 +41,7 @@ class StrategyError(SeqformError):
 
 class CertificateError(SeqformError):
     """Exact verification of a solution failed (never raised silently: see ``Certificate``)."""
+
+
+class CheckpointError(SeqformError):
+    """A checkpoint that cannot be resumed here: another algorithm, game or format."""

@@ -65,3 +65,15 @@ def test_a_third_party_package_adds_a_game_through_an_entry_point(tmp_path):
     """))
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == {"value": "0", "certified": True}
+
+
+def test_core_games_do_not_load_the_extensions():
+    """A built-in game and its solve import no extension: the registry is asked only for names
+    the core does not have (loading every plugin cost Kuhn's solve 20x its time)."""
+    r = run_python("""
+        import sys, seqform
+        seqform.solve(seqform.games.load("kuhn"))
+        print(sorted(m for m in ("refinements", "lossless", "doracle", "efce") if m in sys.modules))
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"

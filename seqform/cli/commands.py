@@ -130,7 +130,7 @@ def cmd_verify(args) -> int:
     game = load_game_arg(args.game, args)
     tree = build_tree(game, args, prog)
     refined = [c for c in (args.refined or "").split(",") if c]
-    rep = verify(args.solver, tree, args.iterations, refined=refined, eps=args.eps, progress=prog,
+    rep = verify(args.solver, tree, args.iterations, refined=refined, eps=args.eps, seed=args.seed, seeds=args.seeds, progress=prog,
                  points=list(range(args.every, args.iterations + 1, args.every)) if args.every else None)
     if args.plot:
         rep.plot(args.plot)
@@ -144,10 +144,20 @@ def cmd_verify(args) -> int:
     print(f"game value               {rep.game_value}  (= {float(rep.game_value):.12g}, certified LP)")
     if last is not None:
         trav = f", {last.traversals:,} tree traversals" if last.traversals is not None else ""
-        print(f"after                    {last.iteration:,} iterations{trav}, {rep.solver_seconds:.3f} s in the solver")
-        print(f"exploitability           {last.exploitability:.6e}")
-        print(f"value gap                {last.value_gap:+.6e}")
-        print(f"max infoset regret       {last.max_infoset_regret:.6e}")
+        work = f", {last.nodes_touched:,} nodes touched" if last.nodes_touched is not None else ""
+        runs = f" (median of {last.seeds} seeds; 10-90% band in brackets)" if last.seeds > 1 else ""
+        print(f"after                    {last.iteration:,} iterations{trav}{work}, {rep.solver_seconds:.3f} s in "
+              f"the solver{runs}")
+
+        def band(attr: str, fmt: str) -> str:
+            if last.seeds == 1:
+                return ""
+            return f"  [{getattr(last, attr + '_q10'):{fmt}} .. {getattr(last, attr + '_q90'):{fmt}}]"
+        print(f"exploitability           {last.exploitability:.6e}{band('exploitability', '.3e')}")
+        if last.current_exploitability is not None:
+            print(f"  of the current iterate {last.current_exploitability:.6e}")
+        print(f"value gap                {last.value_gap:+.6e}{band('value_gap', '+.3e')}")
+        print(f"max infoset regret       {last.max_infoset_regret:.6e}{band('max_infoset_regret', '.3e')}")
         for c in ("efpe", "qpe"):
             d = getattr(last, f"{c}_distance")
             if d is not None:

@@ -77,6 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     vp.add_argument("--eps", type=float, default=None, metavar="X",
                     help="the tremble of egt-perturbed, 0 < X < 1 (default 1e-3)")
     vp.add_argument("--plot", default=None, metavar="OUT.png", help="write a log-log plot (matplotlib)")
+    vp.add_argument("--seed", type=int, default=0, help="the random seed of the sampling solvers (MCCFR; default 0)")
+    vp.add_argument("--seeds", type=int, default=1, metavar="K",
+                    help="run K seeded runs (seeds --seed .. --seed+K-1) and report, at each point, the median "
+                         "and the 10-90%% band of exploitability, value gap and largest information-set regret")
     common_options(vp)
     vp.set_defaults(func=cmd_verify)
     ip = sub.add_parser("info", help="print a game's sizes")
@@ -106,6 +110,7 @@ def _check_options(args) -> None:
     elif cmd == "verify":
         at_least("--iterations", args.iterations, 1)
         at_least("--every", args.every, 1)
+        at_least("--seeds", args.seeds, 1)
         tremble("--eps", args.eps)
         if args.eps is not None and args.solver != "egt-perturbed":
             raise SeqformError(f"--eps applies to egt-perturbed only, not {args.solver}")

@@ -88,10 +88,12 @@ def load(spec: str) -> Game:
         kwargs = {k.arg: _literal(k.value, spec) for k in tree.keywords}
     else:
         raise UnknownGameError(f"cannot read game {spec!r}: expected NAME or NAME(param=value, ...)")
-    games = available()
-    factory = games.get(name)
-    if factory is None:
-        raise UnknownGameError(f"unknown game {name!r}; built-in games: {', '.join(sorted(games))}")
+    factory = REGISTRY.get(name)
+    if factory is None:  # only now ask the extensions: loading them costs imports
+        games = available()
+        factory = games.get(name)
+        if factory is None:
+            raise UnknownGameError(f"unknown game {name!r}; built-in games: {', '.join(sorted(games))}")
     sig = inspect.signature(factory)
     try:
         sig.bind(*args, **kwargs)

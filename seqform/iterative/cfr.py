@@ -25,6 +25,11 @@ Variants, with OpenSpiel's definitions so that iterates agree with its solvers (
 * ``"dcfr"``: discounted CFR (Brown & Sandholm 2019): after each update, positive accumulated
   regrets times t^alpha / (t^alpha + 1), negative ones times t^beta / (t^beta + 1), average
   contributions weighted by t^gamma; alpha=3/2, beta=0, gamma=2 by default (``DCFRSolver``);
+* ``"lcfr"``: linear CFR (Brown & Sandholm 2019): discounted CFR with alpha = beta = gamma = 1
+  (OpenSpiel's ``DCFRSolver(game, 1, 1, 1)``);
+* ``"cfr-simultaneous"``: vanilla CFR as Zinkevich et al. (2007) state it: both players update
+  on the same iteration's strategies (OpenSpiel's ``_CFRSolver`` with ``alternating_updates=False``);
+  uniform averaging;
 * ``"cs-cfr"``: chance-sampled CFR (Zinkevich et al. 2007, section 4): each iteration samples one outcome at
   every chance node, with chance's probabilities, and both players update on the leaves that
   sample reaches. A sampled leaf's payoff enters ``g`` without its chance probability, so the
@@ -49,16 +54,12 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.errors import SeqformError, UnsupportedGameError
+from seqform.errors import CheckpointError, SeqformError, UnsupportedGameError
 from seqform.model.game import CHANCE, Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
-ALGORITHMS = ("cfr", "cfr+", "dcfr", "cs-cfr")
-
-
-class CheckpointError(SeqformError):
-    """A checkpoint that cannot be resumed here: another algorithm, game or format."""
+ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "cs-cfr")
 
 
 @dataclass
@@ -95,6 +96,8 @@ class RegretMinimizer:
             raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players; these CFR solvers are "
                                        f"for two-player games")
         self.tree, self.algorithm = tree, algorithm
+        if algorithm == "lcfr":  # linear CFR is discounted CFR with alpha = beta = gamma = 1
+            alpha = beta = gamma = 1.0
         self.alpha, self.beta, self.gamma, self.seed = float(alpha), float(beta), float(gamma), int(seed)
         self.iteration = 0
         self.traversals = 0
@@ -201,10 +204,10 @@ class RegretMinimizer:
         R += inst[1:]
         if self.algorithm == "cfr+":
             np.maximum(R, 0.0, out=R)
-        elif self.algorithm == "dcfr":
+        elif self.algorithm in ("dcfr", "lcfr"):
             ta, tb = t ** self.alpha, t ** self.beta
             R *= np.where(R >= 0, ta / (ta + 1), tb / (tb + 1))
-        weight = {"cfr+": float(t), "dcfr": float(t) ** self.gamma}.get(self.algorithm, 1.0)
+        weight = {"cfr+": float(t), "dcfr": float(t) ** self.gamma, "lcfr": float(t) ** self.gamma}.get(self.algorithm, 1.0)
         self.cumulative[p] += weight * self._realization(p, b)
         self.behaviour[p] = self._matching(p)
         self.traversals += 1
@@ -227,6 +230,11 @@ class RegretMinimizer:
         for _ in range(int(iterations)):
             self.iteration += 1
             leaves = self._sample_leaves() if self.algorithm == "cs-cfr" else None
+            if self.algorithm == "cfr-simultaneous":  # both against the other's strategy of this iteration
+                gs = [self._payoffs(p, self._realization(1 - p, self.behaviour[1 - p]), None) for p in (0, 1)]
+                for p in (0, 1):
+                    self._update(p, gs[p])
+                continue
             for p in (0, 1):
                 q = 1 - p
                 self._update(p, self._payoffs(p, self._realization(q, self.behaviour[q]), leaves))

@@ -302,7 +302,7 @@ class ExcessiveGap:
     def load(cls, path, game: Game | Tree, algorithm: str | None = None) -> "ExcessiveGap":
         """Resume the run saved at ``path`` on ``game`` (``algorithm``, when given, must be the
         file's: "egt" or "egt-perturbed")."""
-        from seqform.iterative.cfr import CheckpointError
+        from seqform.errors import CheckpointError
         try:
             with np.load(path, allow_pickle=False) as f:
                 meta = json.loads(str(f["meta"]))

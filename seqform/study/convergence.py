@@ -42,7 +42,8 @@ from seqform.verify.infosetregret import infoset_regret
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
-SOLVERS = ("cfr", "cfr+", "dcfr", "cs-cfr", "egt", "egt-perturbed", "openspiel-cfr", "openspiel-cfr+")
+SOLVERS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "cs-cfr", "es-mccfr", "os-mccfr", "egt", "egt-perturbed", "openspiel-cfr",
+           "openspiel-cfr+", "openspiel-es-mccfr", "openspiel-os-mccfr")
 
 
 @dataclass
@@ -58,6 +59,23 @@ class VerifyPoint:
     max_infoset_regret: float
     efpe_distance: float | None = None
     qpe_distance: float | None = None
+    #: work done so far, when the solver counts it (MCCFR: nodes its samples visited)
+    nodes_touched: int | None = None
+    #: exploitability of the current iterate (not the average), when the solver has one
+    current_exploitability: float | None = None
+    #: with several seeds: how many runs, and each measure's 10% and 90% quantiles across them
+    #: (the measures above are then the medians)
+    seeds: int = 1
+    exploitability_q10: float | None = None
+    exploitability_q90: float | None = None
+    value_gap_q10: float | None = None
+    value_gap_q90: float | None = None
+    max_infoset_regret_q10: float | None = None
+    max_infoset_regret_q90: float | None = None
+
+
+#: the measures a multi-seed report gives as median and 10-90% band
+BANDED = ("exploitability", "value_gap", "max_infoset_regret")
 
 
 @dataclass
@@ -101,7 +119,14 @@ class VerifyReport:
             xs = [a for a, b in zip(x, ys) if b is not None and b > 0]
             ys = [b for b in ys if b is not None and b > 0]
             if xs:
-                ax.loglog(xs, ys, label=label, marker=".")
+                line, = ax.loglog(xs, ys, label=label + (" (median)" if pts[0].seeds > 1 else ""), marker=".")
+                key = {"exploitability": "exploitability", "max information-set regret": "max_infoset_regret"}.get(label)
+                if key and pts[0].seeds > 1:  # the 10-90% band across seeds
+                    lo = [getattr(p, f"{key}_q10") for p in pts]
+                    hi = [getattr(p, f"{key}_q90") for p in pts]
+                    ok = [i for i in range(len(pts)) if lo[i] is not None and lo[i] > 0]
+                    ax.fill_between([x[i] for i in ok], [lo[i] for i in ok], [hi[i] for i in ok],
+                                    color=line.get_color(), alpha=0.2)
         ax.set_xlabel("tree traversals" if use_trav else "iterations")
         ax.set_title(title or f"{self.solver} on {self.game}")
         ax.grid(True, which="both", alpha=0.3)
@@ -135,11 +160,11 @@ class _Stepper:
     """One interface over every kind of source: ``advance()`` runs one iteration and returns the
     strategies to measure, ``traversals``."""
 
-    def __init__(self, source: Any, tree: Tree, eps: float | None):
+    def __init__(self, source: Any, tree: Tree, eps: float | None, seed: int = 0):
         self.traversals = None
         if isinstance(source, str):
             self.name = source
-            source = make_solver(source, tree, eps=eps)
+            source = make_solver(source, tree, eps=eps, seed=seed)
         else:
             self.name = getattr(source, "algorithm", None) or getattr(source, "__name__", type(source).__name__)
         if hasattr(source, "step") and hasattr(source, "average_profile"):
@@ -163,37 +188,55 @@ class _Stepper:
         return _as_profile(self.tree, self._last)
 
 
-def make_solver(name: str, tree: Tree, eps: float | None = None):
+def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0):
     """A built-in solver by name (``SOLVERS``) on ``tree``: an object with ``step()`` and
-    ``average_profile()``. ``eps``: the tremble of perturbed EGT."""
-    if name in ("cfr", "cfr+", "dcfr", "cs-cfr"):
+    ``average_profile()``. ``eps``: the tremble of perturbed EGT; ``seed``: the sampling solvers'."""
+    if name in ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "cs-cfr"):
         from seqform.iterative.cfr import RegretMinimizer
-        return RegretMinimizer(tree, name)
+        return RegretMinimizer(tree, name, seed=seed)
+    if name in ("es-mccfr", "os-mccfr"):
+        from seqform.iterative.mccfr import MonteCarloCFR
+        return MonteCarloCFR(tree, "external" if name == "es-mccfr" else "outcome", seed=seed)
+    if name in ("openspiel-es-mccfr", "openspiel-os-mccfr"):
+        return _OpenSpielSolver(tree, name, seed=seed)
     if name in ("egt", "egt-perturbed"):
         from seqform.iterative.egt import ExcessiveGap
         return ExcessiveGap(tree, perturbation="efpe" if name == "egt-perturbed" else None,
                             eps=eps if eps is not None else 1e-3)
     if name in ("openspiel-cfr", "openspiel-cfr+"):
-        return _OpenSpielSolver(tree, plus=name.endswith("+"))
+        return _OpenSpielSolver(tree, name)
     raise SeqformError(f"unknown solver {name!r}; choose one of {', '.join(SOLVERS)}")
 
 
 class _OpenSpielSolver:
-    """OpenSpiel's Python CFRSolver / CFRPlusSolver on the OpenSpiel game behind ``tree``."""
+    """OpenSpiel's Python solvers on the OpenSpiel game behind ``tree``: CFRSolver, CFRPlusSolver,
+    ExternalSamplingSolver (simple averaging, its default) and OutcomeSamplingSolver. The MCCFR
+    solvers draw from numpy's global random state, seeded here with ``seed``."""
 
-    def __init__(self, tree: Tree, plus: bool):
+    def __init__(self, tree: Tree, name: str, seed: int = 0):
         from seqform.io.openspiel import _pyspiel, openspiel_name
         pyspiel = _pyspiel()
-        from open_spiel.python.algorithms import cfr as os_cfr
         self.game = pyspiel.load_game(openspiel_name(tree))
-        self.solver = (os_cfr.CFRPlusSolver if plus else os_cfr.CFRSolver)(self.game)
-        self.algorithm = "openspiel-cfr+" if plus else "openspiel-cfr"
+        if name in ("openspiel-cfr", "openspiel-cfr+"):
+            from open_spiel.python.algorithms import cfr as os_cfr
+            self.solver = (os_cfr.CFRPlusSolver if name.endswith("+") else os_cfr.CFRSolver)(self.game)
+            self._step, self.traversals = self.solver.evaluate_and_update_policy, 0
+        else:
+            np.random.seed(seed)
+            if name == "openspiel-es-mccfr":
+                from open_spiel.python.algorithms import external_sampling_mccfr as es
+                self.solver = es.ExternalSamplingSolver(self.game, es.AverageType.SIMPLE)
+            else:
+                from open_spiel.python.algorithms import outcome_sampling_mccfr as os_
+                self.solver = os_.OutcomeSamplingSolver(self.game)
+            self._step, self.traversals = self.solver.iteration, None
+        self.algorithm = name
         self.tree = tree
-        self.traversals = 0
 
     def step(self) -> None:
-        self.solver.evaluate_and_update_policy()
-        self.traversals += 2
+        self._step()
+        if self.traversals is not None:
+            self.traversals += 2
 
     def average_profile(self) -> Profile:
         from seqform.io.openspiel import from_openspiel_policy
@@ -206,13 +249,16 @@ def _distance(a: Profile, b: Profile) -> float:
 
 
 def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | None = None,
-           refined: Iterable[str] = (), eps: float | None = None,
+           refined: Iterable[str] = (), eps: float | None = None, seed: int = 0, seeds: int = 1,
            progress: Callable[[str], None] | None = None) -> VerifyReport:
     """Run ``source`` for ``iterations`` iterations on ``game`` and measure it at ``points``
     (iteration numbers; default: ``checkpoints(iterations)``) against the certified ground truth
     (module docstring). ``refined``: any of "efpe", "qpe" (distance to that exact limit
-    equilibrium). ``eps``: perturbed EGT's tremble. Ctrl-C stops the run and returns what was
-    measured (``interrupted``)."""
+    equilibrium). ``eps``: perturbed EGT's tremble. ``seed``: the sampling solvers' (MCCFR).
+    ``seeds``: run a built-in solver (``source`` a name) with seeds ``seed .. seed + seeds - 1``
+    and report, at each checkpoint, the median of every measure and the 10% and 90% quantiles of
+    the banded ones (``BANDED``); the measures stay exact best responses on the full tree. Ctrl-C
+    stops the run and returns what was measured (``interrupted``)."""
     from seqform.solve import solve
     say = progress or (lambda msg: None)
     tree = game if isinstance(game, Tree) else compile_tree(game)
@@ -235,10 +281,31 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
             raise SeqformError(f"verify: the exact {concept.upper()} of {tree.name!r} is not available: "
                                f"{'; '.join(ref.notes) or 'not certified'}")
         targets[concept] = Profile([np.array([float(v) for v in b]) for b in ref.exact_profile.behaviour])
-    stepper = _Stepper(source, tree, eps)
-    report = VerifyReport(tree.name, stepper.name, value)
+    if seeds < 1:
+        raise SeqformError(f"verify: seeds must be at least 1, got {seeds}")
+    if seeds > 1 and not isinstance(source, str):
+        raise SeqformError("verify: several seeds need a built-in solver named by a string (a solver object "
+                           "cannot be reseeded)")
     marks = sorted(set(points)) if points is not None else checkpoints(iterations)
     marks = [m for m in marks if 1 <= m <= iterations]
+    runs, name, interrupted, t_solver = [], None, False, 0.0
+    for k in range(seeds):
+        stepper = _Stepper(source, tree, eps, seed + k)
+        name = stepper.name
+        tell = say if seeds == 1 else (lambda msg, k=k: say(f"seed {seed + k}: {msg}"))
+        pts, secs, interrupted = _run(stepper, tree, marks, value, targets, tell)
+        runs.append(pts)
+        t_solver += secs
+        if interrupted:
+            break
+    report = VerifyReport(tree.name, name, value, interrupted=interrupted, solver_seconds=t_solver)
+    report.points = runs[0] if seeds == 1 else _bands(runs[:-1] if interrupted and len(runs) > 1 else runs)
+    return report
+
+
+def _run(stepper: _Stepper, tree: Tree, marks: list, value: Fraction, targets: dict, say) -> tuple:
+    """One run, measured at ``marks``: (points, seconds inside the solver, interrupted)."""
+    points: list = []
     t_solver = 0.0
     t0 = time.perf_counter()
     it = 0
@@ -256,16 +323,43 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
                              float(ex.values[0]), float(ex.values[0]) - float(value), reg.max_regret)
             for concept, target in targets.items():
                 setattr(pt, f"{concept}_distance", _distance(prof, target))
-            report.points.append(pt)
+            solver = stepper.solver
+            if solver is not None:
+                pt.nodes_touched = getattr(solver, "nodes_touched", None)
+                if hasattr(solver, "current_profile"):
+                    pt.current_exploitability = exploitability(tree, solver.current_profile(),
+                                                               validate=False).exploitability
+            points.append(pt)
             say(f"iteration {it:,}: exploitability {ex.exploitability:.3e}, value gap {pt.value_gap:+.3e}, "
                 f"max information-set regret {reg.max_regret:.3e}")
     except StopIteration:
         say(f"the solver stopped after {it:,} iterations")
     except KeyboardInterrupt:
-        report.interrupted = True
         say("interrupted: returning what was measured so far")
-    report.solver_seconds = t_solver
-    return report
+        return points, t_solver, True
+    return points, t_solver, False
+
+
+def _bands(runs: list) -> list:
+    """Per checkpoint, the median of every measure across the runs, and the 10% and 90% quantiles
+    of the banded ones (numpy's default linear interpolation)."""
+    n = min(len(r) for r in runs)
+    out = []
+    for j in range(n):
+        col = [r[j] for r in runs]
+        def med(attr):
+            vals = [getattr(p, attr) for p in col]
+            return None if any(v is None for v in vals) else float(np.median(vals))
+        pt = VerifyPoint(col[0].iteration, col[0].traversals, med("seconds"), med("exploitability"),
+                         med("value"), med("value_gap"), med("max_infoset_regret"), med("efpe_distance"),
+                         med("qpe_distance"), None if col[0].nodes_touched is None else int(med("nodes_touched")),
+                         med("current_exploitability"), len(runs))
+        for attr in BANDED:
+            vals = [getattr(p, attr) for p in col]
+            setattr(pt, f"{attr}_q10", float(np.quantile(vals, 0.1)))
+            setattr(pt, f"{attr}_q90", float(np.quantile(vals, 0.9)))
+        out.append(pt)
+    return out
 
 
 __all__ = ["verify", "VerifyReport", "VerifyPoint", "SOLVERS", "make_solver", "checkpoints"]

@@ -20,7 +20,7 @@ def expl(tree, solver) -> float:
 
 
 @pytest.mark.parametrize("name,iterations", [("kuhn", 100), ("leduc", 25)])
-@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "dcfr"])
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous"])
 def test_iterates_equal_openspiels(name, iterations, algorithm):
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import cfr as os_cfr
@@ -29,7 +29,11 @@ def test_iterates_equal_openspiels(name, iterations, algorithm):
     from seqform.io.openspiel import from_openspiel_policy
     game = pyspiel.load_game(f"{name}_poker")
     tree = compile_tree(getattr(seqform.games, name)())  # node for node OpenSpiel's tree
-    theirs = {"cfr": os_cfr.CFRSolver, "cfr+": os_cfr.CFRPlusSolver, "dcfr": discounted_cfr.DCFRSolver}[algorithm](game)
+    theirs = {"cfr": os_cfr.CFRSolver, "cfr+": os_cfr.CFRPlusSolver, "dcfr": discounted_cfr.DCFRSolver,
+              "lcfr": lambda g: discounted_cfr.DCFRSolver(g, alpha=1, beta=1, gamma=1),
+              "cfr-simultaneous": lambda g: os_cfr._CFRSolver(g, regret_matching_plus=False,
+                                                              alternating_updates=False,
+                                                              linear_averaging=False)}[algorithm](game)
     ours = RegretMinimizer(tree, algorithm)
     for _ in range(iterations):
         ours.step()

@@ -21,7 +21,7 @@ from seqform.model.strategy import Profile, uniform
 from seqform.io.strategyjson import (from_pygambit_behavior, infoset_labels, profile_from_json, profile_to_json,
                                 read_profile, to_pygambit_behavior, write_profile)
 from tests.strategies import TreeGame, random_games, random_behaviour_profile
-from tests.test_evaluate import exact_behaviour, general_games, random_exact_profile
+from tests.verify.test_evaluate import exact_behaviour, general_games, random_exact_profile
 
 BUILTIN = ["kuhn", "leduc", "leduc(ranks=4)", "liars_dice(1,3)", "liars_dice(2,2)", "liars_dice(1,6)",
            "goofspiel(3)", "goofspiel(4)", "goofspiel(3, points_order='random')", "goofspiel(4, imp_info=False)",

@@ -101,7 +101,7 @@ def test_round_trip_random_games(game):
 def test_round_trip_odd_labels_after_first_write():
     # labels with quotes, backslashes, non-ASCII, duplicates, an empty key, a reach-0 chance node:
     # the first write sanitises them; from then on writer -> reader -> writer is a fixed point
-    from tests.test_efg_write import ODD
+    from tests.io.test_efg_write import ODD
     text = efg_string(ODD)
     tree = compile_tree(parse_efg(text))
     assert efg_string(tree) == text
