@@ -102,13 +102,12 @@ class MonteCarloCFR:
         self._count = counts.tolist()
         self._player = tree.player.tolist()
         self._infoset = tree.infoset.tolist()
-        # per chance node: cumulative probabilities of its (present) outcomes, in child order
-        self._chance_cum: dict = {}
+        # per chance node: the probabilities of its (present) outcomes, in child order
+        self._chance: dict = {}
         for node, probs in zip(tree.chance_nodes.tolist(), tree.chance_probs):
             kids = self._children[self._first[node]:self._first[node] + self._count[node]]
             acts = tree.action[kids].tolist()
-            p = [float(probs[a]) for a in acts]
-            self._chance_cum[node] = (np.cumsum(p) / sum(p)).tolist(), p
+            self._chance[node] = [float(probs[a]) for a in acts]
         self._utility = {int(z): tuple(float(u) for u in row)
                          for z, row in zip(tree.terminals.tolist(), tree.payoff)}
         self._owner = tree.infoset_player.tolist()
@@ -189,10 +188,7 @@ class MonteCarloCFR:
         if who == TERMINAL:
             return self._utility[h][i]
         if who == CHANCE:
-            cum, _ = self._chance_cum[h]
-            x = self.rng.random()
-            j = next((k for k, c in enumerate(cum) if x < c), len(cum) - 1)
-            return self._external(self._child(h, j), i)
+            return self._external(self._child(h, self._sample(self._chance[h])), i)
         I = self._infoset[h]
         f, k = self._first_seq[I], self._nact[I]
         policy = self._policy(who, f, k)
@@ -216,9 +212,8 @@ class MonteCarloCFR:
         if who == TERMINAL:
             return self._utility[h][i]
         if who == CHANCE:
-            cum, probs = self._chance_cum[h]
-            x = self.rng.random()
-            j = next((k for k, c in enumerate(cum) if x < c), len(cum) - 1)
+            probs = self._chance[h]
+            j = self._sample(probs)
             return self._outcome(self._child(h, j), i, my, probs[j] * opp, probs[j] * sample)
         I = self._infoset[h]
         f, k = self._first_seq[I], self._nact[I]
