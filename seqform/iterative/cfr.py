@@ -30,6 +30,13 @@ Variants, with OpenSpiel's definitions so that iterates agree with its solvers (
 * ``"cfr-simultaneous"``: vanilla CFR as Zinkevich et al. (2007) state it: both players update
   on the same iteration's strategies (OpenSpiel's ``_CFRSolver`` with ``alternating_updates=False``);
   uniform averaging;
+* ``"pcfr+"``: predictive CFR+ (Farina, Kroer & Sandholm 2021): predictive regret matching+ at
+  every information set (R clipped at 0 as in CFR+); the prediction of the next payoffs is the
+  last observed one, pushed through the tree bottom-up with the new strategies below (the
+  laminar regret decomposition); alternating updates; quadratic averaging (weights t^2), as the
+  paper's experiments use;
+* ``"cfr+-delay"``: CFR+ whose average starts after ``delay`` iterations (weights max(t - delay, 0);
+  Tammelin, Burch, Johanson & Bowling 2015); ``delay`` defaults to 100;
 * ``"cs-cfr"``: chance-sampled CFR (Zinkevich et al. 2007, section 4): each iteration samples one outcome at
   every chance node, with chance's probabilities, and both players update on the leaves that
   sample reaches. A sampled leaf's payoff enters ``g`` without its chance probability, so the
@@ -59,7 +66,7 @@ from seqform.model.game import CHANCE, Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
-ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "cs-cfr")
+ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "cs-cfr")
 
 
 @dataclass
@@ -87,7 +94,7 @@ class RegretMinimizer:
     bit for bit."""
 
     def __init__(self, game: Game | Tree, algorithm: str = "cfr", *, alpha: float = 1.5, beta: float = 0.0,
-                 gamma: float = 2.0, seed: int = 0):
+                 gamma: float = 2.0, seed: int = 0, delay: int = 100):
         if algorithm not in ALGORITHMS:
             raise SeqformError(f"unknown regret-minimisation algorithm {algorithm!r}; choose one of "
                                f"{', '.join(ALGORITHMS)}")
@@ -99,11 +106,14 @@ class RegretMinimizer:
         if algorithm == "lcfr":  # linear CFR is discounted CFR with alpha = beta = gamma = 1
             alpha = beta = gamma = 1.0
         self.alpha, self.beta, self.gamma, self.seed = float(alpha), float(beta), float(gamma), int(seed)
+        self.delay = int(delay)
         self.iteration = 0
         self.traversals = 0
         self._players = [self._layout(p) for p in (0, 1)]
         n = tree.num_sequences
         self.regret = [np.zeros(n[p] - 1) for p in (0, 1)]
+        # predictive CFR+'s prediction: the last observed sequence payoffs
+        self.prediction = [np.zeros(n[p]) for p in (0, 1)]
         self.cumulative = [np.zeros(n[p]) for p in (0, 1)]
         self.behaviour = [self._matching(p) for p in (0, 1)]
         self.rng = np.random.default_rng(self.seed)
@@ -181,6 +191,29 @@ class RegretMinimizer:
             b[1:] = np.where(tot > 0, pos / tot, 1.0 / L.counts[L.rep])
         return b
 
+    def _predictive_matching(self, p: int, m: np.ndarray) -> np.ndarray:
+        """Predictive regret matching+ at every information set, bottom-up (Farina, Kroer &
+        Sandholm 2021): the prediction of the next sequence payoffs is the last observed ``m``;
+        an information set's predicted utilities add the values of the sets below under their
+        *new* strategies, and its strategy is regret matching on ``[R + m_I - <m_I, x_I>]^+``, x_I
+        the strategy just played."""
+        L = self._players[p]
+        old = self.behaviour[p]
+        b = np.empty(L.n)
+        b[0] = 1.0
+        below = np.zeros(L.n)
+        R = self.regret[p]
+        for seqs, starts, rep, parents in L.levels:
+            vals = m[seqs] + below[seqs]
+            pred = vals - np.add.reduceat(old[seqs] * vals, starts)[rep]
+            pos = np.maximum(R[seqs - 1] + pred, 0.0)
+            tot = np.add.reduceat(pos, starts)[rep]
+            nact = np.add.reduceat(np.ones(len(seqs)), starts)[rep]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                b[seqs] = np.where(tot > 0, pos / tot, 1.0 / nact)
+            below += np.bincount(parents, weights=np.add.reduceat(b[seqs] * vals, starts), minlength=L.n)
+        return b
+
     def _realization(self, p: int, b: np.ndarray) -> np.ndarray:
         x = np.empty(len(b))
         x[0] = 1.0
@@ -202,14 +235,20 @@ class RegretMinimizer:
         t = self.iteration
         R = self.regret[p]
         R += inst[1:]
-        if self.algorithm == "cfr+":
+        if self.algorithm in ("cfr+", "pcfr+", "cfr+-delay"):
             np.maximum(R, 0.0, out=R)
+
         elif self.algorithm in ("dcfr", "lcfr"):
             ta, tb = t ** self.alpha, t ** self.beta
             R *= np.where(R >= 0, ta / (ta + 1), tb / (tb + 1))
-        weight = {"cfr+": float(t), "dcfr": float(t) ** self.gamma, "lcfr": float(t) ** self.gamma}.get(self.algorithm, 1.0)
+        weight = {"cfr+": float(t), "dcfr": float(t) ** self.gamma, "lcfr": float(t) ** self.gamma,
+                  "pcfr+": float(t) ** 2, "cfr+-delay": float(max(t - self.delay, 0))}.get(self.algorithm, 1.0)
         self.cumulative[p] += weight * self._realization(p, b)
-        self.behaviour[p] = self._matching(p)
+        if self.algorithm == "pcfr+":
+            self.prediction[p] = g.copy()
+            self.behaviour[p] = self._predictive_matching(p, g)
+        else:
+            self.behaviour[p] = self._matching(p)
         self.traversals += 1
 
     def _payoffs(self, p: int, x_q: np.ndarray, leaves: np.ndarray | None) -> np.ndarray:
@@ -263,7 +302,8 @@ class RegretMinimizer:
     # ----- checkpoints --------------------------------------------------------------------
     def _meta(self) -> dict:
         return {"format": "seqform-regret-checkpoint-1", "algorithm": self.algorithm, "alpha": self.alpha,
-                "beta": self.beta, "gamma": self.gamma, "seed": self.seed, "iteration": self.iteration,
+                "beta": self.beta, "gamma": self.gamma, "seed": self.seed, "delay": self.delay,
+                "iteration": self.iteration,
                 "traversals": self.traversals, "game": self.tree.name,
                 "num_sequences": [int(n) for n in self.tree.num_sequences],
                 "rng": self.rng.bit_generator.state}
@@ -271,7 +311,8 @@ class RegretMinimizer:
     def save(self, path: str | Path) -> None:
         """Write everything the next iteration depends on (``.npz``): regrets, cumulative and
         current strategies, the iteration, the algorithm and its parameters, the sampler's state."""
-        arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "cumulative", "behaviour") for p in (0, 1)}
+        arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "prediction", "cumulative", "behaviour")
+                  for p in (0, 1)}
         with open(path, "wb") as fh:
             np.savez(fh, meta=np.array(json.dumps(self._meta())), **arrays)
 
@@ -290,12 +331,13 @@ class RegretMinimizer:
         if algorithm is not None and algorithm != meta["algorithm"]:
             raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
         solver = cls(game, meta["algorithm"], alpha=meta["alpha"], beta=meta["beta"], gamma=meta["gamma"],
-                     seed=meta["seed"])
+                     seed=meta["seed"], delay=meta.get("delay", 100))
         if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
             raise CheckpointError(f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
                                   f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}")
-        for k in ("regret", "cumulative", "behaviour"):
-            getattr(solver, k)[:] = [arrays[f"{k}{p}"] for p in (0, 1)]
+        for k in ("regret", "prediction", "cumulative", "behaviour"):
+            if f"{k}0" in arrays:  # checkpoints from before predictive CFR+ have no prediction
+                getattr(solver, k)[:] = [arrays[f"{k}{p}"] for p in (0, 1)]
         solver.iteration, solver.traversals = meta["iteration"], meta["traversals"]
         solver.rng.bit_generator.state = meta["rng"]
         return solver

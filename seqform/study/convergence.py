@@ -42,7 +42,7 @@ from seqform.verify.infosetregret import infoset_regret
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
-SOLVERS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "cs-cfr", "es-mccfr", "os-mccfr", "egt", "egt-perturbed", "openspiel-cfr",
+SOLVERS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "cs-cfr", "es-mccfr", "os-mccfr", "egt", "egt-perturbed", "openspiel-cfr",
            "openspiel-cfr+", "openspiel-es-mccfr", "openspiel-os-mccfr")
 
 
@@ -191,7 +191,7 @@ class _Stepper:
 def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0):
     """A built-in solver by name (``SOLVERS``) on ``tree``: an object with ``step()`` and
     ``average_profile()``. ``eps``: the tremble of perturbed EGT; ``seed``: the sampling solvers'."""
-    if name in ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "cs-cfr"):
+    if name in ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "cs-cfr"):
         from seqform.iterative.cfr import RegretMinimizer
         return RegretMinimizer(tree, name, seed=seed)
     if name in ("es-mccfr", "os-mccfr"):

@@ -107,3 +107,33 @@ def test_a_checkpoint_resumes_only_its_own_algorithm_and_game(tmp_path):
 def test_an_unknown_algorithm_is_refused():
     with pytest.raises(SeqformError, match="unknown regret-minimisation algorithm 'cfr-'"):
         RegretMinimizer(seqform.games.kuhn(), "cfr-")
+
+
+@pytest.mark.parametrize("name,iterations", [("kuhn", 40), ("threat_zero_sum", 40), ("leduc", 4)])
+def test_predictive_cfr_plus_equals_an_independent_implementation(name, iterations):
+    """Predictive CFR+ against tests/oracle/predictive_cfr.py (a recursive implementation over the
+    Game interface): the same average strategy at every information set, every iteration."""
+    from tests.oracle.predictive_cfr import PredictiveCFRPlus
+    game = seqform.games.load(name)
+    tree = compile_tree(game)
+    ours, oracle = RegretMinimizer(tree, "pcfr+"), PredictiveCFRPlus(game)
+    for _ in range(iterations):
+        ours.step()
+        oracle.step()
+        avg = ours.average_profile()
+        for i in range(len(tree.infoset_player)):
+            p, n = int(tree.infoset_player[i]), int(tree.infoset_num_actions[i])
+            want = oracle.average(p, tree.infoset_key[i], n)
+            assert np.allclose(avg.action_probabilities(tree, i), want, rtol=0, atol=1e-9), (name, i)
+
+
+def test_predictive_cfr_plus_converges_and_delay_waits():
+    tree = compile_tree(seqform.games.leduc())
+    p = RegretMinimizer(tree, "pcfr+")
+    p.step(1000)
+    assert expl(tree, p) < 1e-3
+    d = RegretMinimizer(tree, "cfr+-delay", delay=50)
+    d.step(50)
+    assert not np.any(d.cumulative[0])  # nothing averaged before the delay
+    d.step(1)
+    assert np.any(d.cumulative[0])
