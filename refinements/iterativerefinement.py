@@ -19,7 +19,7 @@ import flint
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.exact.rationals import fmpq_of
+from seqform.exact.rationals import fmpq_of, fraction_of
 from seqform.errors import CertificateError, SolverError
 from seqform.lp.highs import BASIC, INF, HighsResult, solve_highs
 from seqform.exact.sparselu import SparseLU
@@ -201,8 +201,8 @@ def exact_plans(plp: PolyLP, eps: Fraction, basis: tuple, limit: int = 2_000_000
     ``y'`` the duals of the D rows (``perturbedlp``)."""
     ex = exact_lp(plp, eps)
     sol = exact_basic(ex, basis[0], basis[1], limit)
-    x = [Fraction(int(v.p), int(v.q)) for v in sol.w[plp.xcols]]
-    y = [-Fraction(int(v.p), int(v.q)) for v in sol.pi[plp.drows]]
+    x = [fraction_of(v) for v in sol.w[plp.xcols]]
+    y = [-fraction_of(v) for v in sol.pi[plp.drows]]
     lam = plp.pert.lam_exact(1, eps)
     if lam:
         y = [a + b for a, b in zip(y, lam)]

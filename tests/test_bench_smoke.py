@@ -55,3 +55,18 @@ def test_smoothing_experiment_smoke(tmp_path):
     assert len(list(tmp_path.glob("smoothing-leduc5-*.png"))) == 2
     data = json.loads(next(tmp_path.glob("smoothing-leduc5-*.json")).read_text())
     assert set(data) == {"CFR+", "EGT", "EGT, eps=0.05"}
+
+
+def test_bench_mccfr_kuhn(tmp_path):
+    """bench/bench_mccfr.py on Kuhn, two seeds, a few seconds: runs, writes its table and JSON, and
+    both solvers reach the first levels (exploitability is measured, not assumed)."""
+    pytest = __import__("pytest")
+    pytest.importorskip("pyspiel")
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_mccfr.py"), "--game", "kuhn", "--seeds", "2",
+                           "--cap", "5", "--out-dir", str(tmp_path)], cwd=str(ROOT), capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(next(tmp_path.glob("mccfr-*.json")).read_text())
+    es = [r for r in data["rows"] if r["sampling"] == "external" and r["level"] == 0.05]
+    assert {r["impl"] for r in es} == {"seqform", "OpenSpiel C++"} and all(r["reached"] == 2 for r in es)
+    assert next(tmp_path.glob("mccfr-*.md")).read_text().count("| external |") == 2

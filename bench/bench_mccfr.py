@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Monte Carlo CFR, time to a given exploitability: seqform's MCCFR against OpenSpiel's C++
+solvers (``pyspiel.ExternalSamplingMCCFRSolver``, simple averaging, and
+``pyspiel.OutcomeSamplingMCCFRSolver``, exploration 0.6), over several seeds.
+
+Each run iterates in chunks; after each chunk the average strategy's exploitability is measured
+(exact best responses on the whole tree: seqform's on its own profile, ``pyspiel.exploitability``
+on OpenSpiel's) and the solver time so far is read. Measuring is not timed. A run stops at the
+last level or at ``--cap`` seconds of solver time. The table gives, per level, the median over
+seeds of the solver seconds (and iterations) at which the exploitability first fell to the level,
+and how many seeds reached it; ratio = OpenSpiel's median / seqform's.
+
+    python bench/bench_mccfr.py                         # Leduc, ES 0.05 and 0.02, OS 0.2; 10 seeds
+    python bench/bench_mccfr.py --seeds 3 --cap 60 --out-dir /tmp/x
+
+Writes ``bench/results/mccfr-YYYY-MM-DD.{md,json}``.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LEVELS = {"external": [0.05, 0.02], "outcome": [0.2]}
+OPENSPIEL_NAMES = {"leduc": "leduc_poker", "kuhn": "kuhn_poker"}
+
+
+def run_seqform(game: str, sampling: str, seed: int, levels: list, cap: float) -> dict:
+    import seqform
+    from seqform.iterative.mccfr import MonteCarloCFR
+    tree = seqform.compile_tree(seqform.games.load(game))
+    s = MonteCarloCFR(tree, sampling, seed=seed)
+    return _drive(s.step, lambda: seqform.exploitability(tree, s.average_profile(), validate=False).exploitability,
+                  levels, cap)
+
+
+def run_openspiel(game: str, sampling: str, seed: int, levels: list, cap: float) -> dict:
+    import pyspiel
+    g = pyspiel.load_game(OPENSPIEL_NAMES.get(game, game))
+    if sampling == "external":
+        s = pyspiel.ExternalSamplingMCCFRSolver(g, seed, pyspiel.MCCFRAverageType.SIMPLE)
+    else:
+        s = pyspiel.OutcomeSamplingMCCFRSolver(g, 0.6, seed)
+
+    def step(n: int) -> None:
+        for _ in range(n):
+            s.run_iteration()
+    return _drive(step, lambda: pyspiel.exploitability(g, s.average_policy()), levels, cap)
+
+
+def _drive(step, measure, levels: list, cap: float) -> dict:
+    """Iterate in growing chunks; record (seconds, iterations) when each level is first reached."""
+    reached: dict = {}
+    solver_s, it, chunk = 0.0, 0, 1000
+    trace = []
+    while solver_s < cap and len(reached) < len(levels):
+        t0 = time.perf_counter()
+        step(chunk)
+        solver_s += time.perf_counter() - t0
+        it += chunk
+        e = float(measure())
+        trace.append((it, solver_s, e))
+        for lv in levels:
+            if lv not in reached and e <= lv:
+                reached[lv] = (solver_s, it)
+        chunk = max(1000, int(it * 0.25))
+    return {"reached": {str(k): v for k, v in reached.items()}, "trace": trace, "iterations": it,
+            "seconds": solver_s}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="leduc")
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--cap", type=float, default=120.0, help="solver seconds per run (default 120)")
+    ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
+    args = ap.parse_args()
+    rows, raw = [], {}
+    for sampling, levels in LEVELS.items():
+        for impl, fn in (("seqform", run_seqform), ("OpenSpiel C++", run_openspiel)):
+            runs = []
+            for seed in range(args.seeds):
+                print(f"{args.game} {sampling} {impl} seed {seed} ...", file=sys.stderr, flush=True)
+                runs.append(fn(args.game, sampling, seed, levels, args.cap))
+            raw[f"{sampling}/{impl}"] = runs
+            for lv in levels:
+                hits = [r["reached"][str(lv)] for r in runs if str(lv) in r["reached"]]
+                med_s = statistics.median(h[0] for h in hits) if hits else None
+                med_it = statistics.median(h[1] for h in hits) if hits else None
+                rows.append({"sampling": sampling, "impl": impl, "level": lv, "reached": len(hits),
+                             "seeds": len(runs), "median_seconds": med_s, "median_iterations": med_it})
+    day = datetime.date.today().isoformat()
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    lines = [f"# Monte Carlo CFR: time to an exploitability level, {args.game} ({day})", "",
+             f"- machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}",
+             f"- command: `python bench/bench_mccfr.py --game {args.game} --seeds {args.seeds} --cap {args.cap:g}`",
+             "- seconds: solver time only (exploitability measurements excluded), median over the seeds "
+             "that reached the level; ratio = OpenSpiel C++ / seqform", "",
+             "| sampling | level | seqform s (iterations) | OpenSpiel C++ s (iterations) | ratio | reached (seqform / OpenSpiel) |",
+             "|---|---|---|---|---|---|"]
+    for sampling, levels in LEVELS.items():
+        for lv in levels:
+            a = next(r for r in rows if r["sampling"] == sampling and r["impl"] == "seqform" and r["level"] == lv)
+            b = next(r for r in rows if r["sampling"] == sampling and r["impl"] == "OpenSpiel C++" and r["level"] == lv)
+            fmt = (lambda r: "-" if r["median_seconds"] is None else
+                   f"{r['median_seconds']:.2f} ({int(r['median_iterations']):,})")
+            ratio = (f"{b['median_seconds'] / a['median_seconds']:.2f}"
+                     if a["median_seconds"] and b["median_seconds"] else "-")
+            lines.append(f"| {sampling} | {lv:g} | {fmt(a)} | {fmt(b)} | {ratio} | {a['reached']}/{a['seeds']} / "
+                         f"{b['reached']}/{b['seeds']} |")
+    (out / f"mccfr-{day}.md").write_text("\n".join(lines) + "\n")
+    (out / f"mccfr-{day}.json").write_text(json.dumps({"rows": rows, "runs": raw}, indent=1))
+    print("\n".join(lines))
+    print(f"wrote {out / f'mccfr-{day}.md'}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
