@@ -88,38 +88,43 @@ MODES = ("both", "alternating")
 def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both", max_iterations: int = 10_000,
                   time_limit: float | None = None, progress=None,
                   exact_limit: int = DEFAULT_EXACT_LIMIT) -> DoubleOracleResult:
-    """Solve a two-player zero-sum game by double oracle (Bosansky, Kiekintveld, Lisy & Pechoucek
-    2014, "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect
-    Information"; module docstring): restricted games grown by exact best responses, until the
-    players' exact bounds meet.
+    """Solve a two-player zero-sum game by double oracle, with exact bounds on its value.
+
+    The double-oracle algorithm (Bosansky, Kiekintveld, Lisy & Pechoucek 2014, "An Exact
+    Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information"; the loop
+    is described in the ``doracle.loop`` module docstring) grows restricted games by exact best
+    responses until the players' exact bounds meet. Each iteration solves the restricted game's
+    sequence-form LP (``seqform.solve``, certified exactly), computes both best responses in the
+    full game (player 0's bounds the value from above, player 1's from below) and adds their
+    sequences.
 
     Parameters
     ----------
     game : Game
         A two-player zero-sum game; its tree is never built whole.
-    tolerance : Fraction or float
+    tolerance : Fraction or float, default 0
         Stop when upper - lower <= tolerance (0: exactly).
-    mode : str
+    mode : str, default "both"
         "both" (both players' best responses join the restricted game each iteration) or
         "alternating" (one player's per iteration, in turn).
-    max_iterations : int
+    max_iterations : int, default 10000
         Most iterations.
     time_limit : float, optional
-        Seconds; this and Ctrl-C stop the loop early, and the result then has
-        ``converged=False`` and the best bounds found.
+        Seconds; this and Ctrl-C stop the loop early, and the result then has ``converged=False``
+        and the best bounds found.
     progress : callable, optional
         ``progress(message)`` is told each iteration (restricted-game size, value, bounds, gap).
-    exact_limit : int
-        The core's bound on the exact certificate of each restricted LP (nonzeros); past it, or
-        when a certificate fails, the loop goes on with the floating-point restricted
-        strategies made exact (the bounds stay exact, but may then meet only within a positive
-        ``tolerance``).
+    exact_limit : int, default ``seqform.exact.certificate.DEFAULT_EXACT_LIMIT``
+        The core's bound on the exact certificate of each restricted LP (nonzeros); past it, or when
+        a certificate fails, the loop goes on with the floating-point restricted strategies made
+        exact (the bounds stay exact, but may then meet only within a positive ``tolerance``).
 
     Returns
     -------
     DoubleOracleResult
         A ``seqform.Result``: ``value`` (exact when converged), ``lower``, ``upper``,
-        ``iterations``, ``history``, ``profile`` (restricted strategies), ``seconds``.
+        ``iterations``, ``converged``, ``history``, ``profile`` (restricted strategies),
+        ``seconds``.
 
     Raises
     ------
@@ -132,8 +137,8 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
     --------
     >>> import seqform, doracle
     >>> res = doracle.double_oracle(seqform.games.load("kuhn"))
-    >>> res.converged, res.value
-    (True, Fraction(-1, 18))
+    >>> res.converged, res.value, res.lower == res.upper
+    (True, Fraction(-1, 18), True)
     """
     if mode not in MODES:
         raise SolverError(f"unknown double-oracle mode {mode!r}; choose one of {', '.join(MODES)}")

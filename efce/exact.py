@@ -166,25 +166,33 @@ def _finish(prof: Profiles, p: np.ndarray, objective: float, method: str, max_de
 
 def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**6,
              trigs: list | None = None) -> EFCEResult:
-    """Maximise a linear objective over the EFCE polytope (von Stengel & Forges 2008) with HiGHS.
+    """Maximise a linear objective over the EFCE polytope with HiGHS.
+
+    The polytope of extensive-form correlated equilibria over reduced strategy profiles (von
+    Stengel & Forges 2008, "Extensive-Form Correlated Equilibrium: Definition and Computational
+    Complexity"), written as linear constraints with one dualised best-deviation block per trigger
+    (the ``efce.exact`` module docstring). The optimal distribution is rounded to rationals and its
+    largest causal-deviation regret recomputed exactly by an independent dynamic program.
 
     Parameters
     ----------
     prof : Profiles
         The game's reduced strategy profiles (``efce.profiles(tree)``).
-    objective : str or array
+    objective : str or array_like, default "welfare"
         "welfare" (the sum of expected payoffs), a weight vector (one per player),
         "feasibility", or any vector over the reduced profiles.
-    max_denominator : int
+    max_denominator : int, default ``10**6``
         The distribution is rounded to rationals with this denominator bound (then renormalised)
         before its exact regret is computed.
-    trigs : list, optional
-        The causal deviations (default: all of them).
+    trigs : list of Trigger, optional
+        The causal deviations' blocks (default: all of them, ``efce.exact.triggers(prof)``).
 
     Returns
     -------
     EFCEResult
-        ``p``, ``p_exact``, ``payoffs``, ``max_regret`` (exact), ``worst`` deviation.
+        ``p`` (floats), ``p_exact`` (rationals summing to 1), ``payoffs`` (exact, per player),
+        ``max_regret`` (exact), ``worst`` deviation, ``objective`` (the LP's optimum), ``method``
+        ("lp").
 
     Raises
     ------
@@ -196,10 +204,10 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
     Examples
     --------
     >>> import seqform, efce
-    >>> prof = efce.profiles(seqform.compile_tree(efce.job_market()))
+    >>> prof = efce.strategies.profiles(seqform.compile_tree(efce.job_market()))
     >>> res = efce.solve_lp(prof, "welfare")
-    >>> res.max_regret <= 1e-5
-    True
+    >>> res.max_regret == 0, sum(res.payoffs)
+    (True, Fraction(9, 1))
     """
     t0 = time.perf_counter()
     from scipy.optimize import linprog
@@ -229,8 +237,13 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
 
 def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denominator: int = 10**6,
                 trigs: list | None = None) -> EFCEResult:
-    """The EFCE maximising H(p) + w . E_p[u] (Dudik & Gordon 2009, eq. 2) with cvxpy (exponential
-    cone; Clarabel, else SCS): the exact ground truth the sampling algorithm approximates.
+    """Compute the EFCE that maximises entropy plus weighted expected payoffs, with cvxpy.
+
+    Maximises H(p) + w . E_p[u] over the EFCE polytope (Dudik & Gordon 2009, "A Sampling-Based
+    Approach to Computing Equilibria in Succinct Extensive-Form Games", eq. 2) with cvxpy
+    (exponential cone; Clarabel, else SCS): the exact ground truth the sampling algorithm
+    (``efce.sample_efce``) approximates. The distribution is rounded to rationals and its largest
+    causal-deviation regret recomputed exactly, as in ``solve_lp``.
 
     Parameters
     ----------
@@ -238,17 +251,22 @@ def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denomin
         The game's reduced strategy profiles (``efce.profiles(tree)``).
     weights : sequence of float, optional
         w, one per player (None: 0, the maximum-entropy EFCE).
-    base : str
-        "full" or "reduced": entropy over full or reduced pure strategy profiles (module
+    base : str, default "full"
+        "full" or "reduced": entropy over full pure strategy profiles (as in Dudik & Gordon 2009,
+        whose q_0 is uniform over all of them: a reduced profile standing for m full ones counts
+        p log m extra) or over the reduced profiles themselves (the ``efce.exact`` module
         docstring).
-    max_denominator : int
+    max_denominator : int, default ``10**6``
         Rounding bound for the exact regret check (as ``solve_lp``).
-    trigs : list, optional
-        The causal deviations (default: all of them).
+    trigs : list of Trigger, optional
+        The causal deviations' blocks (default: all of them, ``efce.exact.triggers(prof)``).
 
     Returns
     -------
     EFCEResult
+        ``p`` (floats), ``p_exact`` (rationals summing to 1), ``payoffs`` (exact, per player),
+        ``max_regret`` (exact), ``worst`` deviation, ``objective`` (the optimal value), ``method``
+        ("max_entropy").
 
     Raises
     ------
@@ -260,10 +278,10 @@ def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denomin
     Examples
     --------
     >>> import seqform, efce
-    >>> prof = efce.profiles(seqform.compile_tree(efce.job_market()))
+    >>> prof = efce.strategies.profiles(seqform.compile_tree(efce.job_market()))
     >>> res = efce.max_entropy(prof)
-    >>> res.max_regret <= 1e-5
-    True
+    >>> res.method, sum(res.p_exact), res.max_regret <= 1e-5
+    ('max_entropy', Fraction(1, 1), True)
     """
     t0 = time.perf_counter()
     import cvxpy as cp

@@ -140,10 +140,13 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 growth: float = 0.1, thin: int = 1, burn_in: int = 20, ess_min: float = 0.5, max_reuse: int = 10,
                 line_search: bool = True, step_cap: float = 10.0, progress=None, time_limit: float | None = None,
                 stop_ratio: float | None = None, engine: str | None = None, every: float = 2.0) -> SamplingResult:
-    """An extensive-form correlated equilibrium by sampling (Dudik & Gordon 2009, "A Sampling-Based
-    Approach to Computing Equilibria in Succinct Extensive-Form Games"; module docstring): a
-    distribution q_lambda of the exponential family, fitted by boosting on MCMC samples until no
-    causal deviation gains more than the target.
+    """Approximate an extensive-form correlated equilibrium (EFCE) by sampling.
+
+    The sampling algorithm of Dudik & Gordon 2009, "A Sampling-Based Approach to Computing
+    Equilibria in Succinct Extensive-Form Games" (the ``efce.sampling`` module docstring describes
+    each step): a distribution q_lambda of the exponential family, fitted by boosting on MCMC
+    samples of full pure strategy profiles until no causal deviation gains more than the target.
+    The game may be given only as a simulator. Reproducible with ``seed``.
 
     Parameters
     ----------
@@ -151,44 +154,79 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         Any number of players, general-sum.
     weights : sequence of float, optional
         w, one per player (None = 0: the maximum-entropy EFCE).
-    target : float
-        Stop when the largest estimated regret is at most ``target`` times r_max (relative).
-    max_rounds : int, optional
+    target : float, default 1e-3
+        Stop when the largest estimated regret (and the largest overshoot of a recorded
+        deviation's lambda) is at most ``target`` times r_max (relative).
+    max_rounds : int or None, default 1000
         Stop after this many rounds (None: no round limit).
-    seed : int
+    seed : int, default 0
         The random seed.
-    scenarios, r_max, sample_size, growth, thin, burn_in, ess_min, line_search, step_cap, engine
-        The sampler's settings (module docstring); ``r_max`` defaults to the game's largest
-        range of one player's payoff.
-    max_reuse : int
+    scenarios : int, optional
+        None: chance is enumerated exactly (as the paper does for Indian poker); k: chance is
+        sampled once, as k scenarios, each an outcome at every chance node.
+    r_max : float, optional
+        The regret scale of ``target`` and of the step sizes. Defaults to the game's largest range
+        of one player's payoff (``game.regret_bound()`` when the game offers it, else
+        ``efce.sampling.regret_bound``, which walks the tree). When it is 0, every distribution is
+        an EFCE and the run stops at once (``stopped_by="trivial"``).
+    sample_size : int, default 100
+        The first sample's size: the number of persistent parallel Markov chains, one per sampled
+        profile.
+    growth : float, default 0.1
+        A fresh sample in round t has ``sample_size + growth * t`` profiles (section 3.4:
+        100 + t/10); new chains start as copies of random existing ones.
+    thin : int, default 1
+        Gibbs sweeps of every chain between samples.
+    burn_in : int, default 20
+        Gibbs sweeps of every chain at the start.
+    ess_min : float, default 0.5
+        The sample is reused, reweighted, while its effective sample size (exp of the entropy of
+        the weights) stays above ``ess_min`` times its size; the line search also stops where it
+        would fall below (never cutting below eq. 7's step). The paper names no threshold.
+    max_reuse : int, default 10
         A sample serves at most this many rounds.
+    line_search : bool, default True
+        After eq. 7's step, search for the step that minimises the sample estimate of log Z,
+        capped at ``step_cap`` times eq. 7's step; False keeps eq. 7's step.
+    step_cap : float, default 10.0
+        The line search's cap, in multiples of eq. 7's step (the paper's "constant-fold increase";
+        it names no constant).
     progress : callable, optional
-        Gets a line at most every ``every`` seconds.
+        ``progress(message)`` gets a line at most every ``every`` seconds.
     time_limit : float, optional
         Stop after this many seconds (Ctrl-C stops too, with the result so far).
     stop_ratio : float, optional
-        Stop instead when the regret falls to this fraction of the first round's (Dudik &
-        Gordon's experiments: 1e-4 for Indian poker, 1e-3 for grids).
-    every : float
+        Stop instead when the regret falls to this fraction of the first round's (Dudik & Gordon's
+        experiments: 1e-4 for Indian poker, 1e-3 for grids).
+    engine : str, optional
+        The model of q_lambda: "tree" (``efce.treemodel.TreeModel``: compiles the game tree),
+        "polymatrix" (``efce.polymatrix.PolymatrixModel``: the game must offer ``polymatrix()``),
+        or None: polymatrix when the game offers it, else tree.
+    every : float, default 2.0
         Seconds between progress lines.
 
     Returns
     -------
     SamplingResult
-        A ``seqform.Result``: ``payoffs``, ``max_regret``, ``rounds``, ``samples``, ``stopped_by``
-        (which rule ended the run), ``seconds``.
+        A ``seqform.Result``: ``payoffs`` (sample estimate per player), ``max_regret`` (the last
+        round's largest estimated regret), ``initial_regret``, ``rounds``, ``samples`` (profiles
+        drawn in total), ``converged``, ``stopped_by`` (which rule ended the run: "target",
+        "rounds", "time_limit", "interrupted" or "trivial"), ``deviations`` and ``lam`` (the
+        exponential family), ``seconds``.
 
     Raises
     ------
     SeqformError
-        ``weights`` does not give one number per player.
+        ``weights`` does not give one number per player; ``engine`` is unknown, or "polymatrix"
+        for a game that does not offer ``polymatrix()``; the game is too large for the tree engine;
+        or, without ``r_max``, too large for ``regret_bound`` to walk.
 
     Examples
     --------
     >>> import efce
     >>> res = efce.sample_efce(efce.job_market(), max_rounds=2, seed=0)
-    >>> res.rounds <= 2, res.stopped_by in ("target", "rounds")
-    (True, True)
+    >>> res.rounds <= 2, res.stopped_by in ("target", "rounds"), len(res.payoffs)
+    (True, True, 2)
     """
     say = progress or (lambda msg: None)
     rng = np.random.default_rng(seed)

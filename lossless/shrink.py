@@ -63,19 +63,25 @@ class Shrunk:
 
 def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True, build_abstract: bool = True,
            signals: SignalTree | None = None, progress=None) -> Shrunk:
-    """GameShrink on a game with ordered signals: its lossless abstraction and the sizes before and
-    after (Gilpin & Sandholm 2007, "Lossless Abstraction of Imperfect Information Games"; Sandholm
-    2010, "The State of Solving Large Incomplete-Information Games, and Application to Poker").
+    """Run GameShrink on a game with ordered signals: its lossless abstraction and sizes.
+
+    GameShrink (Gilpin & Sandholm 2007, "Lossless Abstraction of Imperfect Information Games";
+    Sandholm 2010, "The State of Solving Large Incomplete-Information Games, and Application to
+    Poker") merges ordered game isomorphic nodes of the signal tree (``lossless.gameshrink``).
+    Returns the abstraction and the sizes before and after (``lossless.sizes.report``, counted
+    without building the original game) and, when it is small enough, the abstract game
+    (``lossless.abstractgame.AbstractGame``).
 
     Parameters
     ----------
     game : OrderedSignalGame
-    lossless : bool
+        The game with ordered signals to abstract (``lossless.OrderedSignalGame``).
+    lossless : bool, default True
         False runs the paper's own-view variant instead (not lossless in general; see
         ``lossless.gameshrink``).
-    nonzeros : bool
+    nonzeros : bool, default True
         Also count the LPs' nonzeros.
-    build_abstract : bool
+    build_abstract : bool, default True
         Build the abstract game when it has at most ``ABSTRACT_NODE_LIMIT`` signal nodes.
     signals : SignalTree, optional
         The game's signal tree when already built (``build_signal_tree``).
@@ -85,7 +91,10 @@ def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True
     Returns
     -------
     Shrunk
-        ``abstraction``, ``abstract`` (the abstract game or None), ``sizes``, ``seconds``, ``lift``.
+        ``abstraction`` (classes per player and level), ``abstract`` (the abstract game, or None
+        when not built), ``sizes`` (before/after information sets, sequences, LP rows, nonzeros,
+        game-tree nodes), ``seconds``, and ``lift`` (to play an abstract profile in the original
+        game).
 
     Raises
     ------
@@ -98,6 +107,8 @@ def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True
     >>> sh = lossless.shrink(lossless.four_card())
     >>> sh.sizes["before"]["game_tree_nodes"], sh.sizes["after"]["game_tree_nodes"]
     (113, 39)
+    >>> sh.abstract is not None
+    True
     """
     if not isinstance(game, OrderedSignalGame):
         raise AbstractionError(f"GameShrink needs a game with ordered signals (lossless.OrderedSignalGame); "
@@ -169,14 +180,20 @@ class ShrunkSolution(Result):
 
 
 def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> ShrunkSolution:
-    """Solve a game with ordered signals exactly through GameShrink: solve the abstract game
-    (``seqform.solve``), lift its certified equilibrium, and certify the lifted strategies in the
-    original game (exact exploitability zero at the abstract value).
+    """Solve a game with ordered signals exactly through its GameShrink abstraction.
+
+    Abstracts the game with ``shrink`` (GameShrink: Gilpin & Sandholm 2007, "Lossless Abstraction of
+    Imperfect Information Games"), solves the abstract game with ``seqform.solve`` (certified
+    exactly), lifts its certified equilibrium back, and certifies the lifted strategies in the
+    *original* game with exact best responses: the value is the original game's value because the
+    lifted profile's exact exploitability is zero at the abstract value, a check that does not trust
+    the abstraction.
 
     Parameters
     ----------
     game : OrderedSignalGame
-    method : str
+        The game with ordered signals to solve (``lossless.OrderedSignalGame``).
+    method : str, default "auto"
         The LP algorithm for the abstract game (as ``seqform.solve``).
     progress : callable, optional
         ``progress(message)`` is told each step.
@@ -186,18 +203,25 @@ def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> Shrun
     ShrunkSolution
         A ``seqform.Result``: ``value`` and ``certified`` in the original game, ``profile`` (the
         lifted exact strategies), ``exploitability`` (exact), ``abstract_solution``, ``shrunk``.
+        When the abstract game's solution is not certified, ``value`` is None and ``certified``
+        False.
 
     Raises
     ------
     AbstractionError
-        The abstract game is too large to build and solve here.
+        ``game`` is not a game with ordered signals, or the abstract game is too large to build and
+        solve here (more than ``ABSTRACT_NODE_LIMIT`` signal nodes).
+    SolverError
+        As ``seqform.solve``: HiGHS did not reach an optimum on the abstract game.
+    TooLargeError
+        As ``seqform.solve``: the abstract game's tree or LP would not fit in the memory limit.
 
     Examples
     --------
     >>> import lossless
     >>> res = lossless.solve(lossless.four_card())
-    >>> res.certified, res.exploitability
-    (True, Fraction(0, 1))
+    >>> res.certified, res.value, res.exploitability
+    (True, Fraction(0, 1), Fraction(0, 1))
     """
     say = progress or (lambda msg: None)
     sh = shrink(game, nonzeros=False, progress=say)

@@ -108,37 +108,40 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
            shrink: Fraction = Fraction(1, 10), tries: int = 6, order: int | None = None,
            exact_limit: int = 2_000_000, cross_check: bool = False,
            progress: Callable[[str], None] | None = None) -> RefinedSolution:
-    """A refined equilibrium of a two-player zero-sum game, from perturbed sequence-form polytopes.
+    """Compute a refined equilibrium of a two-player zero-sum game from perturbed polytopes.
 
-    With ``eps=None``, the exact limit eps -> 0 of the perturbed games' equilibria by the
-    trembling LP (Farina, Gatti & Sandholm 2018, "Practical Exact Algorithm for Trembling-Hand
-    Equilibrium Refinements in Games"; ``refinements.trembling.search``). Its certificate: its
-    exact best responses meet (so it is a Nash equilibrium and its value is the game value,
-    certified) and every information-set regret (Kroer, Farina & Sandholm 2017, "Smoothing
-    Method for Approximate Extensive-Form Perfect Equilibrium", section 4) is exactly zero under
-    the limit beliefs. With a number, the perturbed game's equilibrium at that eps (HiGHS, then
-    exact at that eps): the ground truth for solvers of the perturbed game.
+    The perturbation puts lower bounds, polynomial in the tremble eps, on both players'
+    sequence-form polytopes. With ``eps=None`` the result is the exact limit eps -> 0 of the
+    perturbed games' equilibria, found by the trembling LP (Farina, Gatti & Sandholm 2018,
+    "Practical Exact Algorithm for Trembling-Hand Equilibrium Refinements in Games";
+    ``refinements.trembling.search``). Its certificate: the limit's exact best responses meet, so
+    it is a Nash equilibrium and its value is the game value (certified), and every
+    information-set regret (Kroer, Farina & Sandholm 2017, "Smoothing Method for Approximate
+    Extensive-Form Perfect Equilibrium", section 4) is exactly zero under the limit beliefs. With
+    a number ``eps``, it is the perturbed game's equilibrium at that eps (HiGHS, then made exact at
+    that eps): the ground truth for solvers of the perturbed game.
 
     Parameters
     ----------
     game : Game or Tree
-        A two-player zero-sum game.
-    perturbation : str or callable
+        A two-player zero-sum game, or its compiled tree.
+    perturbation : str or callable, default "efpe"
         "efpe", "qpe", or a function ``tree -> Perturbation`` (e.g. one built with
         ``refinements.perturbation.custom``).
     eps : float, optional
         None for the exact limit; else the tremble, 0 < eps < 1.
-    shrink : Fraction
-        The trembling LP's factor between successive eps.
-    tries : int
-        How many eps the trembling LP tries before giving up.
+    shrink : Fraction, default Fraction(1, 10)
+        The trembling LP's factor between successive eps (limit only).
+    tries : int, default 6
+        How many eps the trembling LP tries before giving up (limit only).
     order : int, optional
-        The power-series order of the basis test (default: enough for the game).
-    exact_limit : int
-        Most nonzeros an exact basis elimination may store.
-    cross_check : bool
-        Also solve the plain Nash LP (``seqform.solve``, certified) and require the same value:
-        a second computation of the value by another path (about one certified Nash solve).
+        The power-series order of the basis test (default: enough for the game; limit only).
+    exact_limit : int, default 2000000
+        Most nonzeros an exact basis elimination may store (limit only).
+    cross_check : bool, default False
+        Also solve the plain Nash LP (``seqform.solve``, certified) and require the same value: a
+        second computation of the value by another path (about one certified Nash solve; limit
+        only).
     progress : callable, optional
         ``progress(message)`` is told each step.
 
@@ -146,16 +149,22 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     -------
     RefinedSolution
         A ``seqform.Result``: ``value``, ``certified``, ``exact_profile`` (limit), ``profile``,
-        ``max_infoset_regret``, ``exploitability``, ``notes``.
+        ``max_infoset_regret``, ``exploitability``, ``notes``; at a fixed eps also
+        ``tremble_violation``.
 
     Raises
     ------
     PerturbationError
-        A perturbation or eps that does not define a perturbed game.
+        A perturbation or eps that does not define a perturbed game (an unknown concept name, a
+        malformed perturbation, or an eps that leaves a player no strategy).
     RefinementError
-        No basis stayed optimal as eps shrank within ``tries``.
+        No basis stayed optimal as eps shrank within ``tries``, or the exact basis test needs more
+        than ``exact_limit`` nonzeros.
     UnsupportedGameError
         The game is not two-player zero-sum.
+    SolverError
+        At a fixed eps: HiGHS fails, or iterative refinement does not reach an exactly optimal
+        basis.
 
     Examples
     --------
@@ -254,47 +263,78 @@ def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
                            tree.sizes(), secs, None, float(viol), notes, tree, plp, (cs, rs))
 
 
-_CONCEPT_DOC = """{what} ({paper} perturbation): the exact limit, or the eps-perturbed
-    game's equilibrium when ``eps`` is given.
+def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
+    """Compute an extensive-form perfect equilibrium (EFPE) of a two-player zero-sum game.
 
-    Parameters
-    ----------
-    game : Game or Tree
-        A two-player zero-sum game.
-    eps : float, optional
-        None for the exact limit eps -> 0; else the tremble.
-    **kwargs
-        As for ``refine``.
+    Uses the perturbation of Farina & Gatti 2017, "Extensive-Form Perfect Equilibrium Computation in
+    Two-Player Games": both players play every action with probability at least eps wherever its
+    information set is reached. Returns the exact limit eps -> 0, or the eps-perturbed game's
+    equilibrium when ``eps`` is given. Same as ``refine(game, "efpe", eps, **kwargs)``.
 
-    Returns
-    -------
-    RefinedSolution
-
-    Raises
-    ------
-    RefinementError, PerturbationError, UnsupportedGameError
-        As for ``refine``.
-
-    Examples
+{sections}    Examples
     --------
     >>> import seqform, refinements
-    >>> sol = refinements.{name}(seqform.games.load("{game}"){args})
-    >>> {show}
-    {result}
+    >>> sol = refinements.efpe(seqform.games.load("threat_zero_sum"))
+    >>> sol.certified, sol.value
+    (True, Fraction(0, 1))
     """
-
-
-def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
     return refine(game, "efpe", eps, **kwargs)
 
 
 def qpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
+    """Compute a quasi-perfect equilibrium (QPE) of a two-player zero-sum game.
+
+    Uses the perturbation of Miltersen & Sorensen 2010, "Computing a Quasi-Perfect Equilibrium of a
+    Two-Player Game": both players' realization plans satisfy ``x[s] >= eps^|s|``, with ``|s|`` the
+    number of the player's own actions in sequence ``s``. Returns the exact limit eps -> 0, or the
+    eps-perturbed game's equilibrium when ``eps`` is given. Same as
+    ``refine(game, "qpe", eps, **kwargs)``.
+
+{sections}    Examples
+    --------
+    The exact limit, and the perturbed game at one fixed tremble:
+
+    >>> import seqform, refinements
+    >>> sol = refinements.qpe(seqform.games.load("kuhn"))
+    >>> sol.certified, sol.value
+    (True, Fraction(-1, 18))
+    >>> sol = refinements.qpe(seqform.games.load("kuhn"), eps=0.01)
+    >>> sol.eps, sol.method, sol.tremble_violation < 1e-9
+    (0.01, 'perturbed-lp', True)
+    """
     return refine(game, "qpe", eps, **kwargs)
 
 
-efpe.__doc__ = _CONCEPT_DOC.format(what="Extensive-form perfect equilibrium", paper="Farina & Gatti 2017",
-                                   name="efpe", game="threat_zero_sum", args="", show="sol.certified",
-                                   result="True")
-qpe.__doc__ = _CONCEPT_DOC.format(what="Quasi-perfect equilibrium", paper="Miltersen & Sorensen 2010", name="qpe",
-                                  game="kuhn", args=", eps=0.01",
-                                  show="sol.eps, sol.tremble_violation < 1e-9", result="(0.01, True)")
+# The two wrappers take and return the same things; one text serves both.
+_WRAPPER_SECTIONS = """    Parameters
+    ----------
+    game : Game or Tree
+        A two-player zero-sum game, or its compiled tree.
+    eps : float, optional
+        None for the exact limit eps -> 0; else the tremble.
+    **kwargs
+        As for ``refine``: ``shrink``, ``tries``, ``order``, ``exact_limit``, ``cross_check``,
+        ``progress``.
+
+    Returns
+    -------
+    RefinedSolution
+        As for ``refine``: ``value``, ``certified``, ``exact_profile`` (limit), ``profile``,
+        ``max_infoset_regret``, ``exploitability``, ``notes``; at a fixed eps also
+        ``tremble_violation``.
+
+    Raises
+    ------
+    RefinementError
+        As for ``refine``: no basis stayed optimal as eps shrank.
+    PerturbationError
+        As for ``refine``: an eps whose lower bounds no realization plan meets (for EFPE, an
+        eps above 1/n at an information set with n actions).
+    UnsupportedGameError
+        The game is not two-player zero-sum.
+    SolverError
+        As for ``refine``, at a fixed eps.
+"""
+for _wrapper in (efpe, qpe):
+    if _wrapper.__doc__:  # None under python -OO
+        _wrapper.__doc__ = _wrapper.__doc__.replace("{sections}", _WRAPPER_SECTIONS + "\n")
