@@ -13,12 +13,17 @@ import numpy as np
 
 from seqform.verify.exploitability import exploitability as _exploitability
 from seqform.result import Result
-from seqform.exact.certificate import DEFAULT_EXACT_LIMIT, Certificate, certify
+from seqform.exact.backwardinduction import backward_induction, is_perfect_information
+from seqform.exact.certificate import (DEFAULT_EXACT_LIMIT, Certificate, ExactSequenceForm, certify,
+                                       exact_bracket)
+from seqform.exact.rationals import fraction_of
+from seqform.errors import SolverError
 from seqform.model.game import Game
 from seqform.model.limits import BYTES_PER_NODE, check_lp, memory_limit
 from seqform.lp.zerosumlp import solve_lp
 from seqform.lp.sequenceform import sequence_form
-from seqform.model.strategy import Profile, behaviour_from_realization, behaviour_from_realization_exact
+from seqform.model.strategy import (Profile, behaviour_from_realization, behaviour_from_realization_exact,
+                                    realization_plan_exact)
 from seqform.model.tree import Tree, compile_tree
 
 
@@ -92,15 +97,20 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     Equilibria for Extensive Two-Person Games") is solved by HiGHS; its optimal basis is then
     solved again in rational arithmetic and verified independently: both plans are exact
     realization plans and both exact best responses meet at the value
-    (``seqform.exact.certificate``).
+    (``seqform.exact.certificate``). A game of perfect information is solved by exact backward
+    induction instead (Kuhn 1953, "Extensive Games and the Problem of Information"), and its
+    pure strategies are verified the same way.
 
     Parameters
     ----------
     game : Game or Tree
         A two-player constant-sum game, or its compiled tree.
     method : str
-        The LP algorithm: "auto" ("ipm" for dense LPs, else "simplex"; see
-        ``seqform.lp.zerosumlp.auto_method``), "simplex", "ipm" (with crossover), "choose".
+        "backward-induction" (games of perfect information only:
+        ``seqform.exact.backwardinduction``, exact and linear in the tree, no LP), or the LP
+        algorithm: "simplex", "ipm" (with crossover), "choose" (HiGHS decides). "auto": backward
+        induction for a game of perfect information, else "ipm" for dense LPs and "simplex" for
+        the others (``seqform.lp.zerosumlp.auto_method``).
     certify_exact : bool
         Verify in rational arithmetic (``seqform.exact.certificate.certify``).
     exact_limit : int
@@ -145,6 +155,8 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     else:
         say(f"building {game.name}")
         tree = compile_tree(game, progress=lambda n: say(f"building: {n:,} nodes"), memory_limit_bytes=budget)
+    if method == "backward-induction" or (method == "auto" and is_perfect_information(tree)):
+        return _solve_by_backward_induction(tree, certify_exact, t0, secs, say)
     sf = sequence_form(tree)
     rows, cols = sf.E.shape[0] + sf.F.shape[1], sf.E.shape[1] + sf.F.shape[0]
     check_lp(tree.name, rows, cols, sf.E.nnz + sf.F.nnz + sf.A.nnz, budget, tree.num_nodes * BYTES_PER_NODE)
@@ -178,3 +190,38 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     secs["total"] = time.perf_counter() - t0
     return Solution(tree.name, value, lp.value, bool(cert and cert.certified), float(expl), bound, profile,
                     [lp.x, lp.y], exact, tree.sizes(), secs, cert, tree, f"lp-{lp.method}")
+
+
+def _solve_by_backward_induction(tree: Tree, certify_exact: bool, t0: float, secs: dict, say) -> Solution:
+    """``solve`` for a game of perfect information: exact backward induction, then the same
+    independent verification as an LP's solution (exact plans, exact best responses meet)."""
+    sf = sequence_form(tree)  # checks two players, constant sum
+    secs["build"] = time.perf_counter() - t0
+    say("solving by backward induction")
+    t = time.perf_counter()
+    bi = backward_induction(tree)
+    plans = [realization_plan_exact(tree, p, bi.behaviour[p]) for p in range(2)]
+    xs = [np.asarray(x, dtype=np.float64) for x in plans]
+    secs["solve"] = time.perf_counter() - t
+    cert = value = exact = bound = None
+    if certify_exact:
+        say("certifying in exact arithmetic")
+        t = time.perf_counter()
+        bad, lower, upper = exact_bracket(tree, ExactSequenceForm(sf), plans[0], plans[1])
+        if bad or lower != upper or lower != bi.value:
+            # backward induction is exact: a failure here is a defect, not a tolerance
+            raise SolverError(f"backward induction on {tree.name} failed its verification: "
+                              f"{bad or f'best responses {lower} and {upper}, value {bi.value}'}")
+        value = fraction_of(bi.value)
+        exact = [[fraction_of(v) for v in x] for x in plans]
+        bound = Fraction(0)
+        secs["certify"] = time.perf_counter() - t
+        cert = Certificate(True, value, value, value, bound, exact[0], exact[1], "backward-induction",
+                           seconds=secs["certify"])
+    profile = Profile([behaviour_from_realization(tree, p, xs[p]) for p in range(2)])
+    t = time.perf_counter()
+    expl = _exploitability(tree, profile).exploitability
+    secs["exploitability"] = time.perf_counter() - t
+    secs["total"] = time.perf_counter() - t0
+    return Solution(tree.name, value, float(bi.value), cert is not None, float(expl), bound, profile, xs, exact,
+                    tree.sizes(), secs, cert, tree, "backward-induction")

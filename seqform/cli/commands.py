@@ -55,8 +55,9 @@ def cmd_solve(args) -> int:
     print(f"sizes           {fmt_sizes(sol.sizes)}")
     if sol.certified:
         print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
-        print(f"certificate     exact: both strategies verified, exact best responses meet at the value "
-              f"(basis of {cert.basis_size:,} unknowns)")
+        how = ("backward induction" if cert.method == "backward-induction"
+               else f"basis of {cert.basis_size:,} unknowns")
+        print(f"certificate     exact: both strategies verified, exact best responses meet at the value ({how})")
     else:
         print(f"value           {sol.value_float:.12g}  (float, player 0; not certified)")
         if cert is not None:

@@ -34,8 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("game", help=GAME_HELP)
     sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
     methods = registry().solve_methods
-    sp.add_argument("--method", default="auto", choices=["auto", "simplex", "ipm", "choose", *methods],
-                    help="HiGHS LP algorithm: auto (interior point for dense LPs, else dual simplex), simplex, "
+    sp.add_argument("--method", default="auto", choices=["auto", "backward-induction", "simplex", "ipm", "choose", *methods],
+                    help="auto (backward induction for a game of perfect information, else the HiGHS LP: "
+                         "interior point for dense LPs, dual simplex for the others), backward-induction "
+                         "(perfect information only; exact, no LP), or the HiGHS LP algorithm: simplex, "
                          "ipm (with crossover, to get a basis), choose (HiGHS decides)"
                          + "".join(f"; or {m}: {h}" for m, h in methods.items()))
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")

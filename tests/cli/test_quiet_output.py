@@ -42,6 +42,7 @@ SOLVE_CASES = [
     ["solve", "kuhn", "--json", "--method", "ipm"],
     ["solve", "kuhn", "--json", "--method", "choose"],
     ["solve", "kuhn", "--json", "--method", "doracle"],
+    ["solve", "threat_zero_sum", "--json", "--method", "backward-induction"],
     ["solve", "kuhn", "--json", "--strategy", "--no-certify"],
     ["solve", "kuhn", "--json", "--refine", "qpe"],
     ["solve", "kuhn", "--json", "--refine", "efpe"],
