@@ -13,8 +13,8 @@ One update of player p against the opponent q (two players):
 4. instantaneous regrets V(I, a) - V(I) are accumulated (Zinkevich et al. 2007, eq. 7), and p's new current
    strategy is regret matching on them (Zinkevich et al. 2007, eq. 8): positive parts normalised, uniform when
    none is positive;
-5. the average strategy accumulates p's own realization plan ``x_p`` of the strategy used (seed
-   000, eq. 4: the average weighted by p's own reach), normalised per information set on demand.
+5. the average strategy accumulates p's own realization plan ``x_p`` of the strategy used
+   (Zinkevich et al. 2007, eq. 4: the average weighted by p's own reach), normalised per information set on demand.
 
 Variants, with OpenSpiel's definitions so that iterates agree with its solvers (tests):
 
@@ -37,12 +37,6 @@ Variants, with OpenSpiel's definitions so that iterates agree with its solvers (
   paper's experiments use;
 * ``"cfr+-delay"``: CFR+ whose average starts after ``delay`` iterations (weights max(t - delay, 0);
   Tammelin, Burch, Johanson & Bowling 2015); ``delay`` defaults to 100;
-* ``"cs-cfr"``: chance-sampled CFR (Zinkevich et al. 2007, section 4): each iteration samples one outcome at
-  every chance node, with chance's probabilities, and both players update on the leaves that
-  sample reaches. A sampled leaf's payoff enters ``g`` without its chance probability, so the
-  sampled counterfactual values are unbiased. Regret matching, alternating updates on the same
-  sample, uniform averaging; ``seed`` fixes the samples.
-
 ``traversals`` counts passes over the leaves (one per player update, two per iteration), the
 unit of Kroer, Farina & Sandholm (2017)'s plots.
 
@@ -62,11 +56,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.errors import CheckpointError, SeqformError, UnsupportedGameError
-from seqform.model.game import CHANCE, Game
+from seqform.model.game import Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
-ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "cs-cfr")
+ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay")
 
 
 @dataclass
@@ -86,7 +80,8 @@ class RegretMinimizer:
     """A CFR-family solver on a two-player game (module docstring).
 
     ``game``: a ``Game`` (compiled here) or a ``Tree``. ``algorithm``: one of ``ALGORITHMS``.
-    ``alpha``, ``beta``, ``gamma``: discounted CFR's parameters. ``seed``: chance sampling's.
+    ``alpha``, ``beta``, ``gamma``: discounted CFR's parameters. ``delay``: CFR+ with an averaging
+    delay's. Chance-sampled CFR is ``seqform.iterative.mccfr.MonteCarloCFR(game, "chance")``.
 
     ``step(n)`` runs n iterations; ``iteration``, ``traversals``; ``current_profile()`` and
     ``average_profile()`` are behavioural ``Profile`` s (float arrays, shape (num_sequences[p],));
@@ -94,7 +89,7 @@ class RegretMinimizer:
     bit for bit."""
 
     def __init__(self, game: Game | Tree, algorithm: str = "cfr", *, alpha: float = 1.5, beta: float = 0.0,
-                 gamma: float = 2.0, seed: int = 0, delay: int = 100):
+                 gamma: float = 2.0, delay: int = 100):
         if algorithm not in ALGORITHMS:
             raise SeqformError(f"unknown regret-minimisation algorithm {algorithm!r}; choose one of "
                                f"{', '.join(ALGORITHMS)}")
@@ -105,7 +100,7 @@ class RegretMinimizer:
         self.tree, self.algorithm = tree, algorithm
         if algorithm == "lcfr":  # linear CFR is discounted CFR with alpha = beta = gamma = 1
             alpha = beta = gamma = 1.0
-        self.alpha, self.beta, self.gamma, self.seed = float(alpha), float(beta), float(gamma), int(seed)
+        self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
         self.delay = int(delay)
         self.iteration = 0
         self.traversals = 0
@@ -116,9 +111,6 @@ class RegretMinimizer:
         self.prediction = [np.zeros(n[p]) for p in (0, 1)]
         self.cumulative = [np.zeros(n[p]) for p in (0, 1)]
         self.behaviour = [self._matching(p) for p in (0, 1)]
-        self.rng = np.random.default_rng(self.seed)
-        if algorithm == "cs-cfr":
-            self._sampling_setup()
 
     # ----- layout -------------------------------------------------------------------------
     def _layout(self, p: int) -> _Player:
@@ -141,41 +133,6 @@ class RegretMinimizer:
             raise SeqformError("internal: a player's sequences are not laid out by information set")
         rep = np.repeat(np.arange(len(ids)), counts)
         return _Player(A, levels, starts, counts, rep, n[p])
-
-    def _sampling_setup(self) -> None:
-        """For chance sampling: each chance edge (a child of a chance node) with its interval of
-        [0, 1), and the leaves below each edge (a sparse leaves x edges incidence)."""
-        tree = self.tree
-        par = tree.parent
-        is_edge = np.zeros(tree.num_nodes, dtype=bool)
-        is_edge[1:] = tree.player[par[1:]] == CHANCE
-        edges = np.flatnonzero(is_edge)
-        cidx = np.array([tree.chance_index[int(c)] for c in par[edges]], dtype=np.int64)
-        prob = np.array([float(tree.chance_probs[i][int(a)]) for i, a in zip(cidx, tree.action[edges])])
-        # each chance node's outcomes split [0, 1) in action order: edge k owns [lo_k, hi_k)
-        order = np.lexsort((tree.action[edges], cidx))
-        edges, cidx, prob = edges[order], cidx[order], prob[order]
-        cum = np.cumsum(prob)
-        first = np.r_[True, cidx[1:] != cidx[:-1]]
-        group_start = np.flatnonzero(first)
-        offset = np.repeat((cum - prob)[group_start], np.diff(np.r_[group_start, len(cidx)]))
-        self._edge_lo, self._edge_hi = cum - prob - offset, cum - offset
-        self._edge_chance = cidx
-        # leaves below each edge: every leaf's path walked up at once, one level per step
-        edge_pos = -np.ones(tree.num_nodes, dtype=np.int64)
-        edge_pos[edges] = np.arange(len(edges))
-        rows, cols = [], []
-        v, k = tree.terminals.copy(), np.arange(tree.num_terminals)
-        while len(v):
-            hit = edge_pos[v] >= 0
-            rows.append(k[hit])
-            cols.append(edge_pos[v[hit]])
-            up = par[v] > 0
-            v, k = par[v[up]], k[up]
-        rows, cols = np.concatenate(rows), np.concatenate(cols)
-        self._leaf_edges = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(tree.num_terminals, len(edges)))
-        self._leaf_payoff = [tree.payoff[:, p].copy() for p in (0, 1)]
-        self._leaf_seq = [tree.node_seq[p, tree.terminals] for p in (0, 1)]
 
     # ----- one iteration ------------------------------------------------------------------
     def _matching(self, p: int) -> np.ndarray:
@@ -251,32 +208,21 @@ class RegretMinimizer:
             self.behaviour[p] = self._matching(p)
         self.traversals += 1
 
-    def _payoffs(self, p: int, x_q: np.ndarray, leaves: np.ndarray | None) -> np.ndarray:
-        L = self._players[p]
-        if leaves is None:
-            return L.A @ x_q
-        w = self._leaf_payoff[p] * x_q[self._leaf_seq[1 - p]] * leaves
-        return np.bincount(self._leaf_seq[p], weights=w, minlength=L.n)
-
-    def _sample_leaves(self) -> np.ndarray:
-        """1.0 at the leaves every sampled chance outcome leads to, else 0.0."""
-        u = self.rng.random(len(self.tree.chance_nodes))[self._edge_chance]
-        missed = ((u < self._edge_lo) | (u >= self._edge_hi)).astype(np.float64)
-        return (self._leaf_edges @ missed == 0).astype(np.float64)
+    def _payoffs(self, p: int, x_q: np.ndarray) -> np.ndarray:
+        return self._players[p].A @ x_q
 
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations (module docstring)."""
         for _ in range(int(iterations)):
             self.iteration += 1
-            leaves = self._sample_leaves() if self.algorithm == "cs-cfr" else None
             if self.algorithm == "cfr-simultaneous":  # both against the other's strategy of this iteration
-                gs = [self._payoffs(p, self._realization(1 - p, self.behaviour[1 - p]), None) for p in (0, 1)]
+                gs = [self._payoffs(p, self._realization(1 - p, self.behaviour[1 - p])) for p in (0, 1)]
                 for p in (0, 1):
                     self._update(p, gs[p])
                 continue
             for p in (0, 1):
                 q = 1 - p
-                self._update(p, self._payoffs(p, self._realization(q, self.behaviour[q]), leaves))
+                self._update(p, self._payoffs(p, self._realization(q, self.behaviour[q])))
 
     # ----- strategies ---------------------------------------------------------------------
     def current_profile(self) -> Profile:
@@ -302,15 +248,14 @@ class RegretMinimizer:
     # ----- checkpoints --------------------------------------------------------------------
     def _meta(self) -> dict:
         return {"format": "seqform-regret-checkpoint-1", "algorithm": self.algorithm, "alpha": self.alpha,
-                "beta": self.beta, "gamma": self.gamma, "seed": self.seed, "delay": self.delay,
+                "beta": self.beta, "gamma": self.gamma, "delay": self.delay,
                 "iteration": self.iteration,
                 "traversals": self.traversals, "game": self.tree.name,
-                "num_sequences": [int(n) for n in self.tree.num_sequences],
-                "rng": self.rng.bit_generator.state}
+                "num_sequences": [int(n) for n in self.tree.num_sequences]}
 
     def save(self, path: str | Path) -> None:
         """Write everything the next iteration depends on (``.npz``): regrets, cumulative and
-        current strategies, the iteration, the algorithm and its parameters, the sampler's state."""
+        current strategies, the iteration, the algorithm and its parameters."""
         arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "prediction", "cumulative", "behaviour")
                   for p in (0, 1)}
         with open(path, "wb") as fh:
@@ -331,7 +276,7 @@ class RegretMinimizer:
         if algorithm is not None and algorithm != meta["algorithm"]:
             raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
         solver = cls(game, meta["algorithm"], alpha=meta["alpha"], beta=meta["beta"], gamma=meta["gamma"],
-                     seed=meta["seed"], delay=meta.get("delay", 100))
+                     delay=meta.get("delay", 100))
         if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
             raise CheckpointError(f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
                                   f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}")
@@ -339,7 +284,6 @@ class RegretMinimizer:
             if f"{k}0" in arrays:  # checkpoints from before predictive CFR+ have no prediction
                 getattr(solver, k)[:] = [arrays[f"{k}{p}"] for p in (0, 1)]
         solver.iteration, solver.traversals = meta["iteration"], meta["traversals"]
-        solver.rng.bit_generator.state = meta["rng"]
         return solver
 
 

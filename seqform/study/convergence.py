@@ -188,15 +188,19 @@ class _Stepper:
         return _as_profile(self.tree, self._last)
 
 
+#: the sampled solvers of ``seqform.iterative.mccfr``, by their names here
+MCCFR_SAMPLING = {"es-mccfr": "external", "os-mccfr": "outcome", "cs-cfr": "chance"}
+
+
 def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0):
     """A built-in solver by name (``SOLVERS``) on ``tree``: an object with ``step()`` and
     ``average_profile()``. ``eps``: the tremble of perturbed EGT; ``seed``: the sampling solvers'."""
-    if name in ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "cs-cfr"):
+    if name in ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay"):
         from seqform.iterative.cfr import RegretMinimizer
-        return RegretMinimizer(tree, name, seed=seed)
-    if name in ("es-mccfr", "os-mccfr"):
+        return RegretMinimizer(tree, name)
+    if name in MCCFR_SAMPLING:
         from seqform.iterative.mccfr import MonteCarloCFR
-        return MonteCarloCFR(tree, "external" if name == "es-mccfr" else "outcome", seed=seed)
+        return MonteCarloCFR(tree, MCCFR_SAMPLING[name], seed=seed)
     if name in ("openspiel-es-mccfr", "openspiel-os-mccfr"):
         return _OpenSpielSolver(tree, name, seed=seed)
     if name in ("egt", "egt-perturbed"):

@@ -47,8 +47,7 @@ def test_iterates_equal_openspiels(name, iterations, algorithm):
 
 @pytest.mark.parametrize("name,algorithm,iterations,threshold", [
     ("kuhn", "cfr", 1000, 2e-3), ("kuhn", "cfr+", 1000, 2e-4), ("kuhn", "dcfr", 1000, 2e-4),
-    ("leduc", "cfr", 1000, 2e-2), ("leduc", "cfr+", 1000, 1e-3), ("leduc", "dcfr", 1000, 1e-3),
-    ("kuhn", "cs-cfr", 4000, 2e-2), ("leduc", "cs-cfr", 10000, 0.3)])
+    ("leduc", "cfr", 1000, 2e-2), ("leduc", "cfr+", 1000, 1e-3), ("leduc", "dcfr", 1000, 1e-3)])
 def test_exploitability_thresholds(name, algorithm, iterations, threshold):
     tree = compile_tree(getattr(seqform.games, name)())
     s = RegretMinimizer(tree, algorithm)
@@ -74,9 +73,9 @@ def test_random_games_converge_to_the_lp_value(game):
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_checkpoint_resume_is_bit_identical(tmp_path, algorithm):
     tree = compile_tree(seqform.games.leduc())
-    whole = RegretMinimizer(tree, algorithm, seed=7)
+    whole = RegretMinimizer(tree, algorithm)
     whole.step(62)
-    first = RegretMinimizer(tree, algorithm, seed=7)
+    first = RegretMinimizer(tree, algorithm)
     first.step(37)
     path = tmp_path / "run.npz"
     first.save(path)

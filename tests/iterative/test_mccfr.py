@@ -19,7 +19,8 @@ def expl(tree, solver) -> float:
     return seqform.exploitability(tree, solver.average_profile()).exploitability
 
 
-@pytest.mark.parametrize("sampling,iterations,bound", [("external", 5000, 0.03), ("outcome", 20000, 0.03)])
+@pytest.mark.parametrize("sampling,iterations,bound", [("external", 5000, 0.03), ("outcome", 20000, 0.03),
+                                                      ("chance", 4000, 0.02)])
 def test_kuhn_average_strategy_converges(sampling, iterations, bound):
     tree = seqform.compile_tree(seqform.games.load("kuhn"))
     s = MonteCarloCFR(tree, sampling, seed=3)
@@ -30,7 +31,7 @@ def test_kuhn_average_strategy_converges(sampling, iterations, bound):
     assert expl(tree, s) < bound < first
 
 
-@pytest.mark.parametrize("sampling,iterations", [("external", 5000), ("outcome", 40000)])
+@pytest.mark.parametrize("sampling,iterations", [("external", 5000), ("outcome", 40000), ("chance", 3000)])
 def test_leduc_and_small_games_converge(sampling, iterations):
     tree = seqform.compile_tree(seqform.games.load("leduc"))
     s = MonteCarloCFR(tree, sampling, seed=0)
@@ -81,6 +82,20 @@ def test_runs_are_distributed_as_openspiels(game, os_name, seeds, iterations, sa
     assert p >= 0.01, (np.median(ours), np.median(theirs), p)
 
 
+@pytest.mark.parametrize("game", ["kuhn", "leduc", "liars_dice(1,3)", "goofspiel(3)"])
+@pytest.mark.parametrize("sampling", ["external", "outcome"])
+def test_walks_equal_the_plain_recursion(game, sampling):
+    """The library's walks (leaves read in place, chance chains in a loop, closures) make the
+    same run as a plain recursion (tests/oracle/plain_mccfr.py) from the same seed, bit for bit."""
+    from tests.oracle.plain_mccfr import PlainMCCFR
+    tree = seqform.compile_tree(seqform.games.load(game))
+    ours, plain = MonteCarloCFR(tree, sampling, seed=11), PlainMCCFR(tree, sampling, seed=11)
+    ours.step(300)
+    plain.step(300)
+    assert ours.regret == plain.regret and ours.cumulative == plain.cumulative
+    assert ours.nodes_touched == plain.nodes_touched
+
+
 def test_work_follows_the_sample():
     """Outcome sampling touches one trajectory per player per iteration; external sampling a
     small part of Leduc's 9,457 nodes; both count it in ``nodes_touched``."""
@@ -94,7 +109,55 @@ def test_work_follows_the_sample():
     assert 0 < es.nodes_touched < 100 * tree.num_nodes / 20
 
 
-@pytest.mark.parametrize("sampling", ["external", "outcome"])
+def nodes_below_the_sample(tree, solver) -> int:
+    """Nodes every one of whose chance edges is the outcome the sample drew there (counted
+    from the tree's arrays, root down, not by walking as the solver does)."""
+    parent = tree.parent
+    drawn = {c: solver._kids[c][j] for c, j in solver.chance_sample.items()}
+    ok = np.zeros(tree.num_nodes, dtype=bool)
+    ok[0] = True
+    for v in range(1, tree.num_nodes):  # parents come first in node order
+        u = int(parent[v])
+        ok[v] = ok[u] and (tree.player[u] != -1 or drawn.get(u) == v)
+    return int(ok.sum())
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc", "leduc(ranks=5)"])
+def test_chance_sampling_walks_exactly_the_sampled_subtree(game):
+    """Each player's episode touches every node below the drawn chance outcomes and no other:
+    the work follows the sample (Zinkevich et al. 2007, section 4), not the tree."""
+    tree = seqform.compile_tree(seqform.games.load(game))
+    s = MonteCarloCFR(tree, "chance", seed=5)
+    for _ in range(3):
+        before = s.nodes_touched
+        s.step(1)
+        assert s.nodes_touched - before == 2 * nodes_below_the_sample(tree, s)
+    assert s.nodes_touched < 3 * 2 * tree.num_nodes / 5
+
+
+def test_chance_sampling_is_unbiased_for_cfr():
+    """Over every joint chance outcome, weighted by its probability, player 0's first regret
+    update equals vanilla CFR's first (RegretMinimizer "cfr", which walks no sample): the
+    sampled counterfactual regrets are unbiased, exactly (up to float rounding)."""
+    from itertools import product
+
+    from seqform.iterative.cfr import RegretMinimizer
+    tree = seqform.compile_tree(seqform.games.load("kuhn"))
+    nodes = tree.chance_nodes.tolist()
+    expected = np.zeros(tree.num_sequences[0])
+    for outcome in product(*[range(len(p)) for p in tree.chance_probs]):
+        s = MonteCarloCFR(tree, "chance")
+        s.chance_sample.update(zip(nodes, outcome))
+        s._chance_walk()(0)  # player 0's episode, on this sample
+        w = np.prod([float(tree.chance_probs[k][j]) for k, j in enumerate(outcome)])
+        expected += w * np.asarray(s.regret[0])
+    cfr = RegretMinimizer(tree, "cfr")
+    cfr.step(1)
+    np.testing.assert_allclose(expected[1:], cfr.regret[0], rtol=0, atol=1e-12)
+    assert np.abs(expected).max() > 0.1
+
+
+@pytest.mark.parametrize("sampling", ["external", "outcome", "chance"])
 def test_checkpoint_resumes_bit_for_bit(tmp_path, sampling):
     tree = seqform.compile_tree(seqform.games.load("kuhn"))
     a = MonteCarloCFR(tree, sampling, seed=7)
@@ -120,7 +183,7 @@ def test_bad_settings_are_refused():
         MonteCarloCFR(tree, "outcome", exploration=1.5)
 
 
-@pytest.mark.parametrize("solver", ["es-mccfr", "os-mccfr"])
+@pytest.mark.parametrize("solver", ["es-mccfr", "os-mccfr", "cs-cfr"])
 def test_verify_runs_mccfr_from_the_command_line(solver):
     r = subprocess.run([sys.executable, "-m", "seqform", "verify", solver, "kuhn", "--iterations", "500",
                         "--seed", "2", "--json", "--quiet"], capture_output=True, text=True, timeout=300)
