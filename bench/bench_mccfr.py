@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Monte Carlo CFR, time to a given exploitability: seqform's MCCFR against OpenSpiel's C++
 solvers (``pyspiel.ExternalSamplingMCCFRSolver``, simple averaging, and
-``pyspiel.OutcomeSamplingMCCFRSolver``, exploration 0.6), over several seeds.
+``pyspiel.OutcomeSamplingMCCFRSolver``, exploration 0.6) and its Python ones
+(``external_sampling_mccfr``, ``outcome_sampling_mccfr``; fewer seeds and a shorter cap, as they
+are about ten times slower), over several seeds.
 
 Each run iterates in chunks; after each chunk the average strategy's exploitability is measured
 (exact best responses on the whole tree: seqform's on its own profile, ``pyspiel.exploitability``
@@ -12,6 +14,7 @@ and how many seeds reached it; ratio = OpenSpiel's median / seqform's.
 
     python bench/bench_mccfr.py                         # Leduc, ES 0.05 and 0.02, OS 0.2; 10 seeds
     python bench/bench_mccfr.py --seeds 3 --cap 60 --out-dir /tmp/x
+    python bench/bench_mccfr.py --game liars_dice --levels external=0.1,0.05 outcome=0.3
 
 Writes ``bench/results/mccfr-YYYY-MM-DD.{md,json}``.
 """
@@ -28,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVELS = {"external": [0.05, 0.02], "outcome": [0.2]}
-OPENSPIEL_NAMES = {"leduc": "leduc_poker", "kuhn": "kuhn_poker"}
+OPENSPIEL_NAMES = {"leduc": "leduc_poker", "kuhn": "kuhn_poker", "liars_dice": "liars_dice"}
 
 
 def run_seqform(game: str, sampling: str, seed: int, levels: list, cap: float) -> dict:
@@ -52,6 +55,22 @@ def run_openspiel(game: str, sampling: str, seed: int, levels: list, cap: float)
         for _ in range(n):
             s.run_iteration()
     return _drive(step, lambda: pyspiel.exploitability(g, s.average_policy()), levels, cap)
+
+
+def run_openspiel_python(game: str, sampling: str, seed: int, levels: list, cap: float) -> dict:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import external_sampling_mccfr as es
+    from open_spiel.python.algorithms import outcome_sampling_mccfr as os_
+    g = pyspiel.load_game(OPENSPIEL_NAMES.get(game, game))
+    np.random.seed(seed)  # OpenSpiel's Python MCCFR draws from numpy's global state
+    s = es.ExternalSamplingSolver(g, es.AverageType.SIMPLE) if sampling == "external" else os_.OutcomeSamplingSolver(g)
+
+    def step(n: int) -> None:
+        for _ in range(n):
+            s.iteration()
+    from open_spiel.python.algorithms import exploitability as expl
+    return _drive(step, lambda: expl.exploitability(g, s.average_policy()), levels, cap)
 
 
 def _drive(step, measure, levels: list, cap: float) -> dict:
@@ -79,15 +98,25 @@ def main() -> int:
     ap.add_argument("--game", default="leduc")
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--cap", type=float, default=120.0, help="solver seconds per run (default 120)")
+    ap.add_argument("--python-seeds", type=int, default=3, help="seeds for OpenSpiel's Python MCCFR (default 3)")
+    ap.add_argument("--python-cap", type=float, default=60.0, help="its solver seconds per run (default 60)")
+    ap.add_argument("--levels", nargs="*", metavar="SAMPLING=L1,L2",
+                    help="exploitability levels per sampling (default external=0.05,0.02 outcome=0.2)")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     args = ap.parse_args()
+    levels_by = dict(LEVELS)
+    for spec in args.levels or []:
+        k, v = spec.split("=")
+        levels_by[k] = [float(x) for x in v.split(",")]
     rows, raw = [], {}
-    for sampling, levels in LEVELS.items():
-        for impl, fn in (("seqform", run_seqform), ("OpenSpiel C++", run_openspiel)):
+    impls = (("seqform", run_seqform, args.seeds, args.cap), ("OpenSpiel C++", run_openspiel, args.seeds, args.cap),
+             ("OpenSpiel Python", run_openspiel_python, args.python_seeds, args.python_cap))
+    for sampling, levels in levels_by.items():
+        for impl, fn, seeds, cap in impls:
             runs = []
-            for seed in range(args.seeds):
+            for seed in range(seeds):
                 print(f"{args.game} {sampling} {impl} seed {seed} ...", file=sys.stderr, flush=True)
-                runs.append(fn(args.game, sampling, seed, levels, args.cap))
+                runs.append(fn(args.game, sampling, seed, levels, cap))
             raw[f"{sampling}/{impl}"] = runs
             for lv in levels:
                 hits = [r["reached"][str(lv)] for r in runs if str(lv) in r["reached"]]
@@ -100,25 +129,30 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     lines = [f"# Monte Carlo CFR: time to an exploitability level, {args.game} ({day})", "",
              f"- machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}",
-             f"- command: `python bench/bench_mccfr.py --game {args.game} --seeds {args.seeds} --cap {args.cap:g}`",
+             f"- command: `python bench/bench_mccfr.py --game {args.game} --seeds {args.seeds} --cap {args.cap:g} "
+             f"--python-seeds {args.python_seeds} --python-cap {args.python_cap:g}"
+             + (f" --levels {' '.join(args.levels)}" if args.levels else "") + "`",
              "- seconds: solver time only (exploitability measurements excluded), median over the seeds "
-             "that reached the level; ratio = OpenSpiel C++ / seqform", "",
-             "| sampling | level | seqform s (iterations) | OpenSpiel C++ s (iterations) | ratio | reached (seqform / OpenSpiel) |",
-             "|---|---|---|---|---|---|"]
-    for sampling, levels in LEVELS.items():
+             "that reached the level (reached: seeds that did, of those run); ratio = OpenSpiel C++ / seqform "
+             "(above 1: seqform is faster)", "",
+             "| sampling | level | seqform s (iterations) | OpenSpiel C++ s (iterations) | ratio | "
+             "OpenSpiel Python s (iterations) | reached (seqform / C++ / Python) |",
+             "|---|---|---|---|---|---|---|"]
+    fmt = (lambda r: "-" if r["median_seconds"] is None else
+           f"{r['median_seconds']:.2f} ({int(r['median_iterations']):,})")
+    for sampling, levels in levels_by.items():
         for lv in levels:
-            a = next(r for r in rows if r["sampling"] == sampling and r["impl"] == "seqform" and r["level"] == lv)
-            b = next(r for r in rows if r["sampling"] == sampling and r["impl"] == "OpenSpiel C++" and r["level"] == lv)
-            fmt = (lambda r: "-" if r["median_seconds"] is None else
-                   f"{r['median_seconds']:.2f} ({int(r['median_iterations']):,})")
+            a, b, c = (next(r for r in rows if r["sampling"] == sampling and r["impl"] == impl and r["level"] == lv)
+                       for impl, _, _, _ in impls)
             ratio = (f"{b['median_seconds'] / a['median_seconds']:.2f}"
                      if a["median_seconds"] and b["median_seconds"] else "-")
-            lines.append(f"| {sampling} | {lv:g} | {fmt(a)} | {fmt(b)} | {ratio} | {a['reached']}/{a['seeds']} / "
-                         f"{b['reached']}/{b['seeds']} |")
-    (out / f"mccfr-{day}.md").write_text("\n".join(lines) + "\n")
-    (out / f"mccfr-{day}.json").write_text(json.dumps({"rows": rows, "runs": raw}, indent=1))
+            lines.append(f"| {sampling} | {lv:g} | {fmt(a)} | {fmt(b)} | {ratio} | {fmt(c)} | "
+                         f"{a['reached']}/{a['seeds']} / {b['reached']}/{b['seeds']} / {c['reached']}/{c['seeds']} |")
+    name = f"mccfr-{args.game}-{day}" if args.game != "leduc" else f"mccfr-{day}"
+    (out / f"{name}.md").write_text("\n".join(lines) + "\n")
+    (out / f"{name}.json").write_text(json.dumps({"rows": rows, "runs": raw}, indent=1))
     print("\n".join(lines))
-    print(f"wrote {out / f'mccfr-{day}.md'}", file=sys.stderr)
+    print(f"wrote {out / f'{name}.md'}", file=sys.stderr)
     return 0
 
 

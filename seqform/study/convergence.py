@@ -39,6 +39,7 @@ from seqform.verify.exploitability import exploitability
 from seqform.errors import SeqformError
 from seqform.model.game import Game
 from seqform.verify.infosetregret import infoset_regret
+from seqform.study.regretbounds import BOUND_LABELS, exploitability_bound
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
@@ -72,6 +73,9 @@ class VerifyPoint:
     value_gap_q90: float | None = None
     max_infoset_regret_q10: float | None = None
     max_infoset_regret_q90: float | None = None
+    #: the solver's paper's worst-case bound on this exploitability, where one is known
+    #: (``seqform.study.regretbounds``)
+    theorem_bound: float | None = None
 
 
 #: the measures a multi-seed report gives as median and 10-90% band
@@ -127,6 +131,10 @@ class VerifyReport:
                     ok = [i for i in range(len(pts)) if lo[i] is not None and lo[i] > 0]
                     ax.fill_between([x[i] for i in ok], [lo[i] for i in ok], [hi[i] for i in ok],
                                     color=line.get_color(), alpha=0.2)
+        bound = [(a, p.theorem_bound) for a, p in zip(x, pts) if p.theorem_bound]
+        if bound:  # the paper's worst case, beside the measured exploitability
+            ax.loglog([a for a, _ in bound], [b for _, b in bound], "k--", linewidth=1,
+                      label=BOUND_LABELS.get(self.solver, "regret bound"))
         ax.set_xlabel("tree traversals" if use_trav else "iterations")
         ax.set_title(title or f"{self.solver} on {self.game}")
         ax.grid(True, which="both", alpha=0.3)
@@ -304,6 +312,8 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
             break
     report = VerifyReport(tree.name, name, value, interrupted=interrupted, solver_seconds=t_solver)
     report.points = runs[0] if seeds == 1 else _bands(runs[:-1] if interrupted and len(runs) > 1 else runs)
+    for pt in report.points:
+        pt.theorem_bound = exploitability_bound(tree, name, pt.iteration)
     return report
 
 
