@@ -21,15 +21,16 @@ Writes ``bench/results/mccfr-YYYY-MM-DD.{md,json}``.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import platform
 import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import report  # noqa: E402
 LEVELS = {"external": [0.05, 0.02], "outcome": [0.2]}
 OPENSPIEL_NAMES = {"leduc": "leduc_poker", "kuhn": "kuhn_poker", "liars_dice": "liars_dice"}
 
@@ -124,14 +125,8 @@ def main() -> int:
                 med_it = statistics.median(h[1] for h in hits) if hits else None
                 rows.append({"sampling": sampling, "impl": impl, "level": lv, "reached": len(hits),
                              "seeds": len(runs), "median_seconds": med_s, "median_iterations": med_it})
-    day = datetime.date.today().isoformat()
-    out = Path(args.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    lines = [f"# Monte Carlo CFR: time to an exploitability level, {args.game} ({day})", "",
-             f"- machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}",
-             f"- command: `python bench/bench_mccfr.py --game {args.game} --seeds {args.seeds} --cap {args.cap:g} "
-             f"--python-seeds {args.python_seeds} --python-cap {args.python_cap:g}"
-             + (f" --levels {' '.join(args.levels)}" if args.levels else "") + "`",
+    day, out, lines = report.start(args.out_dir, f"Monte Carlo CFR: time to an exploitability level, {args.game}")
+    lines += [
              "- seconds: solver time only (exploitability measurements excluded), median over the seeds "
              "that reached the level (reached: seeds that did, of those run); ratio = OpenSpiel C++ / seqform "
              "(above 1: seqform is faster)", "",

@@ -53,10 +53,12 @@ def cmd_refine(args, game, prog: Progress) -> int:
         print(f"max infoset regret {sol.max_infoset_regret} ({sol.positive_regret_infosets} information sets positive)")
     else:
         print(f"refinement      {sol.concept} perturbed game at eps={sol.eps:g} (exact at that eps)")
-        print(f"value           {sol.value_float:.12g}  (perturbed game, player 0)")
+        print(f"value           {sol.value}  (= {sol.value_float:.12g}, perturbed game, player 0)")
+        print("certificate     " + ("exact: both trembling best responses (inside the perturbed polytopes) meet at "
+                                     "the value" if sol.certified else "FAILED: " + "; ".join(sol.notes)))
         print(f"trembles        every bound holds (largest shortfall {sol.tremble_violation:.3g})")
-        print(f"max infoset regret {float(sol.max_infoset_regret):.3g} ({sol.positive_regret_infosets} information sets "
-              f"above 1e-9)")
+        print(f"max infoset regret {float(sol.max_infoset_regret):.3g} in the unperturbed game "
+              f"({sol.positive_regret_infosets} information sets above 1e-9)")
     print(f"exploitability  {sol.exploitability:.3g}  (unperturbed game)")
     print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in sol.seconds.items()))
     if args.strategy:
@@ -64,9 +66,9 @@ def cmd_refine(args, game, prog: Progress) -> int:
     return 0
 
 
-def _refined(tree, concept: str):
+def _refined(tree, concept: str, eps: float | None = None):
     from refinements.refine import refine
-    return refine(tree, concept)
+    return refine(tree, concept, eps)
 
 
 def register(registry) -> None:

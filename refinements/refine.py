@@ -20,16 +20,17 @@ from seqform.model.game import Game
 from seqform.verify.infosetregret import infoset_regret
 from seqform.lp.sequenceform import sequence_form
 from seqform.solve import solve as nash_solve
-from seqform.model.strategy import Profile, behaviour_from_realization
+from seqform.model.strategy import Profile, behaviour_from_realization, behaviour_from_realization_exact
 from seqform.model.tree import Tree, compile_tree
 
 from . import perturbation as _pert
 from .limitcertificate import leading_terms, limit_behaviour, limit_regrets, max_regret
-from .errors import PerturbationError
+from .errors import PerturbationError, RefinementError
 from .perturbedlp import build, solve_at
 from .iterativerefinement import exact_plans
 from .iterativerefinement import refine as iterative_refine
 from .trembling import search
+from .tremblingbestresponse import perturbed_measures
 
 CONCEPTS = {"efpe": _pert.efpe, "qpe": _pert.qpe}
 
@@ -88,6 +89,18 @@ class RefinedSolution(Result):
         return self.value if self.certified else None
 
     upper = lower
+
+    def measure(self, profile: Profile) -> dict:
+        """At a fixed eps: ``profile`` measured in this perturbed game against its exact value
+        (``refinements.tremblingbestresponse.perturbed_measures``), as JSON-ready floats:
+        ``perturbed_exploitability``, ``perturbed_value_gap``, ``perturbed_max_infoset_regret``,
+        ``tremble_violation``."""
+        if self.eps is None or self.lp is None:
+            raise RefinementError("measure needs the perturbed game at a fixed eps (refine(..., eps=E))")
+        exact = all(isinstance(v, (int, Fraction)) for b in profile.behaviour for v in b)
+        q = Fraction(str(self.eps))
+        return perturbed_measures(self.tree, self.lp.pert, q if exact else self.eps, profile,
+                                  fraction_of(self.value)).to_json()
 
     def json_fields(self) -> dict:
         out = {"refine": self.concept, "eps": self.eps, "nash_value": self.nash_value,
@@ -258,8 +271,19 @@ def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
     reg = infoset_regret(tree, prof)
     expl = _exploitability(tree, prof).exploitability
     notes = [f"exact at eps={q} (iterative refinement: {rounds} rounds)"]
-    return RefinedSolution(tree.name, plp.pert.name, eps, value, float(value), False, None, float(expl),
-                           reg.max_regret, reg.count_positive(1e-9), reg.regret.tolist(), prof, None, [x, y],
+    # the certificate, independent of the LP: both trembling best responses (dynamic programming
+    # over the perturbed polytopes) meet at the LP's value
+    t1 = time.perf_counter()
+    exact_prof = Profile([behaviour_from_realization_exact(tree, p, [fraction_of(v) for v in z])
+                          for p, z in ((0, x), (1, y))])
+    m = perturbed_measures(tree, plp.pert, q, exact_prof, fraction_of(value))
+    secs["certify"] = time.perf_counter() - t1
+    certified = m.exploitability == 0 and m.value_gap == 0 and m.tremble_violation <= 0
+    notes.append("certified: the trembling best responses meet at the value" if certified else
+                 f"not certified: perturbed exploitability {m.exploitability}, value gap {m.value_gap}")
+    return RefinedSolution(tree.name, plp.pert.name, eps, value, float(value), certified, None, float(expl),
+                           reg.max_regret, reg.count_positive(1e-9), reg.regret.tolist(), prof,
+                           exact_prof if certified else None, [x, y],
                            tree.sizes(), secs, None, float(viol), notes, tree, plp, (cs, rs))
 
 

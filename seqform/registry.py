@@ -24,7 +24,10 @@ What can be added:
   ``applies(args)``, ``run(args, game, progress)`` does the whole command and returns its status.
 * ``add_solve_method(name, help)``: a further choice of ``seqform solve --method``.
 * ``add_refiner(concept, function)``: ``function(tree, concept)`` returns an exact refined
-  equilibrium (a result with ``exact_profile``), for ``seqform verify --refined``.
+  equilibrium (a result with ``exact_profile``), for ``seqform verify --refined``;
+  ``function(tree, concept, eps)`` the exact equilibrium of the eps-perturbed game, a result with
+  ``certified``, ``value`` and ``measure(profile)`` (a dict of ``VerifyPoint``'s ``perturbed_*``
+  fields and ``tremble_violation``), for ``seqform verify --refined C --eps E``.
 """
 from __future__ import annotations
 

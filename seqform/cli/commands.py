@@ -162,7 +162,14 @@ def cmd_verify(args) -> int:
         for c in ("efpe", "qpe"):
             d = getattr(last, f"{c}_distance")
             if d is not None:
-                print(f"distance to exact {c.upper()}   {d:.6e}")
+                print(f"distance to exact {c.upper()}   {d:.6e}  (to the limit eps -> 0; telling only where it is unique)")
+        if rep.perturbed is not None:
+            pg = rep.perturbed
+            print(f"in the {pg['concept'].upper()}-perturbed game at eps={pg['eps']:g} (exact value {pg['value']}):")
+            print(f"  exploitability         {last.perturbed_exploitability:.6e}")
+            print(f"  value gap              {last.perturbed_value_gap:+.6e}")
+            print(f"  max infoset regret     {last.perturbed_max_infoset_regret:.6e}")
+            print(f"  tremble violation      {last.tremble_violation:.3e}")
     if rep.interrupted:
         print("interrupted              (measurements up to the interruption)")
     return 130 if rep.interrupted else 0

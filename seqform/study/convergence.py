@@ -76,6 +76,12 @@ class VerifyPoint:
     #: the solver's paper's worst-case bound on this exploitability, where one is known
     #: (``seqform.study.regretbounds``)
     theorem_bound: float | None = None
+    #: with ``eps`` and ``refined``: the profile measured in the eps-perturbed game of the first
+    #: refined concept, against that game's exact equilibrium value (``VerifyReport.perturbed``)
+    perturbed_exploitability: float | None = None
+    perturbed_value_gap: float | None = None
+    perturbed_max_infoset_regret: float | None = None
+    tremble_violation: float | None = None
 
 
 #: the measures a multi-seed report gives as median and 10-90% band
@@ -94,11 +100,14 @@ class VerifyReport:
     points: list = field(default_factory=list)
     interrupted: bool = False
     solver_seconds: float = 0.0
+    #: the perturbed game the ``perturbed_*`` measures refer to: concept, eps and its exact value
+    perturbed: dict | None = None
 
     def to_json(self) -> dict:
         return {"game": self.game, "solver": self.solver, "game_value": str(self.game_value),
                 "game_value_float": float(self.game_value), "interrupted": self.interrupted,
-                "solver_seconds": self.solver_seconds, "points": [asdict(p) for p in self.points]}
+                "solver_seconds": self.solver_seconds, "perturbed": self.perturbed,
+                "points": [asdict(p) for p in self.points]}
 
     def plot(self, path: str, title: str | None = None) -> None:
         """A log-log plot of every measure against traversals (iterations when not counted)."""
@@ -266,7 +275,10 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
     """Run ``source`` for ``iterations`` iterations on ``game`` and measure it at ``points``
     (iteration numbers; default: ``checkpoints(iterations)``) against the certified ground truth
     (module docstring). ``refined``: any of "efpe", "qpe" (distance to that exact limit
-    equilibrium). ``eps``: perturbed EGT's tremble. ``seed``: the sampling solvers' (MCCFR).
+    equilibrium; meaningful only where the limit equilibrium is unique). ``eps``: perturbed EGT's
+    tremble; with ``refined``, also the tremble of the perturbed game whose exact equilibrium
+    (the first refined concept's, certified by trembling best responses) the ``perturbed_*``
+    measures compare against. ``seed``: the sampling solvers' (MCCFR).
     ``seeds``: run a built-in solver (``source`` a name) with seeds ``seed .. seed + seeds - 1``
     and report, at each checkpoint, the median of every measure and the 10% and 90% quantiles of
     the banded ones (``BANDED``); the measures stay exact best responses on the full tree. Ctrl-C
@@ -280,6 +292,7 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
                            f"ground truth")
     value = sol.value
     targets = {}
+    truth = None
     for concept in refined:
         if concept not in ("efpe", "qpe"):
             raise SeqformError(f"verify: refined must name efpe or qpe, not {concept!r}")
@@ -293,6 +306,12 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
             raise SeqformError(f"verify: the exact {concept.upper()} of {tree.name!r} is not available: "
                                f"{'; '.join(ref.notes) or 'not certified'}")
         targets[concept] = Profile([np.array([float(v) for v in b]) for b in ref.exact_profile.behaviour])
+        if eps is not None and truth is None:
+            say(f"solving the {concept.upper()}-perturbed game exactly at eps={eps:g}")
+            truth = refiner(tree, concept, eps)
+            if not truth.certified:
+                raise SeqformError(f"verify: the {concept.upper()}-perturbed game at eps={eps:g} could not be "
+                                   f"certified: {'; '.join(truth.notes)}")
     if seeds < 1:
         raise SeqformError(f"verify: seeds must be at least 1, got {seeds}")
     if seeds > 1 and not isinstance(source, str):
@@ -305,19 +324,21 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
         stepper = _Stepper(source, tree, eps, seed + k)
         name = stepper.name
         tell = say if seeds == 1 else (lambda msg, k=k: say(f"seed {seed + k}: {msg}"))
-        pts, secs, interrupted = _run(stepper, tree, marks, value, targets, tell)
+        pts, secs, interrupted = _run(stepper, tree, marks, value, targets, tell, truth)
         runs.append(pts)
         t_solver += secs
         if interrupted:
             break
     report = VerifyReport(tree.name, name, value, interrupted=interrupted, solver_seconds=t_solver)
+    if truth is not None:
+        report.perturbed = {"concept": truth.concept, "eps": truth.eps, "value": str(truth.value)}
     report.points = runs[0] if seeds == 1 else _bands(runs[:-1] if interrupted and len(runs) > 1 else runs)
     for pt in report.points:
         pt.theorem_bound = exploitability_bound(tree, name, pt.iteration)
     return report
 
 
-def _run(stepper: _Stepper, tree: Tree, marks: list, value: Fraction, targets: dict, say) -> tuple:
+def _run(stepper: _Stepper, tree: Tree, marks: list, value: Fraction, targets: dict, say, truth=None) -> tuple:
     """One run, measured at ``marks``: (points, seconds inside the solver, interrupted)."""
     points: list = []
     t_solver = 0.0
@@ -337,6 +358,9 @@ def _run(stepper: _Stepper, tree: Tree, marks: list, value: Fraction, targets: d
                              float(ex.values[0]), float(ex.values[0]) - float(value), reg.max_regret)
             for concept, target in targets.items():
                 setattr(pt, f"{concept}_distance", _distance(prof, target))
+            if truth is not None:
+                for k, v in truth.measure(prof).items():
+                    setattr(pt, k, v)
             solver = stepper.solver
             if solver is not None:
                 pt.nodes_touched = getattr(solver, "nodes_touched", None)
@@ -368,6 +392,9 @@ def _bands(runs: list) -> list:
                          med("value"), med("value_gap"), med("max_infoset_regret"), med("efpe_distance"),
                          med("qpe_distance"), None if col[0].nodes_touched is None else int(med("nodes_touched")),
                          med("current_exploitability"), len(runs))
+        for attr in ("perturbed_exploitability", "perturbed_value_gap", "perturbed_max_infoset_regret",
+                     "tremble_violation"):
+            setattr(pt, attr, med(attr))
         for attr in BANDED:
             vals = [getattr(p, attr) for p in col]
             setattr(pt, f"{attr}_q10", float(np.quantile(vals, 0.1)))

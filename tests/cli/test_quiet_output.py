@@ -51,6 +51,7 @@ SOLVE_CASES = [
     ["info", "leduc", "--json"],
     ["verify", "cfr+", "kuhn", "--iterations", "20", "--json"],
     ["verify", "egt-perturbed", "kuhn", "--iterations", "20", "--refined", "efpe,qpe", "--json"],
+    ["verify", "egt-perturbed", "kuhn", "--iterations", "20", "--refined", "qpe", "--eps", "0.01", "--json"],
     ["efce", "job_market", "--json", "--exact"],
     ["efce", "job_market", "--json", "--welfare"],
     ["efce", "job_market", "--json", "--rounds", "20"],

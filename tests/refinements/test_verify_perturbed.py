@@ -1,0 +1,36 @@
+"""``seqform verify ... --refined C --eps E``: a perturbed solver measured in the perturbed game
+it solves, against that game's exact (certified) equilibrium value."""
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import seqform
+import refinements
+from seqform.study.convergence import verify
+
+
+def test_perturbed_egt_is_measured_in_its_own_perturbed_game():
+    game = seqform.games.load("kuhn")
+    rep = verify("egt-perturbed", game, 300, refined=["efpe"], eps=0.01)
+    truth = refinements.refine(game, "efpe", eps=0.01)
+    assert rep.perturbed == {"concept": "efpe", "eps": 0.01, "value": str(truth.value)}
+    first, last = rep.points[0], rep.points[-1]
+    for pt in rep.points:
+        # inside the polytopes every measure is at least 0 (up to float rounding)
+        assert pt.tremble_violation <= 1e-12 and pt.perturbed_exploitability >= -1e-12
+        assert abs(pt.value - float(truth.value) - pt.perturbed_value_gap) <= 1e-12
+    assert last.perturbed_exploitability < first.perturbed_exploitability / 10
+
+
+def test_verify_reports_perturbed_measures_in_json():
+    r = subprocess.run([sys.executable, "-m", "seqform", "verify", "egt-perturbed", "kuhn", "--iterations", "50",
+                        "--eps", "0.01", "--refined", "efpe", "--json", "--quiet"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    assert rep["perturbed"]["concept"] == "efpe" and Fraction(rep["perturbed"]["value"]) < 0
+    last = rep["points"][-1]
+    for key in ("perturbed_exploitability", "perturbed_value_gap", "perturbed_max_infoset_regret",
+                "tremble_violation"):
+        assert isinstance(last[key], float)
