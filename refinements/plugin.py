@@ -71,8 +71,16 @@ def _refined(tree, concept: str, eps: float | None = None):
     return refine(tree, concept, eps)
 
 
+def _perturbed_cfr(tree, concept: str, eps: float | None):
+    from refinements.perturbedcfr import PerturbedCFRPlus
+    return PerturbedCFRPlus(tree, concept, 1e-3 if eps is None else eps)
+
+
 def register(registry) -> None:
     registry.add_solve_option("refine", add_arguments, lambda args: bool(getattr(args, "refine", None)),
                               cmd_refine, check)
     registry.add_refiner("efpe", _refined)
     registry.add_refiner("qpe", _refined)
+    for concept in ("efpe", "qpe"):
+        registry.add_iterative_solver(f"cfr+-{concept}", lambda tree, eps, seed, c=concept: _perturbed_cfr(tree, c, eps),
+                                      f"CFR+ in the {concept.upper()}-perturbed game at --eps (default 1e-3)", eps=True)

@@ -28,6 +28,10 @@ What can be added:
   ``function(tree, concept, eps)`` the exact equilibrium of the eps-perturbed game, a result with
   ``certified``, ``value`` and ``measure(profile)`` (a dict of ``VerifyPoint``'s ``perturbed_*``
   fields and ``tremble_violation``), for ``seqform verify --refined C --eps E``.
+* ``add_iterative_solver(name, factory, help, eps=False)``: a solver ``seqform verify NAME``
+  runs; ``factory(tree, eps, seed)`` returns an object with ``step()`` and ``average_profile()``
+  (and, optionally, ``current_profile()``, ``traversals``, ``nodes_touched``); ``eps=True`` when
+  it takes ``--eps``.
 """
 from __future__ import annotations
 
@@ -56,6 +60,17 @@ class SolveOption:
 
 
 @dataclass
+class IterativeSolver:
+    """A solver ``seqform verify`` can run by name: ``factory(tree, eps, seed)`` returns an object
+    with ``step()`` and ``average_profile()``; ``eps``: whether it takes ``--eps``."""
+
+    name: str
+    factory: Callable
+    help: str
+    eps: bool = False
+
+
+@dataclass
 class Registry:
     """What the installed extensions added (see the module docstring)."""
 
@@ -64,6 +79,7 @@ class Registry:
     solve_options: dict = field(default_factory=dict)
     solve_methods: dict = field(default_factory=dict)
     refiners: dict = field(default_factory=dict)
+    iterative_solvers: dict = field(default_factory=dict)
     loaded: list = field(default_factory=list)
     failed: dict = field(default_factory=dict)
 
@@ -82,6 +98,9 @@ class Registry:
 
     def add_refiner(self, concept: str, function: Callable) -> None:
         self.refiners[concept] = function
+
+    def add_iterative_solver(self, name: str, factory: Callable, help: str, eps: bool = False) -> None:
+        self.iterative_solvers[name] = IterativeSolver(name, factory, help, eps)
 
 
 _REGISTRY = Registry()

@@ -3,6 +3,7 @@ Extensions add theirs, and options of ``solve``, through ``seqform.registry``.""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import time
 
 from seqform.cli.common import (Progress, build_tree, fmt_sizes, load_game_arg, print_strategy)
@@ -165,7 +166,8 @@ def cmd_verify(args) -> int:
                 print(f"distance to exact {c.upper()}   {d:.6e}  (to the limit eps -> 0; telling only where it is unique)")
         if rep.perturbed is not None:
             pg = rep.perturbed
-            print(f"in the {pg['concept'].upper()}-perturbed game at eps={pg['eps']:g} (exact value {pg['value']}):")
+            print(f"in the {pg['concept'].upper()}-perturbed game at eps={pg['eps']:g} (exact value "
+                  f"{float(Fraction(pg['value'])):.12g}; the fraction is in --json):")
             print(f"  exploitability         {last.perturbed_exploitability:.6e}")
             print(f"  value gap              {last.perturbed_value_gap:+.6e}")
             print(f"  max infoset regret     {last.perturbed_max_infoset_regret:.6e}")

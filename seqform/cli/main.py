@@ -68,8 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     common_options(cp)
     cp.set_defaults(func=cmd_convert)
     vp = sub.add_parser("verify", help="run an iterative solver and track it against the certified ground truth")
-    from seqform.study.convergence import SOLVERS
-    vp.add_argument("solver", choices=SOLVERS, help="the solver to run: " + ", ".join(SOLVERS))
+    from seqform.study.convergence import all_solvers
+    solvers = all_solvers()
+    vp.add_argument("solver", choices=solvers, help="the solver to run: " + ", ".join(solvers))
     vp.add_argument("game", help=GAME_HELP)
     vp.add_argument("--iterations", type=int, required=True, metavar="N", help="iterations to run (at least 1)")
     vp.add_argument("--every", type=int, default=None, metavar="K",
@@ -114,8 +115,10 @@ def _check_options(args) -> None:
         at_least("--every", args.every, 1)
         at_least("--seeds", args.seeds, 1)
         tremble("--eps", args.eps)
-        if args.eps is not None and args.solver != "egt-perturbed":
-            raise SeqformError(f"--eps applies to egt-perturbed only, not {args.solver}")
+        from seqform.study.convergence import all_solvers, takes_eps
+        if args.eps is not None and not takes_eps(args.solver):
+            raise SeqformError(f"--eps applies to the perturbed solvers only "
+                               f"({', '.join(s for s in all_solvers() if takes_eps(s))}), not {args.solver}")
         bad = [c for c in (args.refined or "").split(",") if c and c not in ("efpe", "qpe")]
         if bad:
             raise SeqformError(f"--refined takes efpe and/or qpe, comma-separated, not {','.join(bad)}")

@@ -262,6 +262,13 @@ class RegretMinimizer:
             np.savez(fh, meta=np.array(json.dumps(self._meta())), **arrays)
 
     @classmethod
+    def _from_meta(cls, game: Game | Tree, meta: dict) -> "RegretMinimizer":
+        """A fresh solver with the algorithm and parameters a checkpoint's ``meta`` records
+        (subclasses with parameters of their own override this and ``_meta``)."""
+        return cls(game, meta["algorithm"], alpha=meta["alpha"], beta=meta["beta"], gamma=meta["gamma"],
+                   delay=meta.get("delay", 100))
+
+    @classmethod
     def load(cls, path: str | Path, game: Game | Tree, algorithm: str | None = None) -> "RegretMinimizer":
         """Resume the solver saved at ``path`` on ``game``: the same algorithm and parameters (the
         file's; ``algorithm``, when given, must match it: ``CheckpointError`` otherwise)."""
@@ -275,8 +282,7 @@ class RegretMinimizer:
             raise CheckpointError(f"{path}: unknown checkpoint format {meta.get('format')!r}")
         if algorithm is not None and algorithm != meta["algorithm"]:
             raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
-        solver = cls(game, meta["algorithm"], alpha=meta["alpha"], beta=meta["beta"], gamma=meta["gamma"],
-                     delay=meta.get("delay", 100))
+        solver = cls._from_meta(game, meta)
         if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
             raise CheckpointError(f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
                                   f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}")

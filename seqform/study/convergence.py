@@ -226,7 +226,24 @@ def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0):
                             eps=eps if eps is not None else 1e-3)
     if name in ("openspiel-cfr", "openspiel-cfr+"):
         return _OpenSpielSolver(tree, name)
-    raise SeqformError(f"unknown solver {name!r}; choose one of {', '.join(SOLVERS)}")
+    from seqform.registry import registry
+    ext = registry().iterative_solvers.get(name)
+    if ext is not None:
+        return ext.factory(tree, eps, seed)
+    raise SeqformError(f"unknown solver {name!r}; choose one of {', '.join(all_solvers())}")
+
+
+def all_solvers() -> tuple:
+    """The core's solvers (``SOLVERS``) and the installed extensions' (``seqform.registry``)."""
+    from seqform.registry import registry
+    return SOLVERS + tuple(registry().iterative_solvers)
+
+
+def takes_eps(name: str) -> bool:
+    """Whether the solver ``name`` runs on a perturbed game of tremble ``eps``."""
+    from seqform.registry import registry
+    ext = registry().iterative_solvers.get(name)
+    return name == "egt-perturbed" or (ext is not None and ext.eps)
 
 
 class _OpenSpielSolver:
@@ -403,4 +420,4 @@ def _bands(runs: list) -> list:
     return out
 
 
-__all__ = ["verify", "VerifyReport", "VerifyPoint", "SOLVERS", "make_solver", "checkpoints"]
+__all__ = ["verify", "VerifyReport", "VerifyPoint", "SOLVERS", "all_solvers", "make_solver", "checkpoints"]

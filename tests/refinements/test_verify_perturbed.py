@@ -1,13 +1,12 @@
 """``seqform verify ... --refined C --eps E``: a perturbed solver measured in the perturbed game
 it solves, against that game's exact (certified) equilibrium value."""
 import json
-import subprocess
-import sys
 from fractions import Fraction
 
 import seqform
 import refinements
 from seqform.study.convergence import verify
+from tests.refinements.test_refine_cli import run
 
 
 def test_perturbed_egt_is_measured_in_its_own_perturbed_game():
@@ -24,9 +23,8 @@ def test_perturbed_egt_is_measured_in_its_own_perturbed_game():
 
 
 def test_verify_reports_perturbed_measures_in_json():
-    r = subprocess.run([sys.executable, "-m", "seqform", "verify", "egt-perturbed", "kuhn", "--iterations", "50",
-                        "--eps", "0.01", "--refined", "efpe", "--json", "--quiet"],
-                       capture_output=True, text=True, timeout=300)
+    r = run("verify", "egt-perturbed", "kuhn", "--iterations", "50", "--eps", "0.01", "--refined", "efpe", "--json",
+            "--quiet")
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     assert rep["perturbed"]["concept"] == "efpe" and Fraction(rep["perturbed"]["value"]) < 0
