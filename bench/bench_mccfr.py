@@ -21,7 +21,6 @@ Writes ``bench/results/mccfr-YYYY-MM-DD.{md,json}``.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -144,10 +143,7 @@ def main() -> int:
             lines.append(f"| {sampling} | {lv:g} | {fmt(a)} | {fmt(b)} | {ratio} | {fmt(c)} | "
                          f"{a['reached']}/{a['seeds']} / {b['reached']}/{b['seeds']} / {c['reached']}/{c['seeds']} |")
     name = f"mccfr-{args.game}-{day}" if args.game != "leduc" else f"mccfr-{day}"
-    (out / f"{name}.md").write_text("\n".join(lines) + "\n")
-    (out / f"{name}.json").write_text(json.dumps({"rows": rows, "runs": raw}, indent=1))
-    print("\n".join(lines))
-    print(f"wrote {out / f'{name}.md'}", file=sys.stderr)
+    report.finish(out, name, lines, {"rows": rows, "runs": raw})
     return 0
 
 

@@ -17,7 +17,6 @@ Writes ``bench/results/perturbed-YYYY-MM-DD.{md,json}``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -78,9 +77,7 @@ def main() -> int:
                      + (f"{hit[0]:.2f} | {hit[1]:,}" if hit else f"not in {r['seconds']:.0f} s | ({r['iterations']:,})")
                      + f" | {f['perturbed_exploitability']:.2e} | {f['perturbed_max_infoset_regret']:.2e} | "
                        f"{f['tremble_violation']:.1e} |")
-    (out / f"perturbed-{day}.md").write_text("\n".join(lines) + "\n")
-    (out / f"perturbed-{day}.json").write_text(json.dumps({"target": args.target, "rows": rows}, indent=1))
-    print("\n".join(lines))
+    report.finish(out, f"perturbed-{day}", lines, {"target": args.target, "rows": rows})
     return 0
 
 

@@ -18,7 +18,6 @@ Writes ``bench/results/pcfr-YYYY-MM-DD.{md,json}``. Deterministic: no seeds, no 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 from pathlib import Path
@@ -95,9 +94,7 @@ def main() -> int:
                          + f" | {vals['pcfr+'] / vals['cfr+']:.2f} | {best} | "
                          + ("-" if err is None else f"{err:.1e}") + " |")
         lines.append("")
-    (out / f"pcfr-{day}.md").write_text("\n".join(lines) + "\n")
-    (out / f"pcfr-{day}.json").write_text(json.dumps({"marks": marks, "rows": rows}, indent=1))
-    print("\n".join(lines))
+    report.finish(out, f"pcfr-{day}", lines, {"marks": marks, "rows": rows})
     return 0
 
 

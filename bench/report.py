@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 import platform
 import sys
 from pathlib import Path
@@ -19,3 +20,11 @@ def start(out_dir: str, title: str) -> tuple:
              f"- machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}",
              f"- command: `{command}`"]
     return day, out, lines
+
+
+def finish(out: Path, stem: str, lines: list, data: dict) -> None:
+    """Write ``stem.md`` (the lines) and ``stem.json`` (the data) into ``out``; print the table."""
+    (out / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    (out / f"{stem}.json").write_text(json.dumps(data, indent=1))
+    print("\n".join(lines))
+    print(f"wrote {out / stem}.md", file=sys.stderr)
