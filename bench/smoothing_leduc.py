@@ -5,12 +5,15 @@ extensive-form perfect equilibrium", section 4), reproduced on Leduc with a 10-c
 
 Solvers: CFR+ (``seqform.iterative.cfr``), EGT with the dilated entropy (``seqform.iterative.egt``, Kroer weights,
 Sandholm (2010)'s heuristics) and EGT on the eps-perturbed treeplex (Kroer, Farina & Sandholm 2017) for several eps. Measured
-against tree traversals (one pass over the leaves: 2 per CFR+ iteration; about 5 per EGT
+against tree traversals (one pass over the leaves: 2 per CFR+ iteration; about 4 per EGT
 iteration, counted exactly), at log-spaced points, with ``seqform.study.convergence``:
 
 * Figure 2: the sum of the players' regrets in the unperturbed game (NashConv = 2 x exploitability);
 * Figure 3: the largest regret at an information set (Bayes' rule at the information set,
-  best-responding below it: ``seqform.verify.infosetregret``).
+  best-responding below it: ``seqform.verify.infosetregret``);
+* for perturbed EGT, the same in the eps-perturbed game it solves, against that game's exact
+  equilibrium (``refinements.tremblingbestresponse``; ``--perturbed-measures``, the default):
+  perturbed exploitability and the largest information-set regret inside the perturbed polytope.
 
 Usage (from the repository root)::
 
@@ -36,7 +39,7 @@ if str(ROOT) not in sys.path:
 EPS = (0.1, 0.05, 0.01, 0.001)
 
 
-def run(traversals: int, eps_list, say) -> tuple:
+def run(traversals: int, eps_list, say, perturbed: bool = True) -> tuple:
     import numpy as np
 
     import seqform
@@ -52,11 +55,13 @@ def run(traversals: int, eps_list, say) -> tuple:
     out = {}
     for name, make in runs.items():
         solver = make()
-        per = 2.0 if name == "CFR+" else 5.3  # traversals per iteration, to size the run
+        per = 2.0 if name == "CFR+" else 4.1  # traversals per iteration, to size the run
         iters = max(2, int(traversals / per))
         marks = sorted(set(int(round(v)) for v in np.logspace(0, np.log10(iters), 30)) | {iters})
         t0 = time.perf_counter()
-        rep = verify(solver, tree, iters, points=marks)
+        eps = getattr(solver, "eps", 0.0)
+        extra = {"refined": ["efpe"], "eps": eps} if perturbed and eps else {}
+        rep = verify(solver, tree, iters, points=marks, **extra)
         say(f"{name}: {iters:,} iterations, {rep.points[-1].traversals:,} traversals, "
             f"{time.perf_counter() - t0:.1f} s; final NashConv {2 * rep.points[-1].exploitability:.3e}, "
             f"max information-set regret {rep.points[-1].max_infoset_regret:.3e}")
@@ -71,7 +76,10 @@ def plot(reports: dict, key: str, ylabel: str, path: Path, title: str) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, rep in reports.items():
         xs = [p.traversals for p in rep.points]
-        ys = [2 * p.exploitability if key == "nashconv" else p.max_infoset_regret for p in rep.points]
+        ys = [getattr(p, key) for p in rep.points]
+        if any(y is None for y in ys):
+            continue
+        ys = [2 * y if key == "exploitability" else y for y in ys]
         pts = [(x, y) for x, y in zip(xs, ys) if y > 0]
         ax.loglog([x for x, _ in pts], [y for _, y in pts], label=name, marker=".", markersize=3)
     ax.set_xlabel("tree traversals")
@@ -90,29 +98,40 @@ def main(argv=None) -> int:
     ap.add_argument("--eps", default=",".join(str(e) for e in EPS))
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--no-perturbed-measures", action="store_true",
+                    help="skip measuring perturbed EGT in its perturbed game (each eps: one exact perturbed solve)")
     args = ap.parse_args(argv)
     eps_list = [float(e) for e in args.eps.split(",") if e]
-    tree, reports = run(args.traversals, eps_list, lambda m: print(m, file=sys.stderr, flush=True))
+    tree, reports = run(args.traversals, eps_list, lambda m: print(m, file=sys.stderr, flush=True),
+                        perturbed=not args.no_perturbed_measures)
     day = _dt.date.today().isoformat()
-    rows = ["| solver | iterations | traversals | NashConv (sum of regrets) | max information-set regret |",
-            "|---|---|---|---|---|"]
+    rows = ["| solver | iterations | traversals | NashConv (sum of regrets) | max information-set regret | "
+            "perturbed game: NashConv | perturbed game: max information-set regret |",
+            "|---|---|---|---|---|---|---|"]
     for name, rep in reports.items():
         p = rep.points[-1]
+        pert = (f"{2 * p.perturbed_exploitability:.3e} | {p.perturbed_max_infoset_regret:.3e}"
+                if p.perturbed_exploitability is not None else "- | -")
         rows.append(f"| {name} | {p.iteration:,} | {p.traversals:,} | {2 * p.exploitability:.3e} | "
-                    f"{p.max_infoset_regret:.3e} |")
+                    f"{p.max_infoset_regret:.3e} | {pert} |")
     md = (f"# Kroer, Farina & Sandholm (2017)'s experiments on Leduc 5 ({day})\n\n"
           f"Game: `leduc(ranks=5)`, {tree.num_nodes:,} nodes, {tree.num_sequences[0]:,} sequences per player; "
           f"certified value {reports['CFR+'].game_value} (= {float(reports['CFR+'].game_value):.9f}).\n"
-          f"Command: `python bench/smoothing_leduc.py --traversals {args.traversals}`.\n\n" + "\n".join(rows) + "\n")
+          f"Command: `python bench/smoothing_leduc.py {' '.join(argv if argv is not None else sys.argv[1:])}`.\n\n"
+          + "\n".join(rows) + "\n")
     print(md)
     if not args.no_write:
         out = Path(args.out_dir)
         out.mkdir(parents=True, exist_ok=True)
         stem = out / f"smoothing-leduc5-{day}"
-        plot(reports, "nashconv", "sum of regrets (NashConv), unperturbed game", Path(f"{stem}-nashconv.png"),
+        plot(reports, "exploitability", "sum of regrets (NashConv), unperturbed game", Path(f"{stem}-nashconv.png"),
              "Leduc 5: convergence to Nash equilibrium (Kroer, Farina & Sandholm 2017, Figure 2)")
-        plot(reports, "regret", "max information-set regret", Path(f"{stem}-infoset-regret.png"),
+        plot(reports, "max_infoset_regret", "max information-set regret", Path(f"{stem}-infoset-regret.png"),
              "Leduc 5: refinement measure (Kroer, Farina & Sandholm 2017, Figure 3)")
+        if any(r.points[-1].perturbed_exploitability is not None for r in reports.values()):
+            plot({k: r for k, r in reports.items() if r.points[-1].perturbed_exploitability is not None},
+                 "perturbed_exploitability", "NashConv in its own eps-perturbed game",
+                 Path(f"{stem}-perturbed.png"), "Leduc 5: perturbed EGT measured in the game it solves")
         Path(f"{stem}.md").write_text(md)
         Path(f"{stem}.json").write_text(json.dumps({k: r.to_json() for k, r in reports.items()}, indent=1))
         print(f"wrote {stem}.md, .json, -nashconv.png, -infoset-regret.png", file=sys.stderr)
