@@ -43,6 +43,15 @@ def run_seqform(game: str, sampling: str, seed: int, levels: list, cap: float) -
                   levels, cap)
 
 
+def run_batched(game: str, sampling: str, seed: int, levels: list, cap: float, batch: int = 128) -> dict:
+    import seqform
+    from seqform.iterative.batchedmccfr import BatchedExternalSampling
+    tree = seqform.compile_tree(seqform.games.load(game))
+    s = BatchedExternalSampling(tree, batch=batch, seed=seed)
+    return _drive(s.step, lambda: seqform.exploitability(tree, s.average_profile(), validate=False).exploitability,
+                  levels, cap)
+
+
 def run_openspiel(game: str, sampling: str, seed: int, levels: list, cap: float) -> dict:
     import pyspiel
     g = pyspiel.load_game(OPENSPIEL_NAMES.get(game, game))
@@ -100,6 +109,7 @@ def main() -> int:
     ap.add_argument("--cap", type=float, default=120.0, help="solver seconds per run (default 120)")
     ap.add_argument("--python-seeds", type=int, default=3, help="seeds for OpenSpiel's Python MCCFR (default 3)")
     ap.add_argument("--python-cap", type=float, default=60.0, help="its solver seconds per run (default 60)")
+    ap.add_argument("--batch", type=int, default=128, help="episodes per batch of the batched solver (default 128)")
     ap.add_argument("--levels", nargs="*", metavar="SAMPLING=L1,L2",
                     help="exploitability levels per sampling (default external=0.05,0.02 outcome=0.2)")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
@@ -109,10 +119,15 @@ def main() -> int:
         k, v = spec.split("=")
         levels_by[k] = [float(x) for x in v.split(",")]
     rows, raw = [], {}
-    impls = (("seqform", run_seqform, args.seeds, args.cap), ("OpenSpiel C++", run_openspiel, args.seeds, args.cap),
+    batched = f"seqform batched (B={args.batch})"
+    impls = (("seqform", lambda *a: run_seqform(*a), args.seeds, args.cap),
+             (batched, lambda *a: run_batched(*a, batch=args.batch), args.seeds, args.cap),
+             ("OpenSpiel C++", run_openspiel, args.seeds, args.cap),
              ("OpenSpiel Python", run_openspiel_python, args.python_seeds, args.python_cap))
     for sampling, levels in levels_by.items():
         for impl, fn, seeds, cap in impls:
+            if impl == batched and sampling != "external":
+                continue  # batches are external sampling's
             runs = []
             for seed in range(seeds):
                 print(f"{args.game} {sampling} {impl} seed {seed} ...", file=sys.stderr, flush=True)
@@ -125,23 +140,29 @@ def main() -> int:
                 rows.append({"sampling": sampling, "impl": impl, "level": lv, "reached": len(hits),
                              "seeds": len(runs), "median_seconds": med_s, "median_iterations": med_it})
     day, out, lines = report.start(args.out_dir, f"Monte Carlo CFR: time to an exploitability level, {args.game}")
-    lines += [
-             "- seconds: solver time only (exploitability measurements excluded), median over the seeds "
-             "that reached the level (reached: seeds that did, of those run); ratio = OpenSpiel C++ / seqform "
-             "(above 1: seqform is faster)", "",
-             "| sampling | level | seqform s (iterations) | OpenSpiel C++ s (iterations) | ratio | "
-             "OpenSpiel Python s (iterations) | reached (seqform / C++ / Python) |",
-             "|---|---|---|---|---|---|---|"]
-    fmt = (lambda r: "-" if r["median_seconds"] is None else
-           f"{r['median_seconds']:.2f} ({int(r['median_iterations']):,})")
+    names = [impl for impl, *_ in impls]
+    lines += ["- seconds: solver time only (exploitability measurements excluded), median over the seeds "
+              "that reached the level, with the median iterations; reached: seeds that did, of those run; "
+              "x C++: OpenSpiel C++'s median over that implementation's (above 1: faster than OpenSpiel C++)", "",
+              "| sampling | level | " + " | ".join(names) + " | reached (" + " / ".join(names) + ") |",
+              "|---|---|" + "---|" * (len(names) + 1)]
+
+    def cell(r, cpp):
+        if r is None:
+            return "-"
+        if r["median_seconds"] is None:
+            return "not reached"
+        out_ = f"{r['median_seconds']:.2f} s ({int(r['median_iterations']):,})"
+        if cpp and cpp["median_seconds"] and r["impl"] != "OpenSpiel C++":
+            out_ += f", {cpp['median_seconds'] / r['median_seconds']:.2f} x C++"
+        return out_
     for sampling, levels in levels_by.items():
         for lv in levels:
-            a, b, c = (next(r for r in rows if r["sampling"] == sampling and r["impl"] == impl and r["level"] == lv)
-                       for impl, _, _, _ in impls)
-            ratio = (f"{b['median_seconds'] / a['median_seconds']:.2f}"
-                     if a["median_seconds"] and b["median_seconds"] else "-")
-            lines.append(f"| {sampling} | {lv:g} | {fmt(a)} | {fmt(b)} | {ratio} | {fmt(c)} | "
-                         f"{a['reached']}/{a['seeds']} / {b['reached']}/{b['seeds']} / {c['reached']}/{c['seeds']} |")
+            got = {r["impl"]: r for r in rows if r["sampling"] == sampling and r["level"] == lv}
+            cpp = got.get("OpenSpiel C++")
+            lines.append(f"| {sampling} | {lv:g} | " + " | ".join(cell(got.get(nm), cpp) for nm in names) + " | "
+                         + " / ".join(f"{got[nm]['reached']}/{got[nm]['seeds']}" if nm in got else "-"
+                                      for nm in names) + " |")
     name = f"mccfr-{args.game}-{day}" if args.game != "leduc" else f"mccfr-{day}"
     report.finish(out, name, lines, {"rows": rows, "runs": raw})
     return 0

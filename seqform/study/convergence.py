@@ -44,7 +44,7 @@ from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "cs-cfr", "es-mccfr", "os-mccfr",
-           "egt", "egt-perturbed", "omwu", "openspiel-cfr",
+           "es-mccfr-batched", "egt", "egt-perturbed", "omwu", "openspiel-cfr",
            "openspiel-cfr+", "openspiel-es-mccfr", "openspiel-os-mccfr")
 
 
@@ -225,6 +225,9 @@ def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0):
         from seqform.iterative.egt import ExcessiveGap
         return ExcessiveGap(tree, perturbation="efpe" if name == "egt-perturbed" else None,
                             eps=eps if eps is not None else 1e-3)
+    if name == "es-mccfr-batched":
+        from seqform.iterative.batchedmccfr import BatchedExternalSampling
+        return BatchedExternalSampling(tree, seed=seed)
     if name == "omwu":
         from seqform.iterative.optimistic import OptimisticMirrorDescent
         return OptimisticMirrorDescent(tree)

@@ -1,0 +1,237 @@
+"""External-sampling MCCFR in batches: many sampled episodes at once over the compiled arrays.
+
+External sampling (Lanctot, Waugh, Zinkevich & Bowling 2009; ``seqform.iterative.mccfr``) walks,
+for the update player ``i``, every action of ``i`` and one sampled action of chance and of the
+other players. This module runs ``batch`` such episodes together, against one snapshot of the
+current strategies, level by level with numpy instead of one Python call per node:
+
+1. **down**: a frontier of (episode, node) pairs, starting at the root once per episode. At a
+   node of ``i`` every child joins the next frontier; at a node of another player or of chance
+   one child does, drawn from that player's current strategy or chance's probabilities (one
+   uniform number per pair, against the cumulative probabilities of the node's actions).
+2. **up**: from the deepest frontier to the root, a node's sampled value is its leaf payoff, its
+   strategy-weighted children's values (``i``'s nodes), or its one child's value; at ``i``'s nodes
+   each action's regret grows by ``v(a) - v`` (``np.add.at`` over the sequences).
+3. the average strategy, as OpenSpiel's "simple" average: at every visited node of player
+   ``i + 1 mod N``, that player's current strategy is added.
+
+Updates alternate between players batch by batch: the ``batch`` episodes of player 0 update its
+regrets, then player 1's episodes run against player 0's new strategy. With ``batch=1`` this is
+external-sampling MCCFR exactly (the same distribution of runs as ``MonteCarloCFR``; a test
+compares them); a larger batch updates the strategies once per ``batch`` iterations, which is
+what makes the numpy work pay (a trajectory alone is too small for it), and changes the algorithm
+to a mini-batch one: each batch's regret increment is an unbiased estimate of ``batch`` times
+CFR's at the snapshot. ``iteration`` counts episodes per player, as MCCFR's iterations do, and
+``nodes_touched`` the frontier pairs.
+
+References:
+
+- Lanctot, Waugh, Zinkevich & Bowling (2009), "Monte Carlo Sampling for Regret Minimization in Extensive Games", NIPS.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from seqform.errors import CheckpointError, SeqformError
+from seqform.model.game import CHANCE, TERMINAL, Game
+from seqform.model.strategy import Profile
+from seqform.model.tree import Tree, compile_tree
+
+CHECKPOINT_FORMAT = "seqform-batched-mccfr-checkpoint-1"
+
+
+class BatchedExternalSampling:
+    """External-sampling MCCFR, ``batch`` episodes at a time (module docstring).
+
+    Parameters
+    ----------
+    game : Game or Tree
+    batch : int
+        Episodes per player per strategy update (1: plain external sampling).
+    seed : int
+        Seed of numpy's random generator (its state is in the checkpoints).
+
+    Examples
+    --------
+    >>> import seqform
+    >>> from seqform.iterative.batchedmccfr import BatchedExternalSampling
+    >>> s = BatchedExternalSampling(seqform.games.load("kuhn"), batch=64, seed=1)
+    >>> s.step(20000)
+    >>> seqform.exploitability(s.tree, s.average_profile()).exploitability < 0.02
+    True
+    """
+
+    def __init__(self, game: Game | Tree, *, batch: int = 256, seed: int = 0):
+        if int(batch) != batch or batch < 1:
+            raise SeqformError(f"batch must be a positive integer, got {batch}")
+        tree = game if isinstance(game, Tree) else compile_tree(game)
+        self.tree, self.batch, self.seed = tree, int(batch), seed
+        self.algorithm = "es-mccfr-batched"
+        self.rng = np.random.default_rng(seed)
+        self.iteration = 0
+        self.nodes_touched = 0
+        N = self.num_players = tree.num_players
+        n = tree.num_nodes
+        # children of every node in action order (a CSR over the nodes)
+        self._kids = np.lexsort((tree.action[1:], tree.parent[1:])) + 1
+        self._count = np.bincount(tree.parent[1:], minlength=n)
+        self._first = np.concatenate(([0], np.cumsum(self._count)[:-1]))
+        self._player = tree.player
+        self._infoset = tree.infoset
+        dec = tree.infoset >= 0
+        self._fseq = np.where(dec, tree.infoset_first_seq[np.maximum(tree.infoset, 0)], 0)
+        kmax = int(self._count.max()) if n > 1 else 1
+        self._kmax = kmax
+        # chance: each chance node's cumulative probabilities, padded with its total
+        self._chance_row = np.full(n, -1)
+        self._chance_row[tree.chance_nodes] = np.arange(len(tree.chance_nodes))
+        table = np.zeros((max(len(tree.chance_nodes), 1), kmax))
+        for r, probs in enumerate(tree.chance_probs):
+            table[r, :len(probs)] = [float(q) for q in probs]
+        self._chance_cum = np.cumsum(table, axis=1)
+        self._util = np.zeros((N, n))
+        self._util[:, tree.terminals] = tree.payoff.T
+        self._leaf = tree.player == TERMINAL
+        M = len(tree.infoset_player)
+        self._M = M
+        self.regret = [np.zeros(tree.num_sequences[p]) for p in range(N)]
+        self.cumulative = [np.zeros(tree.num_sequences[p]) for p in range(N)]
+
+    # --- strategies -------------------------------------------------------------------------
+
+    def _matching(self, table: list, positive: bool) -> list:
+        """Per player, the behavioural strategy from a table per sequence: regret matching
+        (``positive``) or normalisation, uniform where the information set's total is 0."""
+        t = self.tree
+        out = []
+        for p in range(self.num_players):
+            b = np.ones(t.num_sequences[p])
+            v = np.maximum(table[p], 0.0) if positive else np.asarray(table[p], dtype=float)
+            if len(t.player_infosets[p]):
+                inf = t.seq_infoset[p][1:]
+                sums = np.bincount(inf, weights=v[1:], minlength=self._M)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    b[1:] = np.where(sums[inf] > 0, v[1:] / np.where(sums[inf] > 0, sums[inf], 1.0),
+                                     1.0 / t.infoset_num_actions[inf])
+            out.append(b)
+        return out
+
+    def current_profile(self) -> Profile:
+        """Regret matching on the accumulated regrets: behavioural, shape (num_sequences[p],)."""
+        return Profile(self._matching(self.regret, True))
+
+    def average_profile(self) -> Profile:
+        """The average strategy: cumulative strategy normalised, uniform where it is zero."""
+        return Profile(self._matching(self.cumulative, False))
+
+    def _cumulative_policy(self, sigma: list) -> np.ndarray:
+        """(M, kmax): per information set, the cumulative probabilities of its actions, padded."""
+        t = self.tree
+        table = np.zeros((max(self._M, 1), self._kmax))
+        for p in range(self.num_players):
+            table[t.seq_infoset[p][1:], t.seq_action[p][1:]] = sigma[p][1:]
+        return np.cumsum(table, axis=1)
+
+    # --- iterations -------------------------------------------------------------------------
+
+    def step(self, iterations: int = 1) -> None:
+        """Run ``iterations`` iterations: batches of ``batch`` episodes per player (the last one
+        smaller when ``iterations`` is not a multiple)."""
+        left = int(iterations)
+        while left > 0:
+            b = min(self.batch, left)
+            for i in range(self.num_players):
+                self._episodes(i, b)
+            self.iteration += b
+            left -= b
+
+    def _draw(self, nodes: np.ndarray, cum: np.ndarray) -> np.ndarray:
+        """One child index per node, drawn against the rows ``cum`` of cumulative probabilities."""
+        u = self.rng.random(len(nodes))
+        a = (u[:, None] >= cum).sum(axis=1)
+        return np.minimum(a, self._count[nodes] - 1)  # rounding: a total a hair short of 1
+
+    def _episodes(self, i: int, B: int) -> None:
+        sigma = self._matching(self.regret, True)
+        cum = self._cumulative_policy(sigma)
+        player, kids, first, count = self._player, self._kids, self._first, self._count
+        nxt = (i + 1) % self.num_players
+        # down: per level, the pairs' nodes, their parents' positions one level up, the weight of
+        # each pair in its parent's value, and (for children of i's nodes) their sequence
+        node = np.zeros(B, dtype=np.int64)
+        levels = []
+        visits = np.zeros(max(self._M, 1))
+        while len(node):
+            pl = player[node]
+            mine = np.flatnonzero(pl == i)
+            other = np.flatnonzero((pl >= 0) & (pl != i))
+            chance = np.flatnonzero(pl == CHANCE)
+            np.add.at(visits, self._infoset[node[other[pl[other] == nxt]]], 1.0)
+            k = count[node[mine]]
+            par_m = np.repeat(mine, k)
+            act = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
+            seq_m = np.repeat(self._fseq[node[mine]], k) + act
+            child_m = kids[np.repeat(first[node[mine]], k) + act]
+            child_o = kids[first[node[other]] + self._draw(node[other], cum[self._infoset[node[other]]])]
+            child_c = kids[first[node[chance]] + self._draw(node[chance], self._chance_cum[self._chance_row[node[chance]]])]
+            levels.append((node, pl))
+            node = np.concatenate((child_m, child_o, child_c))
+            parent = np.concatenate((par_m, other, chance))
+            weight = np.concatenate((sigma[i][seq_m], np.ones(len(other) + len(chance))))
+            levels[-1] += (parent, weight, seq_m, len(child_m))
+        self.nodes_touched += sum(len(lv[0]) for lv in levels)
+        # up
+        util = self._util[i]
+        value = None
+        R = self.regret[i]
+        for lv_node, pl, parent, weight, seq_m, n_m in reversed(levels):
+            v = util[lv_node].copy()
+            if value is not None and len(value):
+                acc = np.zeros(len(lv_node))
+                np.add.at(acc, parent, weight * value)
+                inner = pl != TERMINAL
+                v[inner] = acc[inner]
+                # children of i's nodes come first in the level below: regret v(a) - v
+                np.add.at(R, seq_m, value[:n_m] - v[parent[:n_m]])
+            value = v
+        # the average strategy: player i + 1's strategy at each of its visited nodes
+        t = self.tree
+        if len(t.player_infosets[nxt]):
+            self.cumulative[nxt][1:] += visits[t.seq_infoset[nxt][1:]] * sigma[nxt][1:]
+
+    # --- checkpoints ------------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> None:
+        """Write regrets, cumulative strategies, counters and the generator's state (``.npz``)."""
+        meta = {"format": CHECKPOINT_FORMAT, "batch": self.batch, "seed": self.seed, "iteration": self.iteration,
+                "nodes_touched": self.nodes_touched, "game": self.tree.name,
+                "num_sequences": [int(x) for x in self.tree.num_sequences], "rng": self.rng.bit_generator.state}
+        arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "cumulative") for p in range(self.num_players)}
+        with open(path, "wb") as fh:
+            np.savez(fh, meta=np.array(json.dumps(meta)), **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path, game: Game | Tree) -> "BatchedExternalSampling":
+        """Resume a run saved by ``save``: the next iterations are bit for bit the saved run's."""
+        try:
+            with np.load(path, allow_pickle=False) as f:
+                meta = json.loads(str(f["meta"]))
+                arrays = {k: f[k].copy() for k in f.files if k != "meta"}
+        except (OSError, ValueError, KeyError) as e:
+            raise CheckpointError(f"{path}: not a seqform batched MCCFR checkpoint ({e})") from None
+        if meta.get("format") != CHECKPOINT_FORMAT:
+            raise CheckpointError(f"{path}: not a seqform batched MCCFR checkpoint (format {meta.get('format')!r})")
+        s = cls(game, batch=meta["batch"], seed=meta["seed"])
+        if [int(x) for x in s.tree.num_sequences] != meta["num_sequences"]:
+            raise CheckpointError(f"{path}: saved for {meta['game']!r}, whose sequences do not match {s.tree.name!r}")
+        for k in ("regret", "cumulative"):
+            setattr(s, k, [arrays[f"{k}{p}"] for p in range(s.num_players)])
+        s.iteration, s.nodes_touched = meta["iteration"], meta["nodes_touched"]
+        s.rng.bit_generator.state = meta["rng"]
+        return s
+
+
+__all__ = ["BatchedExternalSampling"]
