@@ -33,7 +33,9 @@ from seqform.iterative.optimistic import OptimisticMirrorDescent  # noqa: E402
 SOLVERS = {
     "CFR+": lambda t: RegretMinimizer(t, "cfr+"),
     "predictive CFR+": lambda t: RegretMinimizer(t, "pcfr+"),
-    "EGT (Kroer et al. weights)": lambda t: ExcessiveGap(t, weights="kroer"),
+    "EGT (weights kroer, the default)": lambda t: ExcessiveGap(t, weights="kroer"),
+    "EGT (weights kroer17)": lambda t: ExcessiveGap(t, weights="kroer17"),
+    "EGT (weights farina21)": lambda t: ExcessiveGap(t, weights="farina21"),
     "EGT (weights one)": lambda t: ExcessiveGap(t, weights="one"),
     "optimistic MWU": lambda t: OptimisticMirrorDescent(t),
 }

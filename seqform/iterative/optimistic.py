@@ -22,6 +22,7 @@ References:
 
 - Farina, Kroer & Sandholm (2019), "Optimistic Regret Minimization for Extensive-Form Games via Dilated Distance-Generating Functions", NeurIPS.
 - Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games", Mathematics of Operations Research.
+- Fan, Kroer & Farina (2024), "On the Optimality of Dilated Entropy and Lower Bounds for Online Learning in Extensive-Form Games", NeurIPS.
 """
 from __future__ import annotations
 
@@ -45,7 +46,9 @@ class OptimisticMirrorDescent:
         ``eta`` in units of ``1 / max |A|`` (the largest expected payoff of one leaf), so the
         default suits games of any payoff scale.
     weights : str
-        The dilated entropy's weights: "one" or "kroer" (``seqform.iterative.egt``).
+        The dilated entropy's weights (``seqform.iterative.egt.WEIGHTS``): "one" (the default:
+        Fan, Kroer & Farina 2024 show weight one near optimal for this distance), "farina21",
+        "kroer17", "kroer".
 
     Examples
     --------

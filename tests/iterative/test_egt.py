@@ -18,7 +18,8 @@ from seqform.model.strategy import Profile
 from seqform.model.tree import compile_tree
 from tests.strategies import random_games
 
-OPTIONS = [dict(), dict(adaptive_tau=False, balance=False), dict(weights="one"), dict(balance=False)]
+OPTIONS = [dict(), dict(adaptive_tau=False, balance=False), dict(weights="one"), dict(balance=False),
+           dict(weights="kroer17"), dict(weights="farina21")]
 
 
 @pytest.mark.parametrize("name", ["kuhn", "leduc"])
@@ -128,3 +129,31 @@ def test_checkpoint_resume_is_bit_identical(tmp_path, options):
     assert (whole.mu_u, whole.mu_v, whole.traversals) == (resumed.mu_u, resumed.mu_v, resumed.traversals)
     with pytest.raises(CheckpointError, match="cannot resume as 'cfr'"):
         ExcessiveGap.load(tmp_path / "egt.npz", tree, algorithm="cfr")
+
+
+def test_weights_by_hand_on_kuhn():
+    """Kuhn, player 0: three first information sets (one per card) with one set after
+    check-bet below "check" each. kroer17: 2 below, 2 + 2 * 2 = 6 above; farina21: 1 and
+    1 + 1 = 2; "kroer": 2 + 2^1 * 1 = 4 above."""
+    from seqform.iterative.egt import _Treeplex
+    tree = compile_tree(seqform.games.kuhn())
+    ids = tree.player_infosets[0]
+    top = ids[tree.infoset_parent_seq[ids] == 0]
+    low = ids[tree.infoset_parent_seq[ids] != 0]
+    for weights, hi, lo in (("kroer17", 6.0, 2.0), ("farina21", 2.0, 1.0), ("kroer", 4.0, 2.0), ("one", 1.0, 1.0)):
+        beta = _Treeplex._weights(tree, 0, weights)
+        assert np.all(beta[top] == hi) and np.all(beta[low] == lo), weights
+
+
+def test_first_reading_is_half_the_recursive_weights():
+    """Our first reading takes the maximum per depth and adds 2^k per set at depth k, where the
+    recursion doubles each set's whole weight: kroer17 <= 2 kroer - 2, with equality wherever one
+    action attains every depth's maximum (on these games, everywhere)."""
+    from seqform.iterative.egt import _Treeplex
+    for spec in ("leduc", "liars_dice(1,3)", "goofspiel(4)"):
+        tree = compile_tree(seqform.games.load(spec))
+        for p in (0, 1):
+            ids = tree.player_infosets[p]
+            k, k17 = _Treeplex._weights(tree, p, "kroer")[ids], _Treeplex._weights(tree, p, "kroer17")[ids]
+            assert np.all(k17 <= 2 * k - 2 + 1e-9)
+            assert np.allclose(k17, 2 * k - 2)
