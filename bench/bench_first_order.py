@@ -37,6 +37,7 @@ SOLVERS = {
     "EGT (weights kroer17)": lambda t: ExcessiveGap(t, weights="kroer17"),
     "EGT (weights farina21)": lambda t: ExcessiveGap(t, weights="farina21"),
     "EGT (weights one)": lambda t: ExcessiveGap(t, weights="one"),
+    "EGT (Euclidean, weights farina21)": lambda t: ExcessiveGap(t, weights="farina21", distance="euclidean"),
     "optimistic MWU": lambda t: OptimisticMirrorDescent(t),
 }
 

@@ -8,14 +8,16 @@ player 1's realization plan y and v is player 0's x. ``f(y) = max_x x^T A y`` an
 ``phi(x) = min_y x^T A y``; ``f(y) - phi(x)`` is the NashConv of the profile (twice OpenSpiel's
 exploitability).
 
-Distance. At information set I with parent sequence p(I), behaviour b_I = x_I / x_p(I):
+Distance (``distance``). "entropy": the dilated entropy, at information set I with parent
+sequence p(I) and behaviour b_I = x_I / x_p(I):
 d(x) = sum_I beta_I x_p(I) h(q_I), q_I = (b_I - eps_I) / (1 - n_I eps_I), h(q) = sum q log q + log n_I
 (Kroer, Farina & Sandholm 2017, section 3: the perturbed simplex mapped affinely onto the simplex; eps = 0 is Hoda et
-al.'s dilated entropy). Its minimiser is the uniform (perturbed) strategy, where d = 0. Both
-operations EGT needs are one bottom-up pass over the information sets (``_prox``):
+al.'s dilated entropy; ``seqform.iterative.dilatedentropy``). "euclidean": the dilated Euclidean
+distance (``seqform.iterative.dilatedeuclidean``; unperturbed games only). Both operations EGT
+needs are one bottom-up pass over the information sets (``prox``):
 
 * smoothed best response: argmax_x <g, x> - d(x), and its value;
-* Bregman step: argmin_x <s, x> + D(x, x'), where D(x, x') = sum_I beta_I x_p(I) KL(q_I || q'_I).
+* Bregman step: argmin_x <s, x> + D(x, x'), where for the entropy D(x, x') = sum_I beta_I x_p(I) KL(q_I || q'_I).
 
 Weights ``beta``, per information set:
 
@@ -65,106 +67,8 @@ from seqform.errors import SeqformError, UnsupportedGameError
 from seqform.model.game import Game
 from seqform.model.strategy import Profile, behaviour_from_realization
 from seqform.model.tree import Tree, compile_tree
-
-WEIGHTS = ("kroer", "kroer17", "farina21", "one")
-
-
-class _Treeplex:
-    """One player's treeplex: the level schedule, per-sequence weights and perturbations."""
-
-    def __init__(self, tree: Tree, p: int, weights: str, eps: float, scale: float = 1.0):
-        self.n = tree.num_sequences[p]
-        self.levels = []
-        beta_of = scale * self._weights(tree, p, weights)
-        for lvl, seqs, starts, parents in tree.levels[p]:
-            nact = tree.infoset_num_actions[lvl]
-            rep = np.repeat(np.arange(len(lvl)), nact)
-            if eps * nact.max(initial=1) >= 1:
-                raise SeqformError(f"eps={eps} is too large: an information set of player {p} has "
-                                   f"{int(nact.max())} actions, so eps must be below {1 / nact.max():.3g}")
-            self.levels.append((seqs, starts, rep, parents, beta_of[lvl], np.log(nact), eps * np.ones(len(lvl)),
-                                1.0 - nact * eps))
-        self.D = self._max_distance(tree, p, beta_of)
-
-    @staticmethod
-    def _weights(tree: Tree, p: int, weights: str) -> np.ndarray:
-        M = len(tree.infoset_player)
-        beta = np.ones(M)
-        if weights == "one":
-            return beta
-        if weights in ("kroer17", "farina21"):
-            # bottom-up: beta_I = c0 + c1 max_a (sum of the weights of the sets right below (I, a))
-            c0, c1 = (2.0, 2.0) if weights == "kroer17" else (1.0, 1.0)
-            below = np.zeros(tree.num_sequences[p])
-            for lvl, seqs, starts, parents in tree.levels[p]:
-                beta[lvl] = c0 + c1 * np.maximum.reduceat(below[seqs], starts)
-                np.add.at(below, parents, beta[lvl])
-            return beta
-        if weights != "kroer":
-            raise SeqformError(f"unknown weights {weights!r}; choose one of {', '.join(WEIGHTS)}")
-        depth = len(tree.levels[p])
-        # reach[I, k]: most information sets at depth k below I (k = 0: I itself) one pure strategy reaches
-        reach = np.zeros((M, depth + 1))
-        below = np.zeros((tree.num_sequences[p], depth + 1))
-        for lvl, seqs, starts, parents in tree.levels[p]:
-            r = np.zeros((len(lvl), depth + 1))
-            r[:, 0] = 1.0
-            if depth:
-                r[:, 1:] = np.maximum.reduceat(below[seqs][:, :-1], starts, axis=0)
-            reach[lvl] = r
-            np.add.at(below, parents, r)
-        k = np.arange(depth + 1)
-        beta = 2.0 + (reach[:, 1:] * 2.0 ** k[1:]).sum(axis=1)
-        return beta
-
-    @staticmethod
-    def _max_distance(tree: Tree, p: int, beta: np.ndarray) -> float:
-        """max d over the treeplex: at a pure strategy every reached I adds beta_I log n_I."""
-        below = np.zeros(tree.num_sequences[p])
-        for lvl, seqs, starts, parents in tree.levels[p]:
-            v = beta[lvl] * np.log(tree.infoset_num_actions[lvl]) + np.maximum.reduceat(below[seqs], starts)
-            np.add.at(below, parents, v)
-        return float(below[0])
-
-    def prox(self, s: np.ndarray, log_prev: np.ndarray | None = None) -> tuple:
-        """argmin_x <s, x> + D(x, x') for the point x' with per-information-set log q' (None: the
-        centre, uniform q'). Returns (behaviour, log q, W) where -W is the minimum's value when
-        x' is the centre (so max_x <g, x> - d(x) = W for s = -g)."""
-        W = np.zeros(self.n)
-        b = np.empty(self.n)
-        b[0] = 1.0
-        logq = np.zeros(self.n)
-        for seqs, starts, rep, parents, beta, lognact, eps, scale in self.levels:
-            c = -s[seqs] + W[seqs]
-            z = (scale[rep] * c) / beta[rep]
-            z = z + (log_prev[seqs] if log_prev is not None else -lognact[rep])
-            m = np.maximum.reduceat(z, starts)
-            e = np.exp(z - m[rep])
-            tot = np.add.reduceat(e, starts)
-            q = e / tot[rep]
-            logq[seqs] = z - (m + np.log(tot))[rep]
-            b[seqs] = eps[rep] + scale[rep] * q
-            WI = beta * (m + np.log(tot)) + eps * np.add.reduceat(c, starts)
-            np.add.at(W, parents, WI)
-        return b, logq, W[0] - s[0]
-
-    def realization(self, b: np.ndarray) -> np.ndarray:
-        x = np.empty(self.n)
-        x[0] = 1.0
-        for seqs, starts, rep, parents, *_ in reversed(self.levels):
-            x[seqs] = b[seqs] * x[parents][rep]
-        return x
-
-    def best_value(self, g: np.ndarray) -> float:
-        """max <g, x> over the (perturbed) treeplex: each information set puts eps on every action
-        and the rest on the best one."""
-        below = np.zeros(self.n)
-        for seqs, starts, rep, parents, beta, lognact, eps, scale in self.levels:
-            c = g[seqs] + below[seqs]
-            v = eps * np.add.reduceat(c, starts) + scale * np.maximum.reduceat(c, starts)
-            np.add.at(below, parents, v)
-        return float(g[0] + below[0])
-
+from seqform.iterative.dilatedentropy import WEIGHTS, DilatedEntropy
+from seqform.iterative.dilatedeuclidean import DilatedEuclidean
 
 class ExcessiveGap:
     """EGT on a two-player zero-sum game (module docstring).
@@ -177,7 +81,8 @@ class ExcessiveGap:
     which is already an average; ``current_profile`` is the same), ``gap_bound``, ``mu``."""
 
     def __init__(self, game: Game | Tree, *, perturbation: str | None = None, eps: float = 1e-3,
-                 weights: str = "kroer", adaptive_tau: bool = True, balance: bool = True, scale: float = 1.0):
+                 weights: str = "kroer", adaptive_tau: bool = True, balance: bool = True, scale: float = 1.0,
+                 distance: str = "entropy"):
         tree = game if isinstance(game, Tree) else compile_tree(game)
         if tree.num_players != 2 or not tree.is_zero_sum:
             raise UnsupportedGameError(f"{tree.name!r}: EGT solves two-player zero-sum games")
@@ -199,7 +104,15 @@ class ExcessiveGap:
         if not scale > 0:
             raise SeqformError(f"the distance's scale must be positive, got {scale}")
         self.scale = float(scale)
-        self.X = [_Treeplex(tree, p, weights, e, scale) for p in (0, 1)]
+        if distance == "entropy":
+            self.X = [DilatedEntropy(tree, p, weights, e, scale) for p in (0, 1)]
+        elif distance == "euclidean":
+            if perturbation:
+                raise SeqformError("the perturbed treeplex is supported with the dilated entropy only")
+            self.X = [DilatedEuclidean(tree, p, weights, scale) for p in (0, 1)]
+        else:
+            raise SeqformError(f"unknown distance {distance!r}; choose entropy or euclidean")
+        self.distance = distance
         self.iteration = 0
         self.traversals = 0
         self.retries = 0
@@ -332,6 +245,7 @@ class ExcessiveGap:
         (``.npz``); ``ExcessiveGap.load`` resumes the same algorithm bit for bit."""
         meta = {"format": self._FORMAT, "algorithm": self.algorithm, "perturbation": self.perturbation,
                 "eps": self.eps, "weights": self.weights, "scale": self.scale, "adaptive_tau": self.adaptive_tau,
+                "distance": self.distance,
                 "balance": self.balance, "mu_u": self.mu_u, "mu_v": self.mu_v, "tau": self._tau,
                 "iteration": self.iteration, "traversals": self.traversals, "retries": self.retries,
                 "game": self.tree.name, "num_sequences": [int(n) for n in self.tree.num_sequences]}
@@ -360,7 +274,8 @@ class ExcessiveGap:
         if algorithm is not None and algorithm != meta["algorithm"]:
             raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
         solver = cls(game, perturbation=meta["perturbation"], eps=meta["eps"] or 1e-3, weights=meta["weights"],
-                     adaptive_tau=meta["adaptive_tau"], balance=meta["balance"], scale=meta.get("scale", 1.0))
+                     adaptive_tau=meta["adaptive_tau"], balance=meta["balance"], scale=meta.get("scale", 1.0),
+                     distance=meta.get("distance", "entropy"))
         if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
             raise CheckpointError(f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
                                   f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}")

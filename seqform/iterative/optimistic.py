@@ -12,7 +12,7 @@ the prediction of the next loss being the last one):
     xhat_t   = argmin_x  eta <l_t, x>     + D(x, xhat_(t-1))
 
 where ``l_t`` is the loss at ``(x_t, y_t)``. Each prox step is one bottom-up pass over the
-information sets (``_Treeplex.prox``). An iteration costs one gradient per player
+information sets (``DilatedEntropy.prox``). An iteration costs one gradient per player
 (``traversals`` += 2, CFR's unit). ``current_profile()`` is ``(x_t, y_t)`` (the last iterate,
 which converges for this method on these games in practice); ``average_profile()`` is the
 uniform average of the iterates, whose exploitability falls as ``O(1/T)`` (the paper's
@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from seqform.errors import SeqformError, UnsupportedGameError
-from seqform.iterative.egt import _Treeplex
+from seqform.iterative.dilatedentropy import DilatedEntropy
 from seqform.model.game import Game
 from seqform.model.strategy import Profile, behaviour_from_realization
 from seqform.model.tree import Tree, compile_tree
@@ -72,7 +72,7 @@ class OptimisticMirrorDescent:
         scale = float(np.abs(self.A.data).max()) if self.A.nnz else 1.0
         self.step_size, self.weights = float(step_size), weights
         self.eta = self.step_size / scale
-        self.X = [_Treeplex(tree, p, weights, 0.0) for p in (0, 1)]
+        self.X = [DilatedEntropy(tree, p, weights, 0.0) for p in (0, 1)]
         centre = [X.prox(np.zeros(X.n)) for X in self.X]
         self._log_hat = [c[1] for c in centre]
         self.plans = [X.realization(c[0]) for X, c in zip(self.X, centre)]

@@ -19,7 +19,8 @@ from seqform.model.tree import compile_tree
 from tests.strategies import random_games
 
 OPTIONS = [dict(), dict(adaptive_tau=False, balance=False), dict(weights="one"), dict(balance=False),
-           dict(weights="kroer17"), dict(weights="farina21")]
+           dict(weights="kroer17"), dict(weights="farina21"), dict(distance="euclidean"),
+           dict(distance="euclidean", weights="one", balance=False)]
 
 
 @pytest.mark.parametrize("name", ["kuhn", "leduc"])
@@ -135,13 +136,13 @@ def test_weights_by_hand_on_kuhn():
     """Kuhn, player 0: three first information sets (one per card) with one set after
     check-bet below "check" each. kroer17: 2 below, 2 + 2 * 2 = 6 above; farina21: 1 and
     1 + 1 = 2; "kroer": 2 + 2^1 * 1 = 4 above."""
-    from seqform.iterative.egt import _Treeplex
+    from seqform.iterative.dilatedentropy import DilatedEntropy
     tree = compile_tree(seqform.games.kuhn())
     ids = tree.player_infosets[0]
     top = ids[tree.infoset_parent_seq[ids] == 0]
     low = ids[tree.infoset_parent_seq[ids] != 0]
     for weights, hi, lo in (("kroer17", 6.0, 2.0), ("farina21", 2.0, 1.0), ("kroer", 4.0, 2.0), ("one", 1.0, 1.0)):
-        beta = _Treeplex._weights(tree, 0, weights)
+        beta = DilatedEntropy._weights(tree, 0, weights)
         assert np.all(beta[top] == hi) and np.all(beta[low] == lo), weights
 
 
@@ -149,11 +150,53 @@ def test_first_reading_is_half_the_recursive_weights():
     """Our first reading takes the maximum per depth and adds 2^k per set at depth k, where the
     recursion doubles each set's whole weight: kroer17 <= 2 kroer - 2, with equality wherever one
     action attains every depth's maximum (on these games, everywhere)."""
-    from seqform.iterative.egt import _Treeplex
+    from seqform.iterative.dilatedentropy import DilatedEntropy
     for spec in ("leduc", "liars_dice(1,3)", "goofspiel(4)"):
         tree = compile_tree(seqform.games.load(spec))
         for p in (0, 1):
             ids = tree.player_infosets[p]
-            k, k17 = _Treeplex._weights(tree, p, "kroer")[ids], _Treeplex._weights(tree, p, "kroer17")[ids]
+            k, k17 = DilatedEntropy._weights(tree, p, "kroer")[ids], DilatedEntropy._weights(tree, p, "kroer17")[ids]
             assert np.all(k17 <= 2 * k - 2 + 1e-9)
             assert np.allclose(k17, 2 * k - 2)
+
+
+def test_simplex_projection_against_bisection():
+    """``project_groups`` (sorting) against the projection found by bisection on theta, where
+    sum max(v - theta, 0) = 1, on random groups."""
+    from seqform.iterative.dilatedeuclidean import project_groups
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(1, 6, 200)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    rep = np.repeat(np.arange(len(sizes)), sizes)
+    v = rng.normal(0, 2, int(sizes.sum()))
+    got = project_groups(v, starts, rep)
+    for g, (a, k) in enumerate(zip(starts, sizes)):
+        w = v[a:a + k]
+        lo, hi = w.min() - 1, w.max()
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if np.maximum(w - mid, 0).sum() > 1 else (lo, mid)
+        np.testing.assert_allclose(got[a:a + k], np.maximum(w - lo, 0), atol=1e-9)
+
+
+def test_euclidean_gradient_by_finite_differences():
+    """The dilated Euclidean distance's gradient at an interior plan, against central differences
+    of d along every sequence (d as a function of the realization plan)."""
+    from seqform.iterative.dilatedeuclidean import DilatedEuclidean
+    tree = compile_tree(seqform.games.kuhn())
+    X = DilatedEuclidean(tree, 0, "one")
+    rng = np.random.default_rng(1)
+    b = np.ones(X.n)
+    for seqs, starts, rep, *_ in X.levels:
+        w = rng.uniform(0.2, 1.0, len(seqs))
+        b[seqs] = w / np.add.reduceat(w, starts)[rep]
+    x = X.realization(b)
+
+    def d_of(xx):
+        total = 0.0
+        for seqs, starts, rep, parents, beta, *_ in X.levels:
+            total += float(np.sum(beta * 0.5 * np.add.reduceat(xx[seqs] ** 2, starts) / xx[parents]))
+        return total
+    h = 1e-6
+    fd = np.array([(d_of(x + h * np.eye(X.n)[s]) - d_of(x - h * np.eye(X.n)[s])) / (2 * h) for s in range(X.n)])
+    np.testing.assert_allclose(X.gradient(b), fd, atol=1e-6)
