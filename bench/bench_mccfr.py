@@ -45,9 +45,10 @@ def run_seqform(game: str, sampling: str, seed: int, levels: list, cap: float) -
 
 def run_batched(game: str, sampling: str, seed: int, levels: list, cap: float, batch: int = 128) -> dict:
     import seqform
-    from seqform.iterative.batchedmccfr import BatchedExternalSampling
+    from seqform.iterative.batchedmccfr import BatchedExternalSampling, BatchedOutcomeSampling
     tree = seqform.compile_tree(seqform.games.load(game))
-    s = BatchedExternalSampling(tree, batch=batch, seed=seed)
+    cls = BatchedExternalSampling if sampling == "external" else BatchedOutcomeSampling
+    s = cls(tree, batch=batch, seed=seed)
     return _drive(s.step, lambda: seqform.exploitability(tree, s.average_profile(), validate=False).exploitability,
                   levels, cap)
 
@@ -109,25 +110,28 @@ def main() -> int:
     ap.add_argument("--cap", type=float, default=120.0, help="solver seconds per run (default 120)")
     ap.add_argument("--python-seeds", type=int, default=3, help="seeds for OpenSpiel's Python MCCFR (default 3)")
     ap.add_argument("--python-cap", type=float, default=60.0, help="its solver seconds per run (default 60)")
-    ap.add_argument("--batch", type=int, default=128, help="episodes per batch of the batched solver (default 128)")
+    ap.add_argument("--batch", type=int, default=128, help="episodes per batch, batched external sampling (default 128)")
+    ap.add_argument("--os-batch", type=int, default=512, help="trajectories per batch, batched outcome sampling (default 512)")
+    ap.add_argument("--impls", nargs="*", help="run only these implementations (names as in the table)")
+    ap.add_argument("--tag", default="", help="appended to the results' file name")
     ap.add_argument("--levels", nargs="*", metavar="SAMPLING=L1,L2",
                     help="exploitability levels per sampling (default external=0.05,0.02 outcome=0.2)")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     args = ap.parse_args()
-    levels_by = dict(LEVELS)
+    levels_by = {} if args.levels else dict(LEVELS)  # given levels replace the defaults
     for spec in args.levels or []:
         k, v = spec.split("=")
         levels_by[k] = [float(x) for x in v.split(",")]
     rows, raw = [], {}
-    batched = f"seqform batched (B={args.batch})"
+    batched = "seqform batched"
     impls = (("seqform", lambda *a: run_seqform(*a), args.seeds, args.cap),
-             (batched, lambda *a: run_batched(*a, batch=args.batch), args.seeds, args.cap),
+             (batched, lambda g, smp, *a: run_batched(g, smp, *a, batch=args.batch if smp == "external"
+                                                        else args.os_batch), args.seeds, args.cap),
              ("OpenSpiel C++", run_openspiel, args.seeds, args.cap),
              ("OpenSpiel Python", run_openspiel_python, args.python_seeds, args.python_cap))
+    impls = tuple(im for im in impls if not args.impls or im[0] in args.impls)
     for sampling, levels in levels_by.items():
         for impl, fn, seeds, cap in impls:
-            if impl == batched and sampling != "external":
-                continue  # batches are external sampling's
             runs = []
             for seed in range(seeds):
                 print(f"{args.game} {sampling} {impl} seed {seed} ...", file=sys.stderr, flush=True)
@@ -143,7 +147,9 @@ def main() -> int:
     names = [impl for impl, *_ in impls]
     lines += ["- seconds: solver time only (exploitability measurements excluded), median over the seeds "
               "that reached the level, with the median iterations; reached: seeds that did, of those run; "
-              "x C++: OpenSpiel C++'s median over that implementation's (above 1: faster than OpenSpiel C++)", "",
+              "x C++: OpenSpiel C++'s median over that implementation's (above 1: faster than OpenSpiel C++); "
+              f"batched: {args.batch} episodes a batch for external sampling, {args.os_batch} trajectories for "
+              "outcome sampling", "",
               "| sampling | level | " + " | ".join(names) + " | reached (" + " / ".join(names) + ") |",
               "|---|---|" + "---|" * (len(names) + 1)]
 
@@ -163,7 +169,7 @@ def main() -> int:
             lines.append(f"| {sampling} | {lv:g} | " + " | ".join(cell(got.get(nm), cpp) for nm in names) + " | "
                          + " / ".join(f"{got[nm]['reached']}/{got[nm]['seeds']}" if nm in got else "-"
                                       for nm in names) + " |")
-    name = f"mccfr-{args.game}-{day}" if args.game != "leduc" else f"mccfr-{day}"
+    name = (f"mccfr-{args.game}-{day}" if args.game != "leduc" else f"mccfr-{day}") + (f"-{args.tag}" if args.tag else "")
     report.finish(out, name, lines, {"rows": rows, "runs": raw})
     return 0
 

@@ -68,7 +68,7 @@ def test_bench_mccfr_kuhn(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = json.loads(next(tmp_path.glob("mccfr-*.json")).read_text())
     es = [r for r in data["rows"] if r["sampling"] == "external" and r["level"] == 0.05]
-    assert {r["impl"] for r in es} == {"seqform", "seqform batched (B=128)", "OpenSpiel C++", "OpenSpiel Python"}
+    assert {r["impl"] for r in es} == {"seqform", "seqform batched", "OpenSpiel C++", "OpenSpiel Python"}
     assert all(r["reached"] == r["seeds"] for r in es)
     assert next(tmp_path.glob("mccfr-*.md")).read_text().count("| external |") == 2
 

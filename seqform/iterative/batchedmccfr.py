@@ -64,7 +64,7 @@ class BatchedExternalSampling:
     True
     """
 
-    def __init__(self, game: Game | Tree, *, batch: int = 256, seed: int = 0):
+    def __init__(self, game: Game | Tree, *, batch: int = 128, seed: int = 0):
         if int(batch) != batch or batch < 1:
             raise SeqformError(f"batch must be a positive integer, got {batch}")
         tree = game if isinstance(game, Tree) else compile_tree(game)
@@ -206,7 +206,8 @@ class BatchedExternalSampling:
 
     def save(self, path: str | Path) -> None:
         """Write regrets, cumulative strategies, counters and the generator's state (``.npz``)."""
-        meta = {"format": CHECKPOINT_FORMAT, "batch": self.batch, "seed": self.seed, "iteration": self.iteration,
+        meta = {"format": CHECKPOINT_FORMAT, "algorithm": self.algorithm, "batch": self.batch, "seed": self.seed,
+                "exploration": getattr(self, "exploration", None), "iteration": self.iteration,
                 "nodes_touched": self.nodes_touched, "game": self.tree.name,
                 "num_sequences": [int(x) for x in self.tree.num_sequences], "rng": self.rng.bit_generator.state}
         arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "cumulative") for p in range(self.num_players)}
@@ -224,7 +225,11 @@ class BatchedExternalSampling:
             raise CheckpointError(f"{path}: not a seqform batched MCCFR checkpoint ({e})") from None
         if meta.get("format") != CHECKPOINT_FORMAT:
             raise CheckpointError(f"{path}: not a seqform batched MCCFR checkpoint (format {meta.get('format')!r})")
-        s = cls(game, batch=meta["batch"], seed=meta["seed"])
+        extra = {"exploration": meta["exploration"]} if meta.get("exploration") is not None else {}
+        expected = "os-mccfr-batched" if issubclass(cls, BatchedOutcomeSampling) else "es-mccfr-batched"
+        if meta.get("algorithm", expected) != expected:
+            raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run, not {expected!r}")
+        s = cls(game, batch=meta["batch"], seed=meta["seed"], **extra)
         if [int(x) for x in s.tree.num_sequences] != meta["num_sequences"]:
             raise CheckpointError(f"{path}: saved for {meta['game']!r}, whose sequences do not match {s.tree.name!r}")
         for k in ("regret", "cumulative"):
@@ -234,4 +239,99 @@ class BatchedExternalSampling:
         return s
 
 
-__all__ = ["BatchedExternalSampling"]
+class BatchedOutcomeSampling(BatchedExternalSampling):
+    """Outcome-sampling MCCFR, ``batch`` trajectories at a time against one snapshot of the
+    strategies (``seqform.iterative.mccfr``'s definitions: the update player samples from
+    ``exploration`` x uniform + (1 - ``exploration``) x its strategy, values importance-weighted,
+    no baseline). Each trajectory is one path: the paths go down together, one level a step,
+    recording each decision, then come back up in reverse. ``batch=1`` is outcome sampling.
+
+    Examples
+    --------
+    >>> import seqform
+    >>> from seqform.iterative.batchedmccfr import BatchedOutcomeSampling
+    >>> s = BatchedOutcomeSampling(seqform.games.load("kuhn"), batch=64, seed=1)
+    >>> s.step(50000)
+    >>> seqform.exploitability(s.tree, s.average_profile()).exploitability < 0.05
+    True
+    """
+
+    def __init__(self, game: Game | Tree, *, batch: int = 512, seed: int = 0, exploration: float = 0.6):
+        if not 0 <= exploration <= 1:
+            raise SeqformError(f"exploration must lie in [0, 1], got {exploration}")
+        super().__init__(game, batch=batch, seed=seed)
+        self.algorithm = "os-mccfr-batched"
+        self.exploration = float(exploration)
+
+    def _episodes(self, i: int, B: int) -> None:
+        t = self.tree
+        sigma = self._matching(self.regret, True)
+        cum = self._cumulative_policy(sigma)
+        # the update player's sampling policy: exploration x uniform + (1 - exploration) x sigma
+        e = self.exploration
+        mix = [s.copy() for s in sigma]
+        ids = t.seq_infoset[i][1:]
+        mix[i][1:] = e / t.infoset_num_actions[ids] + (1.0 - e) * sigma[i][1:]
+        cum_i = self._cumulative_policy(mix)
+        player, kids, first = self._player, self._kids, self._first
+        entry = np.arange(B)
+        node = np.zeros(B, dtype=np.int64)
+        my, opp, smp = np.ones(B), np.ones(B), np.ones(B)
+        steps = []
+        touched = B
+        while True:
+            live = np.flatnonzero(~self._leaf[node[entry]]) if len(entry) else entry
+            entry = entry[live]
+            if not len(entry):
+                break
+            h = node[entry]
+            pl = player[h]
+            a = np.empty(len(entry), dtype=np.int64)
+            q = np.empty(len(entry))  # the probability the sample took
+            ch = pl == CHANCE
+            mine = pl == i
+            other = ~ch & ~mine
+            for mask, table in ((ch, None), (mine, cum_i), (other, cum)):
+                k = np.flatnonzero(mask)
+                if not len(k):
+                    continue
+                rows = self._chance_cum[self._chance_row[h[k]]] if table is None else table[self._infoset[h[k]]]
+                a[k] = self._draw(h[k], rows)
+                lo = np.where(a[k] > 0, rows[np.arange(len(k)), np.maximum(a[k] - 1, 0)], 0.0)
+                q[k] = rows[np.arange(len(k)), a[k]] - lo
+            dec = np.flatnonzero(~ch)
+            f = self._fseq[h[dec]]
+            sig = sigma[i][f + a[dec]] * 0.0
+            for p in range(self.num_players):
+                sel = pl[dec] == p
+                sig[sel] = sigma[p][f[sel] + a[dec][sel]]
+            steps.append((entry[dec], mine[dec], f, self._count[h[dec]], a[dec], sig, q[dec],
+                          my[entry[dec]].copy(), opp[entry[dec]].copy(), smp[entry[dec]].copy()))
+            mi = entry[mine]
+            my[mi] *= sig[mine[dec]]
+            oth = entry[other]
+            opp[oth] *= sig[other[dec]]
+            opp[entry[ch]] *= q[ch]
+            smp[entry] *= q
+            node[entry] = kids[first[h] + a]
+            touched += len(entry)
+        self.nodes_touched += touched
+        value = self._util[i][node].copy()
+        R, C = self.regret[i], self.cumulative[i]
+        for ent, mine_d, f, k, a, sig, q, my0, opp0, smp0 in reversed(steps):
+            corrected = value[ent] / q
+            new = sig * corrected
+            m = np.flatnonzero(mine_d)
+            if len(m):
+                km = k[m]
+                rep = np.repeat(np.arange(len(m)), km)
+                j = np.arange(int(km.sum())) - np.repeat(np.cumsum(km) - km, km)
+                seqs = f[m][rep] + j
+                hit = (j == a[m][rep]).astype(float)
+                w = (opp0[m] / smp0[m])[rep]
+                np.add.at(R, seqs, (hit * corrected[m][rep] - new[m][rep]) * w)
+                np.add.at(C, seqs, my0[m][rep] * sigma[i][seqs] / smp0[m][rep])
+            value[ent] = new
+
+
+__all__ = ["BatchedExternalSampling", "BatchedOutcomeSampling"]

@@ -44,7 +44,7 @@ from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
 SOLVERS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "cs-cfr", "es-mccfr", "os-mccfr",
-           "es-mccfr-batched", "egt", "egt-perturbed", "omwu", "openspiel-cfr",
+           "es-mccfr-batched", "os-mccfr-batched", "egt", "egt-perturbed", "omwu", "openspiel-cfr",
            "openspiel-cfr+", "openspiel-es-mccfr", "openspiel-os-mccfr")
 
 
@@ -227,7 +227,10 @@ def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0):
                             eps=eps if eps is not None else 1e-3)
     if name == "es-mccfr-batched":
         from seqform.iterative.batchedmccfr import BatchedExternalSampling
-        return BatchedExternalSampling(tree, seed=seed)
+        return BatchedExternalSampling(tree, batch=128, seed=seed)
+    if name == "os-mccfr-batched":
+        from seqform.iterative.batchedmccfr import BatchedOutcomeSampling
+        return BatchedOutcomeSampling(tree, batch=512, seed=seed)
     if name == "omwu":
         from seqform.iterative.optimistic import OptimisticMirrorDescent
         return OptimisticMirrorDescent(tree)

@@ -1,13 +1,13 @@
-"""External-sampling MCCFR in batches (``seqform.iterative.batchedmccfr``): with one episode a
-batch it is external sampling (the same distribution of runs as ``MonteCarloCFR``), larger
-batches converge too, and checkpoints resume bit for bit."""
+"""MCCFR in batches (``seqform.iterative.batchedmccfr``): with one episode a batch, external and
+outcome sampling have the same distribution of runs as ``MonteCarloCFR``'s; larger batches
+converge too, and checkpoints resume bit for bit."""
 import numpy as np
 import pytest
 from scipy.stats import ks_2samp
 
 import seqform
 from seqform.errors import CheckpointError, SeqformError
-from seqform.iterative.batchedmccfr import BatchedExternalSampling
+from seqform.iterative.batchedmccfr import BatchedExternalSampling, BatchedOutcomeSampling
 from seqform.iterative.mccfr import MonteCarloCFR
 
 
@@ -15,18 +15,20 @@ def expl(tree, solver) -> float:
     return seqform.exploitability(tree, solver.average_profile()).exploitability
 
 
-def test_one_episode_a_batch_is_external_sampling():
-    """Two-sample Kolmogorov-Smirnov test, 20 seeds each, on Kuhn's exploitability after 300
+@pytest.mark.parametrize("cls,sampling,iterations", [(BatchedExternalSampling, "external", 300),
+                                                      (BatchedOutcomeSampling, "outcome", 500)])
+def test_one_episode_a_batch_is_the_scalar_algorithm(cls, sampling, iterations):
+    """Two-sample Kolmogorov-Smirnov test, 20 seeds each, on Kuhn's exploitability after N
     iterations: batch=1 against the scalar walk (itself tested against OpenSpiel); reject at
     p < 0.01."""
     tree = seqform.compile_tree(seqform.games.load("kuhn"))
     ours, scalar = [], []
     for seed in range(20):
-        b = BatchedExternalSampling(tree, batch=1, seed=seed)
-        b.step(300)
+        b = cls(tree, batch=1, seed=seed)
+        b.step(iterations)
         ours.append(expl(tree, b))
-        m = MonteCarloCFR(tree, "external", seed=500 + seed)
-        m.step(300)
+        m = MonteCarloCFR(tree, sampling, seed=500 + seed)
+        m.step(iterations)
         scalar.append(expl(tree, m))
     assert ks_2samp(ours, scalar).pvalue >= 0.01, (np.median(ours), np.median(scalar))
 
@@ -59,3 +61,21 @@ def test_checkpoint_resumes_bit_for_bit(tmp_path):
         BatchedExternalSampling.load(tmp_path / "c.npz", seqform.compile_tree(seqform.games.load("kuhn")))
     with pytest.raises(SeqformError):
         BatchedExternalSampling(tree, batch=0)
+
+
+def test_outcome_batches_converge_and_resume(tmp_path):
+    tree = seqform.compile_tree(seqform.games.load("kuhn"))
+    s = BatchedOutcomeSampling(tree, batch=64, seed=3)
+    s.step(640)
+    early = expl(tree, s)
+    s.step(60000 - 640)
+    assert expl(tree, s) < 0.05 < early
+    s.save(tmp_path / "o.npz")
+    s.step(640)
+    r = BatchedOutcomeSampling.load(tmp_path / "o.npz", tree)
+    assert r.exploration == 0.6 and r.algorithm == "os-mccfr-batched"
+    r.step(640)
+    for p in range(2):
+        assert np.array_equal(s.regret[p], r.regret[p]) and np.array_equal(s.cumulative[p], r.cumulative[p])
+    with pytest.raises(CheckpointError, match="os-mccfr-batched"):
+        BatchedExternalSampling.load(tmp_path / "o.npz", tree)
