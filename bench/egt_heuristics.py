@@ -50,28 +50,13 @@ class V(E.ExcessiveGap):
                 best = (x0, y0, mu, mu)
             self.x, self.y, self.mu_u, self.mu_v = best
 
-    def step(self, iterations=1):
-        for _ in range(int(iterations)):
-            if self.bal == "muD":
-                shrink_u = self.mu_u * self.X[1].D >= self.mu_v * self.X[0].D
-            else:
-                shrink_u = self.mu_u >= self.mu_v
-            tau = self._tau
-            new = None
-            while tau >= 1e-12:
-                cand = self._shrink_u(tau) if shrink_u else self._shrink_v(tau)
-                if self._gap_condition(*cand):
-                    new = cand
-                    break
-                self.retries += 1
-                tau /= 2
-            if new is None:
-                self.stalled = True
-            else:
-                self.x, self.y, self.mu_u, self.mu_v = new
-                self._tau = min(0.5, tau * self.grow) if tau < 0.5 else tau
-            self.iteration += 1
+    def _shrinks_u(self) -> bool:
+        if self.bal == "muD":
+            return super()._shrinks_u()
+        return self.mu_u >= self.mu_v
 
+    def _next_tau(self, tau: float) -> float:
+        return min(0.5, tau * self.grow) if tau < 0.5 else tau
 
 def main() -> int:
     t = seqform.compile_tree(seqform.games.load("leduc"))

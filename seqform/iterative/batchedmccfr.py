@@ -30,7 +30,6 @@ References:
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +38,7 @@ from seqform.errors import CheckpointError, SeqformError
 from seqform.model.game import CHANCE, TERMINAL, Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
+from seqform.iterative import checkpoint
 
 CHECKPOINT_FORMAT = "seqform-batched-mccfr-checkpoint-1"
 
@@ -211,20 +211,12 @@ class BatchedExternalSampling:
                 "nodes_touched": self.nodes_touched, "game": self.tree.name,
                 "num_sequences": [int(x) for x in self.tree.num_sequences], "rng": self.rng.bit_generator.state}
         arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "cumulative") for p in range(self.num_players)}
-        with open(path, "wb") as fh:
-            np.savez(fh, meta=np.array(json.dumps(meta)), **arrays)
+        checkpoint.write(path, meta, arrays)
 
     @classmethod
     def load(cls, path: str | Path, game: Game | Tree) -> "BatchedExternalSampling":
         """Resume a run saved by ``save``: the next iterations are bit for bit the saved run's."""
-        try:
-            with np.load(path, allow_pickle=False) as f:
-                meta = json.loads(str(f["meta"]))
-                arrays = {k: f[k].copy() for k in f.files if k != "meta"}
-        except (OSError, ValueError, KeyError) as e:
-            raise CheckpointError(f"{path}: not a seqform batched MCCFR checkpoint ({e})") from None
-        if meta.get("format") != CHECKPOINT_FORMAT:
-            raise CheckpointError(f"{path}: not a seqform batched MCCFR checkpoint (format {meta.get('format')!r})")
+        meta, arrays = checkpoint.read(path, CHECKPOINT_FORMAT, "batched MCCFR")
         extra = {"exploration": meta["exploration"]} if meta.get("exploration") is not None else {}
         expected = "os-mccfr-batched" if issubclass(cls, BatchedOutcomeSampling) else "es-mccfr-batched"
         if meta.get("algorithm", expected) != expected:

@@ -48,7 +48,6 @@ References:
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +58,7 @@ from seqform.errors import CheckpointError, SeqformError, UnsupportedGameError
 from seqform.model.game import Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
+from seqform.iterative import checkpoint
 
 ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay")
 
@@ -258,8 +258,7 @@ class RegretMinimizer:
         current strategies, the iteration, the algorithm and its parameters."""
         arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "prediction", "cumulative", "behaviour")
                   for p in (0, 1)}
-        with open(path, "wb") as fh:
-            np.savez(fh, meta=np.array(json.dumps(self._meta())), **arrays)
+        checkpoint.write(path, self._meta(), arrays)
 
     @classmethod
     def _from_meta(cls, game: Game | Tree, meta: dict) -> "RegretMinimizer":
@@ -272,14 +271,7 @@ class RegretMinimizer:
     def load(cls, path: str | Path, game: Game | Tree, algorithm: str | None = None) -> "RegretMinimizer":
         """Resume the solver saved at ``path`` on ``game``: the same algorithm and parameters (the
         file's; ``algorithm``, when given, must match it: ``CheckpointError`` otherwise)."""
-        try:
-            with np.load(path, allow_pickle=False) as f:
-                meta = json.loads(str(f["meta"]))
-                arrays = {k: f[k].copy() for k in f.files if k != "meta"}
-        except (OSError, ValueError, KeyError) as e:
-            raise CheckpointError(f"{path}: not a seqform regret checkpoint ({e})") from None
-        if meta.get("format") != "seqform-regret-checkpoint-1":
-            raise CheckpointError(f"{path}: unknown checkpoint format {meta.get('format')!r}")
+        meta, arrays = checkpoint.read(path, "seqform-regret-checkpoint-1", "regret")
         if algorithm is not None and algorithm != meta["algorithm"]:
             raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
         solver = cls._from_meta(game, meta)

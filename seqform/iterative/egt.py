@@ -58,7 +58,6 @@ References:
 """
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import scipy.sparse as sp
@@ -67,6 +66,7 @@ from seqform.errors import SeqformError, UnsupportedGameError
 from seqform.model.game import Game
 from seqform.model.strategy import Profile, behaviour_from_realization
 from seqform.model.tree import Tree, compile_tree
+from seqform.iterative import checkpoint
 from seqform.iterative.dilatedentropy import WEIGHTS, DilatedEntropy
 from seqform.iterative.dilatedeuclidean import DilatedEuclidean
 
@@ -197,12 +197,8 @@ class ExcessiveGap:
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` EGT iterations (module docstring)."""
         for _ in range(int(iterations)):
-            k = self.iteration
-            if self.balance:
-                shrink_u = self.mu_u * self.X[1].D >= self.mu_v * self.X[0].D
-            else:
-                shrink_u = k % 2 == 0
-            tau = self._tau if self.adaptive_tau else 2.0 / (k + 3)
+            shrink_u = self._shrinks_u()
+            tau = self._tau if self.adaptive_tau else 2.0 / (self.iteration + 3)
             new = None
             while tau >= 1e-12:
                 cand = self._shrink_u(tau) if shrink_u else self._shrink_v(tau)
@@ -217,8 +213,19 @@ class ExcessiveGap:
                 self.stalled = True
             else:
                 self.x, self.y, self.mu_u, self.mu_v = new
-                self._tau = tau
+                self._tau = self._next_tau(tau)
             self.iteration += 1
+
+    def _shrinks_u(self) -> bool:
+        """Whether this iteration shrinks mu_u (player 1's smoothing): balancing (Sandholm 2010)
+        shrinks the larger of mu_u D_u and mu_v D_v, else the players alternate."""
+        if self.balance:
+            return self.mu_u * self.X[1].D >= self.mu_v * self.X[0].D
+        return self.iteration % 2 == 0
+
+    def _next_tau(self, tau: float) -> float:
+        """The step size the next iteration tries first, after one accepted at ``tau``."""
+        return tau
 
     # results -------------------------------------------------------------------------------
     @property
@@ -254,23 +261,19 @@ class ExcessiveGap:
             for key, (_, mu, (plan, b, logq, val)) in zip("uv", self._checked):
                 extra.update({f"{key}_plan": plan, f"{key}_b": b, f"{key}_logq": logq,
                               f"{key}_mu_val": np.array([mu, val])})
-        with open(path, "wb") as fh:
-            np.savez(fh, meta=np.array(json.dumps(meta)), x=self.x, y=self.y, **extra)
+        checkpoint.write(path, meta, {"x": self.x, "y": self.y, **extra})
 
     @classmethod
     def load(cls, path, game: Game | Tree, algorithm: str | None = None) -> "ExcessiveGap":
         """Resume the run saved at ``path`` on ``game`` (``algorithm``, when given, must be the
         file's: "egt" or "egt-perturbed")."""
         from seqform.errors import CheckpointError
+        meta, arrays = checkpoint.read(path, cls._FORMAT, "EGT")
         try:
-            with np.load(path, allow_pickle=False) as f:
-                meta = json.loads(str(f["meta"]))
-                x, y = f["x"].copy(), f["y"].copy()
-                extra = {k: f[k].copy() for k in f.files if k[:2] in ("u_", "v_")}
-        except (OSError, ValueError, KeyError) as e:
-            raise CheckpointError(f"{path}: not a seqform EGT checkpoint ({e})") from None
-        if meta.get("format") != cls._FORMAT:
-            raise CheckpointError(f"{path}: not a seqform EGT checkpoint (format {meta.get('format')!r})")
+            x, y = arrays["x"], arrays["y"]
+        except KeyError as e:
+            raise CheckpointError(f"{path}: not a seqform EGT checkpoint (no {e})") from None
+        extra = {k: v for k, v in arrays.items() if k[:2] in ("u_", "v_")}
         if algorithm is not None and algorithm != meta["algorithm"]:
             raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
         solver = cls(game, perturbation=meta["perturbation"], eps=meta["eps"] or 1e-3, weights=meta["weights"],

@@ -42,7 +42,6 @@ References:
 """
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -53,6 +52,7 @@ from seqform.errors import CheckpointError, SeqformError
 from seqform.model.game import CHANCE, Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
+from seqform.iterative import checkpoint
 
 SAMPLINGS = ("external", "outcome", "chance")
 
@@ -392,21 +392,13 @@ class MonteCarloCFR:
                 "rng": _rng_to_json(self.rng.getstate())}
         arrays = {f"{k}{p}": np.asarray(getattr(self, k)[p]) for k in ("regret", "cumulative")
                   for p in range(self.num_players)}
-        with open(path, "wb") as fh:
-            np.savez(fh, meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8), **arrays)
+        checkpoint.write(path, meta, arrays)
 
     @classmethod
     def load(cls, path: str | Path, game: Game | Tree) -> "MonteCarloCFR":
         """Resume a run saved by ``save`` on the same game; the next iterations are bit for bit
         those the saved run would have made."""
-        try:
-            with np.load(path) as data:
-                meta = json.loads(bytes(data["meta"]).decode())
-                arrays = {k: data[k] for k in data.files if k != "meta"}
-        except (OSError, ValueError, KeyError) as e:
-            raise CheckpointError(f"{path}: not a seqform MCCFR checkpoint ({e})") from None
-        if meta.get("format") != CHECKPOINT_FORMAT:
-            raise CheckpointError(f"{path}: not a seqform MCCFR checkpoint (format {meta.get('format')!r})")
+        meta, arrays = checkpoint.read(path, CHECKPOINT_FORMAT, "MCCFR")
         s = cls(game, meta["sampling"], seed=meta["seed"], exploration=meta["exploration"])
         if [int(x) for x in s.tree.num_sequences] != meta["num_sequences"]:
             raise CheckpointError(f"{path}: saved for {meta['game']!r}, whose sequences do not match "
