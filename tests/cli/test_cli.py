@@ -279,8 +279,9 @@ def test_efce_time_limit_is_not_cut_short_by_a_hidden_round_limit():
 ])
 def test_ctrl_c_exits_130_with_the_partial_result(args, started):
     import signal
+    # the child must not inherit an ignored SIGINT (a test run started in the background has one)
     p = subprocess.Popen([sys.executable, "-m", "seqform", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+                         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         for line in p.stderr:
             if started in line:
