@@ -53,7 +53,8 @@ def cmd_refine(args, game, prog: Progress) -> int:
         print(f"max infoset regret {sol.max_infoset_regret} ({sol.positive_regret_infosets} information sets positive)")
     else:
         print(f"refinement      {sol.concept} perturbed game at eps={sol.eps:g} (exact at that eps)")
-        print(f"value           {sol.value}  (= {sol.value_float:.12g}, perturbed game, player 0)")
+        # the exact value's numerator and denominator run to hundreds of digits at small eps
+        print(f"value           {sol.value_float:.12g}  (perturbed game, player 0; the exact rational is in --json)")
         print("certificate     " + ("exact: both trembling best responses (inside the perturbed polytopes) meet at "
                                      "the value" if sol.certified else "FAILED: " + "; ".join(sol.notes)))
         print(f"trembles        every bound holds (largest shortfall {sol.tremble_violation:.3g})")
