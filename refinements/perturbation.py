@@ -65,6 +65,24 @@ class Perturbation:
         """Player p's realization lower bounds at a rational ``eps``, exactly (Fractions)."""
         return self._exact(self.realization[p], p, eps)
 
+    def bounds(self, tree: Tree, p: int, eps) -> tuple:
+        """Player p's ``(behavioural, realization)`` lower bounds at ``eps``, one per sequence,
+        zeros where the perturbation has none: Fractions for a Fraction ``eps``, else float arrays."""
+        n = tree.num_sequences[p]
+        if isinstance(eps, Fraction):
+            return (self.beta_exact(p, eps) or [Fraction(0)] * n, self.lam_exact(p, eps) or [Fraction(0)] * n)
+        return (self.beta(p, eps) if self.behavioural[p] else np.zeros(n),
+                self.lam(p, eps) if self.realization[p] else np.zeros(n))
+
+    def mass_needed(self, tree: Tree, p: int, eps: float) -> np.ndarray:
+        """The least mass each of player p's sequences must carry for the realization bounds at
+        ``eps`` below it to be met: ``need(s) = max(lambda_s, sum of need over the actions of each
+        information set after s)``, bottom-up; floats, shape (n_p,)."""
+        need = self.bounds(tree, p, float(eps))[1].copy()
+        for lvl, seqs, starts, parents in tree.levels[p]:
+            np.maximum.at(need, parents, np.add.reduceat(need[seqs], starts))
+        return need
+
     def _exact(self, poly: Poly, p: int, eps: Fraction) -> list:
         n = len(next(iter(poly.values()))) if poly else 0
         out = [Fraction(0)] * n
@@ -120,12 +138,9 @@ class Perturbation:
         if not eps > 0:
             raise PerturbationError(f"eps must be positive, got {eps}")
         for p in range(2):
-            n = tree.num_sequences[p]
-            beta = self.beta(p, eps) if self.behavioural[p] else np.zeros(n)
-            lam = self.lam(p, eps) if self.realization[p] else np.zeros(n)
+            beta, lam = self.bounds(tree, p, float(eps))
             if (beta < 0).any() or (lam < 0).any():
                 raise PerturbationError(f"player {p}'s perturbation has a negative lower bound at eps={eps}")
-            need = lam.copy()
             for lvl, seqs, starts, parents in tree.levels[p]:
                 nact = tree.infoset_num_actions[lvl]
                 tot = np.add.reduceat(beta[seqs], starts)
@@ -136,8 +151,7 @@ class Perturbation:
                         f"eps={eps} is too large: the behavioural lower bounds at {tree.infoset_label(i)} sum to "
                         f"{tot[bad[0]]:.4g} > 1 (with {int(nact[bad[0]])} actions, eps must be below "
                         f"1/{int(nact[bad[0]])} for the EFPE perturbation)")
-                sums = np.add.reduceat(need[seqs], starts)
-                np.maximum.at(need, parents, sums)
+            need = self.mass_needed(tree, p, eps)
             if need[0] > 1 + 1e-12:
                 raise PerturbationError(f"eps={eps} is too large: player {p}'s realization lower bounds need "
                                         f"mass {need[0]:.4g} > 1 at the root")

@@ -74,13 +74,8 @@ class PerturbedCFRPlus(RegretMinimizer):
         # per player: behavioural bounds, and the mass each sequence's realization bounds need
         self._beta, self._need = [], []
         for p in (0, 1):
-            n = tree.num_sequences[p]
-            beta = pert.beta(p, eps) if pert.behavioural[p] else np.zeros(n)
-            need = pert.lam(p, eps) if pert.realization[p] else np.zeros(n)
-            need = need.copy()
-            need[0] = 0.0
-            for seqs, starts, rep, parents in self._players[p].levels:  # deepest first
-                np.maximum.at(need, parents, np.add.reduceat(need[seqs], starts))
+            beta = pert.bounds(tree, p, float(eps))[0]
+            need = pert.mass_needed(tree, p, eps)
             for seqs, starts, rep, parents in self._players[p].levels:
                 if np.any((np.add.reduceat(beta[seqs] > 0, starts) > 0) & (np.add.reduceat(need[seqs] > 0, starts) > 0)):
                     raise PerturbationError("perturbed CFR+ handles one kind of lower bound per information set")

@@ -258,15 +258,6 @@ def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
     cs, rs, rounds = iterative_refine(plp, q, r.highs)
     x, y, value = exact_plans(plp, q, (cs, rs))
     secs["refine"] = time.perf_counter() - t0
-    viol = Fraction(0)
-    for p, z in ((0, x), (1, y)):
-        par = tree.seq_parent[p].tolist()
-        for s_, bnd in enumerate(plp.pert.beta_exact(p, q)):
-            if s_ and bnd:
-                viol = max(viol, bnd * z[par[s_]] - z[s_])
-        for s_, bnd in enumerate(plp.pert.lam_exact(p, q)):
-            if s_:
-                viol = max(viol, bnd - z[s_])
     prof = Profile([behaviour_from_realization(tree, p, np.array([float(v) for v in z])) for p, z in ((0, x), (1, y))])
     reg = infoset_regret(tree, prof)
     expl = _exploitability(tree, prof).exploitability
@@ -284,7 +275,7 @@ def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
     return RefinedSolution(tree.name, plp.pert.name, eps, value, float(value), certified, None, float(expl),
                            reg.max_regret, reg.count_positive(1e-9), reg.regret.tolist(), prof,
                            exact_prof if certified else None, [x, y],
-                           tree.sizes(), secs, None, float(viol), notes, tree, plp, (cs, rs))
+                           tree.sizes(), secs, None, float(m.tremble_violation), notes, tree, plp, (cs, rs))
 
 
 def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:

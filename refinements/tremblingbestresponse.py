@@ -42,11 +42,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.exact.exactbestresponse import exact_backward_pass
 from seqform.exact.rationals import fmpq_of, fraction_of
 from seqform.model.strategy import Profile, realization_plan, realization_plan_exact
 from seqform.model.tree import Tree
-from seqform.verify.evaluate import exact_sequence_payoffs
-from seqform.verify.exploitability import others_reach, sequence_payoffs
+from seqform.verify.evaluate import exact_reach_weights, exact_sequence_payoffs
+from seqform.verify.exploitability import backward_pass, sequence_payoffs
+from seqform.verify.infosetregret import reach_weights
 
 from .errors import PerturbationError
 from .perturbation import Perturbation
@@ -155,20 +157,25 @@ def perturbed_measures(tree: Tree, pert: Perturbation, eps, profile: Profile, va
     ``value_gap``."""
     exact = isinstance(eps, Fraction) and all(isinstance(v, (int, Fraction)) for b in profile.behaviour for v in b)
     if exact:
-        plans = [realization_plan_exact(tree, p, [Fraction(v) for v in profile.behaviour[p]]) for p in range(2)]
-        g = [[fraction_of(v) for v in gp]
-             for gp in exact_sequence_payoffs(tree, [[fmpq_of(v) for v in x] for x in plans])]
-        # a perturbation without one kind of bound gives an empty list for it
-        bounds = [(pert.beta_exact(p, eps) or [Fraction(0)] * tree.num_sequences[p],
-                   pert.lam_exact(p, eps) or [Fraction(0)] * tree.num_sequences[p]) for p in range(2)]
+        beh = [[fmpq_of(v) for v in b] for b in profile.behaviour]
+        plans_q = [realization_plan_exact(tree, p, beh[p]) for p in range(2)]
+        g_q = exact_sequence_payoffs(tree, plans_q)
+        # the others' reach of each information set, and each set's value under the profile
+        W = [fraction_of(w) for w in exact_reach_weights(tree, plans_q)]
+        current = [{i: fraction_of(v) for i, v in exact_backward_pass(tree, p, g_q[p], beh[p]).current.items()}
+                   for p in range(2)]
+        plans = [[fraction_of(v) for v in x] for x in plans_q]
+        g = [[fraction_of(v) for v in gp] for gp in g_q]
+        bounds = [pert.bounds(tree, p, eps) for p in range(2)]
     else:
-        plans = [realization_plan(tree, p, np.asarray(profile.behaviour[p], dtype=float)) for p in range(2)]
-        g = [sequence_payoffs(tree, p, plans).tolist() for p in range(2)]
-        plans = [x.tolist() for x in plans]
-        e = float(eps)
-        bounds = [(pert.beta(p, e).tolist() if pert.behavioural[p] else [0.0] * tree.num_sequences[p],
-                   pert.lam(p, e).tolist() if pert.realization[p] else [0.0] * tree.num_sequences[p])
-                  for p in range(2)]
+        real = [realization_plan(tree, p, np.asarray(profile.behaviour[p], dtype=float)) for p in range(2)]
+        g_f = [sequence_payoffs(tree, p, real) for p in range(2)]
+        W = reach_weights(tree, real).tolist()
+        current = [backward_pass(tree, p, g_f[p], np.asarray(profile.behaviour[p], dtype=float)).current.tolist()
+                   for p in range(2)]
+        plans = [x.tolist() for x in real]
+        g = [x.tolist() for x in g_f]
+        bounds = [tuple(a.tolist() for a in pert.bounds(tree, p, float(eps))) for p in range(2)]
     zero = g[0][0] * 0
     values = [sum((a * b for a, b in zip(g[p], plans[p])), zero) for p in range(2)]
     brs = [trembling_best_response(tree, p, g[p], *bounds[p]) for p in range(2)]
@@ -181,49 +188,23 @@ def perturbed_measures(tree: Tree, pert: Perturbation, eps, profile: Profile, va
         x = plans[p]
         for s in range(1, tree.num_sequences[p]):
             viol = max(viol, beta[s] * x[par[s]] - x[s], lam[s] - x[s])
-    regret = _infoset_regrets(tree, profile, plans, g, brs, exact)
+    regret = _infoset_regrets(tree, plans, W, current, brs)
     finite = [r for r in regret if not (isinstance(r, float) and math.isnan(r))]
     gap = None if value is None else (values[0] - (value if exact else float(value)))
     return PerturbedMeasures(values, br_values, expl, gap, max(finite, default=zero), regret, viol)
 
 
-def _infoset_regrets(tree: Tree, profile: Profile, plans: list, g: list, brs: list, exact: bool) -> list:
+def _infoset_regrets(tree: Tree, plans: list, W: list, current: list, brs: list) -> list:
     """Per global information set J of player p: ``(V_J(m) / m - cur_J) / W(J)``, with ``m`` the
     profile's own reach of J, ``V_J`` the trembling best value there, ``cur_J`` the profile's
-    value per unit own reach, ``W(J)`` the others' and chance's reach of J's nodes (Bayes' rule;
-    NaN where ``m`` or ``W(J)`` is 0)."""
-    M = len(tree.infoset_player)
-    out: list = [math.nan] * M
-    dec = np.flatnonzero(tree.infoset >= 0)
-    first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
+    value per unit own reach (``current[p][J]``), ``W(J)`` the others' and chance's reach of J's
+    nodes (Bayes' rule; NaN where ``m`` or ``W(J)`` is 0)."""
+    out: list = [math.nan] * len(tree.infoset_player)
+    pseq = tree.infoset_parent_seq
     for p in range(2):
-        ids = tree.player_infosets[p].tolist()
-        mine = dec[tree.player[dec] == p]
-        if exact:
-            W = [Fraction(0)] * M
-            for h in mine.tolist():
-                w = Fraction(1)
-                node = h
-                while tree.parent[node] >= 0:  # exact chance reach along the path
-                    w *= Fraction(tree.edge_probability(node))
-                    node = int(tree.parent[node])
-                w *= plans[1 - p][int(tree.node_seq[1 - p, h])]
-                W[int(tree.infoset[h])] += w
-        else:
-            wf = others_reach(tree, p, [np.asarray(x, dtype=float) for x in plans], mine)
-            W = np.bincount(tree.infoset[mine], weights=wf, minlength=M).tolist()
-        b = profile.behaviour[p]
-        zero = g[p][0] * 0
-        cur_seq = list(g[p])
-        cur: dict = {}
-        for i in reversed(ids):
-            f, k = int(first[i]), int(nact[i])
-            v = sum((b[s] * cur_seq[s] for s in range(f, f + k)), zero)
-            cur[i] = v
-            cur_seq[int(pseq[i])] += v
         x = plans[p]
-        for i in ids:
+        for i in tree.player_infosets[p].tolist():
             m = x[int(pseq[i])]
             if m > 0 and W[i] > 0:
-                out[i] = ((brs[p].intercept[i] / m + brs[p].slope[i]) - cur[i]) / W[i]
+                out[i] = ((brs[p].intercept[i] / m + brs[p].slope[i]) - current[p][i]) / W[i]
     return out

@@ -38,6 +38,7 @@ from seqform.errors import CheckpointError, SeqformError
 from seqform.model.game import CHANCE, TERMINAL, Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
+from seqform.iterative.mccfr import normalised
 from seqform.iterative import checkpoint
 
 CHECKPOINT_FORMAT = "seqform-batched-mccfr-checkpoint-1"
@@ -102,30 +103,13 @@ class BatchedExternalSampling:
 
     # --- strategies -------------------------------------------------------------------------
 
-    def _matching(self, table: list, positive: bool) -> list:
-        """Per player, the behavioural strategy from a table per sequence: regret matching
-        (``positive``) or normalisation, uniform where the information set's total is 0."""
-        t = self.tree
-        out = []
-        for p in range(self.num_players):
-            b = np.ones(t.num_sequences[p])
-            v = np.maximum(table[p], 0.0) if positive else np.asarray(table[p], dtype=float)
-            if len(t.player_infosets[p]):
-                inf = t.seq_infoset[p][1:]
-                sums = np.bincount(inf, weights=v[1:], minlength=self._M)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    b[1:] = np.where(sums[inf] > 0, v[1:] / np.where(sums[inf] > 0, sums[inf], 1.0),
-                                     1.0 / t.infoset_num_actions[inf])
-            out.append(b)
-        return out
-
     def current_profile(self) -> Profile:
         """Regret matching on the accumulated regrets: behavioural, shape (num_sequences[p],)."""
-        return Profile(self._matching(self.regret, True))
+        return Profile(normalised(self.tree, self.regret, True))
 
     def average_profile(self) -> Profile:
         """The average strategy: cumulative strategy normalised, uniform where it is zero."""
-        return Profile(self._matching(self.cumulative, False))
+        return Profile(normalised(self.tree, self.cumulative, False))
 
     def _cumulative_policy(self, sigma: list) -> np.ndarray:
         """(M, kmax): per information set, the cumulative probabilities of its actions, padded."""
@@ -155,7 +139,7 @@ class BatchedExternalSampling:
         return np.minimum(a, self._count[nodes] - 1)  # rounding: a total a hair short of 1
 
     def _episodes(self, i: int, B: int) -> None:
-        sigma = self._matching(self.regret, True)
+        sigma = normalised(self.tree, self.regret, True)
         cum = self._cumulative_policy(sigma)
         player, kids, first, count = self._player, self._kids, self._first, self._count
         nxt = (i + 1) % self.num_players
@@ -257,7 +241,7 @@ class BatchedOutcomeSampling(BatchedExternalSampling):
 
     def _episodes(self, i: int, B: int) -> None:
         t = self.tree
-        sigma = self._matching(self.regret, True)
+        sigma = normalised(self.tree, self.regret, True)
         cum = self._cumulative_policy(sigma)
         # the update player's sampling policy: exploration x uniform + (1 - exploration) x sigma
         e = self.exploration

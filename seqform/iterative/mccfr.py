@@ -57,6 +57,26 @@ from seqform.iterative import checkpoint
 SAMPLINGS = ("external", "outcome", "chance")
 
 
+def normalised(tree: Tree, tables: list, positive: bool) -> list:
+    """Per player, the behavioural strategy (float array per sequence) of a table per sequence:
+    its entries (their positive parts when ``positive``: regret matching) normalised over each
+    information set, uniform where the set's total is 0."""
+    out = []
+    for p in range(tree.num_players):
+        b = np.ones(tree.num_sequences[p])
+        v = np.asarray(tables[p], dtype=float)
+        if positive:
+            v = np.maximum(v, 0.0)
+        if len(tree.player_infosets[p]):
+            inf = tree.seq_infoset[p][1:]
+            sums = np.bincount(inf, weights=v[1:], minlength=len(tree.infoset_player))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                b[1:] = np.where(sums[inf] > 0, v[1:] / np.where(sums[inf] > 0, sums[inf], 1.0),
+                                 1.0 / tree.infoset_num_actions[inf])
+        out.append(b)
+    return out
+
+
 def matching(regrets: list) -> list:
     """Regret matching (Zinkevich et al. 2007, eq. 8): the positive parts of ``regrets``
     normalised, uniform when none is positive."""
@@ -152,30 +172,11 @@ class MonteCarloCFR:
 
     def current_profile(self) -> Profile:
         """Regret matching on the accumulated regrets: behavioural, shape (num_sequences[p],)."""
-        return self._profile(self.regret, positive=True)
+        return Profile(normalised(self.tree, self.regret, True))
 
     def average_profile(self) -> Profile:
         """The average strategy: cumulative strategy normalised, uniform where it is zero."""
-        return self._profile(self.cumulative, positive=False)
-
-    def _profile(self, tables: list, positive: bool) -> Profile:
-        t = self.tree
-        out = []
-        for p in range(self.num_players):
-            b = np.ones(t.num_sequences[p])
-            v = np.asarray(tables[p], dtype=float)
-            if positive:
-                v = np.maximum(v, 0.0)
-            ids = t.player_infosets[p]
-            if len(ids):
-                inf = t.seq_infoset[p][1:]
-                sums = np.zeros(len(t.infoset_player))
-                np.add.at(sums, inf, v[1:])
-                nact = t.infoset_num_actions[inf]
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    b[1:] = np.where(sums[inf] > 0, v[1:] / np.where(sums[inf] > 0, sums[inf], 1.0), 1.0 / nact)
-            out.append(b)
-        return Profile(out)
+        return Profile(normalised(self.tree, self.cumulative, False))
 
     # --- iterations -------------------------------------------------------------------------
 

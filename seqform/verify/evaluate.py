@@ -259,7 +259,7 @@ def exact_sequence_payoffs(tree: Tree, plans: list) -> list:
     return g
 
 
-def _exact_reach_weights(tree: Tree, plans: list) -> list:
+def exact_reach_weights(tree: Tree, plans: list) -> list:
     """Per information set, ``W(I)`` = sum over its nodes of chance reach times the others' reach (fmpq)."""
     n = tree.num_nodes
     M = len(tree.infoset_player)
@@ -309,7 +309,7 @@ def _evaluate_exact(tree: Tree, profile: Profile, renormalised: list) -> Evaluat
         own.append(bp.value_current)
         for i, vb in bp.best.items():
             num[i] = vb - bp.current[i]
-    W = _exact_reach_weights(tree, plans)
+    W = exact_reach_weights(tree, plans)
     regret: list = [None] * M
     reached = [False] * M
     best_i, best_r = -1, flint.fmpq(0)

@@ -43,6 +43,18 @@ class InfosetRegret:
         return int(np.sum(self.regret[self.reached] > tol))
 
 
+def reach_weights(tree: Tree, realizations: list) -> np.ndarray:
+    """``W(I)`` per global information set, shape (M,): the sum over I's nodes of chance's reach
+    times the other players' realization weights (the Bayes denominator of the module docstring)."""
+    M = len(tree.infoset_player)
+    dec = np.flatnonzero(tree.infoset >= 0)
+    W = np.zeros(M)
+    for p in range(tree.num_players):
+        nodes = dec[tree.player[dec] == p]
+        W += np.bincount(tree.infoset[nodes], weights=others_reach(tree, p, realizations, nodes), minlength=M)
+    return W
+
+
 def infoset_regret(tree: Tree, profile: Profile, validate: bool = True) -> InfosetRegret:
     """Regret at every information set of every player, in floats (see the module docstring).
 
@@ -74,11 +86,7 @@ def infoset_regret(tree: Tree, profile: Profile, validate: bool = True) -> Infos
         bp = backward_pass(tree, p, sequence_payoffs(tree, p, real), profile.behaviour[p])
         ids = tree.player_infosets[p]
         num[ids] = bp.best[ids] - bp.current[ids]
-    dec = np.flatnonzero(tree.infoset >= 0)
-    W = np.zeros(M)
-    for p in range(tree.num_players):
-        nodes = dec[tree.player[dec] == p]
-        W += np.bincount(tree.infoset[nodes], weights=others_reach(tree, p, real, nodes), minlength=M)
+    W = reach_weights(tree, real)
     reached = W > 0
     regret = np.full(M, np.nan)
     # a best response never does worse than the strategy itself; clip rounding noise below zero
