@@ -98,6 +98,14 @@ class BatchedExternalSampling:
         self._leaf = tree.player == TERMINAL
         M = len(tree.infoset_player)
         self._M = M
+        # every player's sequences in one flat array (a batch's snapshot of the regrets): node h's
+        # first action is flat index _gseq[h]
+        self._offset = np.concatenate(([0], np.cumsum(tree.num_sequences)[:-1])).astype(np.int64)
+        self._gseq = np.where(dec, self._offset[np.maximum(tree.player, 0)] + self._fseq, 0)
+        self._cols = np.arange(kmax)
+        self._set_g = self._offset[tree.infoset_player] + tree.infoset_first_seq if M else np.zeros(0, np.int64)
+        self._table = None
+        self._last_touched = [0] * N
         self.regret = [np.zeros(tree.num_sequences[p]) for p in range(N)]
         self.cumulative = [np.zeros(tree.num_sequences[p]) for p in range(N)]
 
@@ -111,13 +119,18 @@ class BatchedExternalSampling:
         """The average strategy: cumulative strategy normalised, uniform where it is zero."""
         return Profile(normalised(self.tree, self.cumulative, False))
 
-    def _cumulative_policy(self, sigma: list) -> np.ndarray:
-        """(M, kmax): per information set, the cumulative probabilities of its actions, padded."""
-        t = self.tree
-        table = np.zeros((max(self._M, 1), self._kmax))
-        for p in range(self.num_players):
-            table[t.seq_infoset[p][1:], t.seq_action[p][1:]] = sigma[p][1:]
-        return np.cumsum(table, axis=1)
+    def _matching(self, flat: np.ndarray, g: np.ndarray, k: np.ndarray) -> tuple:
+        """Regret matching at a batch of information sets, from the snapshot ``flat`` (every
+        player's regrets, concatenated): ``g`` (n,) the flat index of each set's first action,
+        ``k`` (n,) its number of actions. Returns the probabilities, (n, kmax) padded with 0, and
+        the mask of real actions. Only the sets the samples reach are computed, which is what keeps
+        a batch's cost proportional to the part of the tree it reaches."""
+        valid = self._cols < k[:, None]
+        v = np.maximum(flat[np.where(valid, g[:, None] + self._cols, 0)], 0.0) * valid
+        tot = v.sum(axis=1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            probs = np.where(tot > 0, v / np.where(tot > 0, tot, 1.0), valid / k[:, None])
+        return probs, valid
 
     # --- iterations -------------------------------------------------------------------------
 
@@ -132,15 +145,46 @@ class BatchedExternalSampling:
             self.iteration += b
             left -= b
 
+    def _snapshot(self, i: int) -> np.ndarray:
+        """The regrets every sample of the batch plays against, flat. When the last batch of player
+        ``i`` touched more nodes than there are information sets, the strategy of every set is
+        computed at once (the same arithmetic row by row, so the same numbers) instead of at each
+        touched node."""
+        flat = np.concatenate(self.regret)
+        self._table = None
+        if self._M and self._last_touched[i] > self._M:
+            self._table = self._matching(flat, self._set_g, self.tree.infoset_num_actions)
+        return flat
+
+    def _policy(self, flat: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``_matching`` at the information sets of decision nodes ``h``."""
+        if self._table is not None:
+            ids = self._infoset[h]
+            return self._table[0][ids], self._table[1][ids]
+        return self._matching(flat, self._gseq[h], self._count[h])
+
     def _draw(self, nodes: np.ndarray, cum: np.ndarray) -> np.ndarray:
         """One child index per node, drawn against the rows ``cum`` of cumulative probabilities."""
         u = self.rng.random(len(nodes))
         a = (u[:, None] >= cum).sum(axis=1)
         return np.minimum(a, self._count[nodes] - 1)  # rounding: a total a hair short of 1
 
+    def _average_update(self, p: int, visits: np.ndarray, flat: np.ndarray) -> None:
+        """The "simple" average of OpenSpiel: player ``p``'s snapshot strategy, times the number of
+        times each of its information sets was visited (``visits``, per set), added to its
+        cumulative strategy."""
+        t = self.tree
+        ms = np.flatnonzero(visits)
+        if not len(ms):
+            return
+        k = t.infoset_num_actions[ms]
+        f = t.infoset_first_seq[ms]
+        probs, valid = self._matching(flat, self._offset[p] + f, k)
+        seqs = (f[:, None] + self._cols)[valid]
+        self.cumulative[p][seqs] += (visits[ms][:, None] * probs)[valid]
+
     def _episodes(self, i: int, B: int) -> None:
-        sigma = normalised(self.tree, self.regret, True)
-        cum = self._cumulative_policy(sigma)
+        flat = self._snapshot(i)  # what every episode of the batch plays against
         player, kids, first, count = self._player, self._kids, self._first, self._count
         nxt = (i + 1) % self.num_players
         # down: per level, the pairs' nodes, their parents' positions one level up, the weight of
@@ -154,19 +198,23 @@ class BatchedExternalSampling:
             other = np.flatnonzero((pl >= 0) & (pl != i))
             chance = np.flatnonzero(pl == CHANCE)
             np.add.at(visits, self._infoset[node[other[pl[other] == nxt]]], 1.0)
-            k = count[node[mine]]
+            hm, ho, hc = node[mine], node[other], node[chance]
+            k = count[hm]
+            pm, vm = self._policy(flat, hm)
             par_m = np.repeat(mine, k)
             act = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
-            seq_m = np.repeat(self._fseq[node[mine]], k) + act
-            child_m = kids[np.repeat(first[node[mine]], k) + act]
-            child_o = kids[first[node[other]] + self._draw(node[other], cum[self._infoset[node[other]]])]
-            child_c = kids[first[node[chance]] + self._draw(node[chance], self._chance_cum[self._chance_row[node[chance]]])]
+            seq_m = np.repeat(self._fseq[hm], k) + act
+            child_m = kids[np.repeat(first[hm], k) + act]
+            po, _ = self._policy(flat, ho)
+            child_o = kids[first[ho] + self._draw(ho, np.cumsum(po, axis=1))]
+            child_c = kids[first[hc] + self._draw(hc, self._chance_cum[self._chance_row[hc]])]
             levels.append((node, pl))
             node = np.concatenate((child_m, child_o, child_c))
             parent = np.concatenate((par_m, other, chance))
-            weight = np.concatenate((sigma[i][seq_m], np.ones(len(other) + len(chance))))
+            weight = np.concatenate((pm[vm], np.ones(len(other) + len(chance))))
             levels[-1] += (parent, weight, seq_m, len(child_m))
-        self.nodes_touched += sum(len(lv[0]) for lv in levels)
+        self._last_touched[i] = sum(len(lv[0]) for lv in levels)
+        self.nodes_touched += self._last_touched[i]
         # up
         util = self._util[i]
         value = None
@@ -182,9 +230,7 @@ class BatchedExternalSampling:
                 np.add.at(R, seq_m, value[:n_m] - v[parent[:n_m]])
             value = v
         # the average strategy: player i + 1's strategy at each of its visited nodes
-        t = self.tree
-        if len(t.player_infosets[nxt]):
-            self.cumulative[nxt][1:] += visits[t.seq_infoset[nxt][1:]] * sigma[nxt][1:]
+        self._average_update(nxt, visits, flat)
 
     # --- checkpoints ------------------------------------------------------------------------
 
@@ -240,16 +286,9 @@ class BatchedOutcomeSampling(BatchedExternalSampling):
         self.exploration = float(exploration)
 
     def _episodes(self, i: int, B: int) -> None:
-        t = self.tree
-        sigma = normalised(self.tree, self.regret, True)
-        cum = self._cumulative_policy(sigma)
-        # the update player's sampling policy: exploration x uniform + (1 - exploration) x sigma
+        flat = self._snapshot(i)
         e = self.exploration
-        mix = [s.copy() for s in sigma]
-        ids = t.seq_infoset[i][1:]
-        mix[i][1:] = e / t.infoset_num_actions[ids] + (1.0 - e) * sigma[i][1:]
-        cum_i = self._cumulative_policy(mix)
-        player, kids, first = self._player, self._kids, self._first
+        player, kids, first, count = self._player, self._kids, self._first, self._count
         entry = np.arange(B)
         node = np.zeros(B, dtype=np.int64)
         my, opp, smp = np.ones(B), np.ones(B), np.ones(B)
@@ -265,49 +304,51 @@ class BatchedOutcomeSampling(BatchedExternalSampling):
             a = np.empty(len(entry), dtype=np.int64)
             q = np.empty(len(entry))  # the probability the sample took
             ch = pl == CHANCE
-            mine = pl == i
-            other = ~ch & ~mine
-            for mask, table in ((ch, None), (mine, cum_i), (other, cum)):
-                k = np.flatnonzero(mask)
-                if not len(k):
-                    continue
-                rows = self._chance_cum[self._chance_row[h[k]]] if table is None else table[self._infoset[h[k]]]
-                a[k] = self._draw(h[k], rows)
-                lo = np.where(a[k] > 0, rows[np.arange(len(k)), np.maximum(a[k] - 1, 0)], 0.0)
-                q[k] = rows[np.arange(len(k)), a[k]] - lo
+            c = np.flatnonzero(ch)
+            if len(c):
+                rows = self._chance_cum[self._chance_row[h[c]]]
+                a[c] = self._draw(h[c], rows)
+                lo = np.where(a[c] > 0, rows[np.arange(len(c)), np.maximum(a[c] - 1, 0)], 0.0)
+                q[c] = rows[np.arange(len(c)), a[c]] - lo
             dec = np.flatnonzero(~ch)
-            f = self._fseq[h[dec]]
-            sig = sigma[i][f + a[dec]] * 0.0
-            for p in range(self.num_players):
-                sel = pl[dec] == p
-                sig[sel] = sigma[p][f[sel] + a[dec][sel]]
-            steps.append((entry[dec], mine[dec], f, self._count[h[dec]], a[dec], sig, q[dec],
-                          my[entry[dec]].copy(), opp[entry[dec]].copy(), smp[entry[dec]].copy()))
-            mi = entry[mine]
-            my[mi] *= sig[mine[dec]]
-            oth = entry[other]
-            opp[oth] *= sig[other[dec]]
-            opp[entry[ch]] *= q[ch]
+            hd = h[dec]
+            k = count[hd]
+            probs, valid = self._policy(flat, hd)
+            mine_d = pl[dec] == i
+            # the update player samples from exploration x uniform + (1 - exploration) x sigma
+            sampling = np.where(mine_d[:, None], e * valid / k[:, None] + (1.0 - e) * probs, probs)
+            ad = self._draw(hd, np.cumsum(sampling, axis=1))
+            rng_d = np.arange(len(dec))
+            a[dec], q[dec] = ad, sampling[rng_d, ad]
+            sig = probs[rng_d, ad]
+            m = np.flatnonzero(mine_d)
+            ed = entry[dec]
+            steps.append((ed[m], self._fseq[hd[m]], k[m], ad[m], sig[m], q[dec][m], probs[m],
+                          my[ed[m]].copy(), opp[ed[m]].copy(), smp[ed[m]].copy(), ed, sig, q[dec]))
+            my[ed[m]] *= sig[m]
+            o = np.flatnonzero(~mine_d)
+            opp[ed[o]] *= sig[o]
+            opp[entry[c]] *= q[c]
             smp[entry] *= q
             node[entry] = kids[first[h] + a]
             touched += len(entry)
+        self._last_touched[i] = touched
         self.nodes_touched += touched
         value = self._util[i][node].copy()
         R, C = self.regret[i], self.cumulative[i]
-        for ent, mine_d, f, k, a, sig, q, my0, opp0, smp0 in reversed(steps):
-            corrected = value[ent] / q
+        cols = self._cols
+        for em, f, k, a, sig_m, q_m, probs, my0, opp0, smp0, ed, sig, q in reversed(steps):
+            corrected = value[ed] / q
             new = sig * corrected
-            m = np.flatnonzero(mine_d)
-            if len(m):
-                km = k[m]
-                rep = np.repeat(np.arange(len(m)), km)
-                j = np.arange(int(km.sum())) - np.repeat(np.cumsum(km) - km, km)
-                seqs = f[m][rep] + j
-                hit = (j == a[m][rep]).astype(float)
-                w = (opp0[m] / smp0[m])[rep]
-                np.add.at(R, seqs, (hit * corrected[m][rep] - new[m][rep]) * w)
-                np.add.at(C, seqs, my0[m][rep] * sigma[i][seqs] / smp0[m][rep])
-            value[ent] = new
+            if len(em):
+                cm = value[em] / q_m
+                valid = cols < k[:, None]
+                seqs = (f[:, None] + cols)[valid]
+                hit = cols == a[:, None]
+                inc = (hit * cm[:, None] - (sig_m * cm)[:, None]) * (opp0 / smp0)[:, None]
+                np.add.at(R, seqs, inc[valid])
+                np.add.at(C, seqs, ((my0 / smp0)[:, None] * probs)[valid])
+            value[ed] = new  # a chance step passes its sampled child's value up unchanged
 
 
 __all__ = ["BatchedExternalSampling", "BatchedOutcomeSampling"]
