@@ -16,6 +16,7 @@ PUBLIC = {
                       "available", "REGISTRY", "selten_horse", "threat_general_sum", "threat_zero_sum"],
     "seqform.registry": ["ENTRY_POINT_GROUP", "Registry", "registry"],
     "seqform.result": ["Result", "jsonable"],
+    "seqform.study": ["StudyError", "StudyResult", "StudySpec", "load_study", "read_table", "report", "run_study"],
     "refinements": ["Perturbation", "PerturbationError", "RefinedSolution", "RefinementError", "custom", "efpe",
                     "qpe", "refine"],
     "lossless": ["AbstractGame", "Abstraction", "AbstractionError", "Betting", "BettingBuilder", "DECIDE", "FOLD",

@@ -18,6 +18,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -111,8 +112,9 @@ def test_python_block_runs(start, code, tmp_path):
 
 @pytest.mark.parametrize("start,cmd,expected", SHELL_CASES, ids=[f"line{s}:{c}" for s, c, _ in SHELL_CASES])
 def test_shell_command_runs_and_prints_what_readme_shows(start, cmd, expected, tmp_path):
-    if "--plot" in cmd and _missing("matplotlib"):
+    if ("--plot" in cmd or "study report" in cmd) and _missing("matplotlib"):
         pytest.skip("the command draws a plot and matplotlib is not installed")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")  # as from a checkout's root, which the README assumes
     r = run_shell(cmd, tmp_path)
     assert r.returncode == 0, f"README.md line {start}: `{cmd}` exits {r.returncode}: {r.stderr[-2000:]}"
     if "--json" in cmd.split():

@@ -90,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     ip.add_argument("game", help=GAME_HELP)
     common_options(ip)
     ip.set_defaults(func=cmd_info)
+    from seqform.cli.studycommand import add_parser as add_study_parser
+    add_study_parser(sub)
     gp = sub.add_parser("games", help="list the built-in games with their parameters and sizes")
     gp.add_argument("--json", action="store_true", help=JSON_HELP)
     gp.set_defaults(func=cmd_games)
@@ -122,6 +124,9 @@ def _check_options(args) -> None:
         bad = [c for c in (args.refined or "").split(",") if c and c not in ("efpe", "qpe")]
         if bad:
             raise SeqformError(f"--refined takes efpe and/or qpe, comma-separated, not {','.join(bad)}")
+    elif cmd == "study":
+        from seqform.cli.studycommand import check as check_study
+        check_study(args)
     elif cmd in reg.commands and reg.commands[cmd].check is not None:
         reg.commands[cmd].check(args)
 

@@ -83,6 +83,8 @@ class VerifyPoint:
     perturbed_value_gap: float | None = None
     perturbed_max_infoset_regret: float | None = None
     tremble_violation: float | None = None
+    #: seconds inside the solver so far (``seconds`` is wall time, measurements included)
+    solver_seconds: float | None = None
 
 
 #: the measures a multi-seed report gives as median and 10-90% band
@@ -178,11 +180,11 @@ class _Stepper:
     """One interface over every kind of source: ``advance()`` runs one iteration and returns the
     strategies to measure, ``traversals``."""
 
-    def __init__(self, source: Any, tree: Tree, eps: float | None, seed: int = 0):
+    def __init__(self, source: Any, tree: Tree, eps: float | None, seed: int = 0, params: dict | None = None):
         self.traversals = None
         if isinstance(source, str):
             self.name = source
-            source = make_solver(source, tree, eps=eps, seed=seed)
+            source = make_solver(source, tree, eps=eps, seed=seed, params=params)
         else:
             self.name = getattr(source, "algorithm", None) or getattr(source, "__name__", type(source).__name__)
         if hasattr(source, "step") and hasattr(source, "average_profile"):
@@ -193,9 +195,16 @@ class _Stepper:
         self.tree = tree
         self._last = None
 
+    @property
+    def granularity(self) -> int:
+        """Iterations one step runs: a batched solver's batch (it updates its strategies once per
+        batch, so it is stepped and measured at whole batches), else 1."""
+        return max(1, int(getattr(self.solver, "batch", 1) or 1)) if self.solver is not None else 1
+
     def advance(self) -> None:
         if self.solver is not None:
-            self.solver.step()
+            g = self.granularity
+            self.solver.step(g) if g > 1 else self.solver.step()
             self.traversals = getattr(self.solver, "traversals", None)
         else:
             self._last = next(self.iterator)
@@ -210,30 +219,62 @@ class _Stepper:
 MCCFR_SAMPLING = {"es-mccfr": "external", "os-mccfr": "outcome", "cs-cfr": "chance"}
 
 
-def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0):
-    """A built-in solver by name (``SOLVERS``) on ``tree``: an object with ``step()`` and
-    ``average_profile()``. ``eps``: the tremble of perturbed EGT; ``seed``: the sampling solvers'."""
+#: solvers whose runs do not depend on the seed (a study runs them once)
+DETERMINISTIC = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "egt", "egt-perturbed",
+                 "omwu", "openspiel-cfr", "openspiel-cfr+")
+
+
+def _builtin(name: str, eps: float | None, seed: int) -> tuple:
+    """A core solver's class and the keyword arguments its name fixes (``None``: not a core solver)."""
     if name in ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay"):
         from seqform.iterative.cfr import RegretMinimizer
-        return RegretMinimizer(tree, name)
+        return RegretMinimizer, {"algorithm": name}
     if name in MCCFR_SAMPLING:
         from seqform.iterative.mccfr import MonteCarloCFR
-        return MonteCarloCFR(tree, MCCFR_SAMPLING[name], seed=seed)
-    if name in ("openspiel-es-mccfr", "openspiel-os-mccfr"):
-        return _OpenSpielSolver(tree, name, seed=seed)
+        return MonteCarloCFR, {"sampling": MCCFR_SAMPLING[name], "seed": seed}
     if name in ("egt", "egt-perturbed"):
         from seqform.iterative.egt import ExcessiveGap
-        return ExcessiveGap(tree, perturbation="efpe" if name == "egt-perturbed" else None,
-                            eps=eps if eps is not None else 1e-3)
+        return ExcessiveGap, ({"perturbation": "efpe", "eps": eps if eps is not None else 1e-3}
+                              if name == "egt-perturbed" else {"perturbation": None, "eps": 1e-3})
     if name == "es-mccfr-batched":
         from seqform.iterative.batchedmccfr import BatchedExternalSampling
-        return BatchedExternalSampling(tree, batch=128, seed=seed)
+        return BatchedExternalSampling, {"seed": seed}
     if name == "os-mccfr-batched":
         from seqform.iterative.batchedmccfr import BatchedOutcomeSampling
-        return BatchedOutcomeSampling(tree, batch=512, seed=seed)
+        return BatchedOutcomeSampling, {"seed": seed}
     if name == "omwu":
         from seqform.iterative.optimistic import OptimisticMirrorDescent
-        return OptimisticMirrorDescent(tree)
+        return OptimisticMirrorDescent, {}
+    return None
+
+
+def solver_parameters(name: str) -> set:
+    """The parameters a study (or ``make_solver``'s ``params``) may set for solver ``name``: its
+    constructor's keyword-only arguments that its name does not fix (MCCFR's ``exploration``, the
+    batched samplers' ``batch``, EGT's ``weights`` and ``distance``, ...)."""
+    import inspect
+    found = _builtin(name, None, 0)
+    if found is None:
+        return set()
+    cls, fixed = found
+    return {p.name for p in inspect.signature(cls.__init__).parameters.values()
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in fixed and p.name != "seed"}
+
+
+def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0, params: dict | None = None):
+    """A built-in solver by name (``SOLVERS``) on ``tree``: an object with ``step()`` and
+    ``average_profile()``. ``eps``: the tremble of perturbed EGT; ``seed``: the sampling solvers';
+    ``params``: constructor arguments (``solver_parameters(name)`` lists them)."""
+    params = dict(params or {})
+    bad = set(params) - solver_parameters(name)
+    if bad:
+        raise SeqformError(f"solver {name!r} takes no parameter {', '.join(sorted(bad))}")
+    found = _builtin(name, eps, seed)
+    if found is not None:
+        cls, fixed = found
+        return cls(tree, **fixed, **params)
+    if name in ("openspiel-es-mccfr", "openspiel-os-mccfr"):
+        return _OpenSpielSolver(tree, name, seed=seed)
     if name in ("openspiel-cfr", "openspiel-cfr+"):
         return _OpenSpielSolver(tree, name)
     from seqform.registry import registry
@@ -296,20 +337,26 @@ def _distance(a: Profile, b: Profile) -> float:
                      for p in range(len(a.behaviour))))
 
 
-def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | None = None,
-           refined: Iterable[str] = (), eps: float | None = None, seed: int = 0, seeds: int = 1,
-           progress: Callable[[str], None] | None = None) -> VerifyReport:
-    """Run ``source`` for ``iterations`` iterations on ``game`` and measure it at ``points``
-    (iteration numbers; default: ``checkpoints(iterations)``) against the certified ground truth
-    (module docstring). ``refined``: any of "efpe", "qpe" (distance to that exact limit
-    equilibrium; meaningful only where the limit equilibrium is unique). ``eps``: perturbed EGT's
-    tremble; with ``refined``, also the tremble of the perturbed game whose exact equilibrium
-    (the first refined concept's, certified by trembling best responses) the ``perturbed_*``
-    measures compare against. ``seed``: the sampling solvers' (MCCFR).
-    ``seeds``: run a built-in solver (``source`` a name) with seeds ``seed .. seed + seeds - 1``
-    and report, at each checkpoint, the median of every measure and the 10% and 90% quantiles of
-    the banded ones (``BANDED``); the measures stay exact best responses on the full tree. Ctrl-C
-    stops the run and returns what was measured (``interrupted``)."""
+@dataclass
+class GroundTruth:
+    """What a game's runs are measured against, computed once (``ground_truth``) and shared by
+    every run on it (``verify``'s ``truth``; a study ships it to its workers): the certified game
+    ``value`` (Fraction), the exact limit refined equilibria ``targets`` (concept -> float
+    Profile), and ``perturbed``, the exact equilibrium of the eps-perturbed game (a refinements
+    result with ``measure(profile)``), or None."""
+
+    game: str
+    value: Fraction
+    targets: dict = field(default_factory=dict)
+    perturbed: Any = None
+    eps: float | None = None
+
+
+def ground_truth(game: Game | Tree, refined: Iterable[str] = (), eps: float | None = None,
+                 progress: Callable[[str], None] | None = None) -> GroundTruth:
+    """The certified ground truth of ``game``: its exact value from the certified sequence-form
+    LP, the exact limit equilibria of the ``refined`` concepts ("efpe", "qpe"), and with ``eps``
+    the exact equilibrium of the first concept's eps-perturbed game (``verify``)."""
     from seqform.solve import solve
     say = progress or (lambda msg: None)
     tree = game if isinstance(game, Tree) else compile_tree(game)
@@ -317,9 +364,7 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
     if not sol.certified:
         raise SeqformError(f"verify: the LP value of {tree.name!r} could not be certified, so there is no exact "
                            f"ground truth")
-    value = sol.value
-    targets = {}
-    truth = None
+    truth = GroundTruth(tree.name, sol.value, eps=eps)
     for concept in refined:
         if concept not in ("efpe", "qpe"):
             raise SeqformError(f"verify: refined must name efpe or qpe, not {concept!r}")
@@ -332,13 +377,40 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
         if ref.exact_profile is None:
             raise SeqformError(f"verify: the exact {concept.upper()} of {tree.name!r} is not available: "
                                f"{'; '.join(ref.notes) or 'not certified'}")
-        targets[concept] = Profile([np.array([float(v) for v in b]) for b in ref.exact_profile.behaviour])
-        if eps is not None and truth is None:
+        truth.targets[concept] = Profile([np.array([float(v) for v in b]) for b in ref.exact_profile.behaviour])
+        if eps is not None and truth.perturbed is None:
             say(f"solving the {concept.upper()}-perturbed game exactly at eps={eps:g}")
-            truth = refiner(tree, concept, eps)
-            if not truth.certified:
+            truth.perturbed = refiner(tree, concept, eps)
+            if not truth.perturbed.certified:
                 raise SeqformError(f"verify: the {concept.upper()}-perturbed game at eps={eps:g} could not be "
-                                   f"certified: {'; '.join(truth.notes)}")
+                                   f"certified: {'; '.join(truth.perturbed.notes)}")
+    return truth
+
+
+def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | None = None,
+           refined: Iterable[str] = (), eps: float | None = None, seed: int = 0, seeds: int = 1,
+           params: dict | None = None, truth: GroundTruth | None = None, time_limit: float | None = None,
+           progress: Callable[[str], None] | None = None) -> VerifyReport:
+    """Run ``source`` for ``iterations`` iterations on ``game`` and measure it at ``points``
+    (iteration numbers; default: ``checkpoints(iterations)``) against the certified ground truth
+    (module docstring). ``refined``: any of "efpe", "qpe" (distance to that exact limit
+    equilibrium; meaningful only where the limit equilibrium is unique). ``eps``: perturbed EGT's
+    tremble; with ``refined``, also the tremble of the perturbed game whose exact equilibrium
+    (the first refined concept's, certified by trembling best responses) the ``perturbed_*``
+    measures compare against. ``seed``: the sampling solvers' (MCCFR).
+    ``seeds``: run a built-in solver (``source`` a name) with seeds ``seed .. seed + seeds - 1``
+    and report, at each checkpoint, the median of every measure and the 10% and 90% quantiles of
+    the banded ones (``BANDED``); the measures stay exact best responses on the full tree.
+    ``params``: a built-in solver's constructor arguments (``solver_parameters``). ``truth``: the
+    ground truth ``ground_truth(game, refined, eps)`` computed once, instead of ``refined`` and a
+    new LP solve. A batched solver (one with a ``batch``) runs whole batches: it is measured at
+    the first whole batch at or after each point. ``time_limit``: seconds the run may take; past it ``CellTimeout`` is raised
+    (checked between iterations). Ctrl-C stops the run and returns what was measured
+    (``interrupted``)."""
+    say = progress or (lambda msg: None)
+    tree = game if isinstance(game, Tree) else compile_tree(game)
+    if truth is None:
+        truth = ground_truth(tree, refined, eps, say)
     if seeds < 1:
         raise SeqformError(f"verify: seeds must be at least 1, got {seeds}")
     if seeds > 1 and not isinstance(source, str):
@@ -346,27 +418,38 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
                            "cannot be reseeded)")
     marks = sorted(set(points)) if points is not None else checkpoints(iterations)
     marks = [m for m in marks if 1 <= m <= iterations]
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
     runs, name, interrupted, t_solver = [], None, False, 0.0
     for k in range(seeds):
-        stepper = _Stepper(source, tree, eps, seed + k)
+        stepper = _Stepper(source, tree, eps, seed + k, params)
         name = stepper.name
         tell = say if seeds == 1 else (lambda msg, k=k: say(f"seed {seed + k}: {msg}"))
-        pts, secs, interrupted = _run(stepper, tree, marks, value, targets, tell, truth)
+        pts, secs, interrupted = _run(stepper, tree, marks, truth, tell, deadline, time_limit)
         runs.append(pts)
         t_solver += secs
         if interrupted:
             break
-    report = VerifyReport(tree.name, name, value, interrupted=interrupted, solver_seconds=t_solver)
-    if truth is not None:
-        report.perturbed = {"concept": truth.concept, "eps": truth.eps, "value": str(truth.value)}
+    report = VerifyReport(tree.name, name, truth.value, interrupted=interrupted, solver_seconds=t_solver)
+    if truth.perturbed is not None:
+        report.perturbed = {"concept": truth.perturbed.concept, "eps": truth.perturbed.eps,
+                            "value": str(truth.perturbed.value)}
     report.points = runs[0] if seeds == 1 else _bands(runs[:-1] if interrupted and len(runs) > 1 else runs)
     for pt in report.points:
         pt.theorem_bound = exploitability_bound(tree, name, pt.iteration)
     return report
 
 
-def _run(stepper: _Stepper, tree: Tree, marks: list, value: Fraction, targets: dict, say, truth=None) -> tuple:
+class CellTimeout(SeqformError):
+    """A verify run passed its time limit."""
+
+
+def _run(stepper: _Stepper, tree: Tree, marks: list, truth: GroundTruth, say, deadline: float | None = None,
+         time_limit: float | None = None) -> tuple:
     """One run, measured at ``marks``: (points, seconds inside the solver, interrupted)."""
+    value, targets, perturbed = truth.value, truth.targets, truth.perturbed
+    g = stepper.granularity
+    if g > 1:  # measure at the first whole batch at or after each mark
+        marks = sorted({-(-m // g) * g for m in marks})
     points: list = []
     t_solver = 0.0
     t0 = time.perf_counter()
@@ -377,16 +460,19 @@ def _run(stepper: _Stepper, tree: Tree, marks: list, value: Fraction, targets: d
                 s = time.perf_counter()
                 stepper.advance()
                 t_solver += time.perf_counter() - s
-                it += 1
+                it += g
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise CellTimeout(f"the time limit of {time_limit:g} s passed at iteration {it:,}")
             prof = stepper.profile()
             ex = exploitability(tree, prof)
             reg = infoset_regret(tree, prof, validate=False)
             pt = VerifyPoint(it, stepper.traversals, time.perf_counter() - t0, ex.exploitability,
-                             float(ex.values[0]), float(ex.values[0]) - float(value), reg.max_regret)
+                             float(ex.values[0]), float(ex.values[0]) - float(value), reg.max_regret,
+                             solver_seconds=t_solver)
             for concept, target in targets.items():
                 setattr(pt, f"{concept}_distance", _distance(prof, target))
-            if truth is not None:
-                for k, v in truth.measure(prof).items():
+            if perturbed is not None:
+                for k, v in perturbed.measure(prof).items():
                     setattr(pt, k, v)
             solver = stepper.solver
             if solver is not None:
@@ -420,7 +506,7 @@ def _bands(runs: list) -> list:
                          med("qpe_distance"), None if col[0].nodes_touched is None else int(med("nodes_touched")),
                          med("current_exploitability"), len(runs))
         for attr in ("perturbed_exploitability", "perturbed_value_gap", "perturbed_max_infoset_regret",
-                     "tremble_violation"):
+                     "tremble_violation", "solver_seconds"):
             setattr(pt, attr, med(attr))
         for attr in BANDED:
             vals = [getattr(p, attr) for p in col]
@@ -430,4 +516,5 @@ def _bands(runs: list) -> list:
     return out
 
 
-__all__ = ["verify", "VerifyReport", "VerifyPoint", "SOLVERS", "all_solvers", "make_solver", "checkpoints"]
+__all__ = ["verify", "ground_truth", "GroundTruth", "VerifyReport", "VerifyPoint", "CellTimeout", "SOLVERS",
+           "DETERMINISTIC", "all_solvers", "make_solver", "solver_parameters", "checkpoints"]

@@ -88,3 +88,17 @@ def test_cli_json_and_plot(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "--iterations must be at least 1" in r.stderr
     assert np.isfinite(out["points"][-1]["exploitability"])
+
+
+def test_batched_solvers_run_and_are_measured_in_whole_batches():
+    """A batched sampler updates its strategies once per batch: the harness steps it a batch at a
+    time (never a batch of 1), and measures at the first whole batch at or after each point; the
+    run is the one the solver makes alone."""
+    from seqform.iterative.batchedmccfr import BatchedExternalSampling
+    tree = seqform.compile_tree(seqform.games.load("kuhn"))
+    rep = verify("es-mccfr-batched", tree, 1000, points=[1, 200, 1000], seed=3)
+    assert [p.iteration for p in rep.points] == [128, 256, 1024]
+    alone = BatchedExternalSampling(tree, batch=128, seed=3)
+    alone.step(1024)
+    assert rep.points[-1].exploitability == seqform.exploitability(tree, alone.average_profile()).exploitability
+    assert rep.points[-1].nodes_touched == alone.nodes_touched

@@ -1,0 +1,263 @@
+"""Where a study's cells run: a local process pool, or Ray.
+
+Both executors take the ground truth of every game once (``GroundTruth``, computed by the driver)
+and hand each worker a copy once: the pool through its initializer, Ray through its object store
+(``ray.put``). A cell is ``run_cell(cell, truth, eps, time_limit)``, the same function on both,
+so the same study gives the same table. The driver (``seqform.study.studyrunner``) submits
+cells, collects ``(cell, rows)`` or ``(cell, error)`` as they finish, and retries failures.
+
+* ``LocalExecutor(workers)``: ``concurrent.futures.ProcessPoolExecutor`` with spawned processes
+  (no fork: HiGHS and OpenSpiel hold threads). At most ``workers`` cells are in flight, so when a
+  worker dies (killed, out of memory) and the pool breaks, the cells in flight are the ones to
+  charge an attempt and run again, on a new pool.
+* ``RayExecutor(address)``: Ray tasks (``pip install "seqform[distributed]"``); ``address=None``
+  starts a local Ray runtime, else joins the cluster at ``address`` ("auto", "ray://host:10001",
+  ...). A dead worker is Ray's ``WorkerCrashedError``, retried by the driver like any failure.
+
+Workers never write on standard output (it belongs to the driver's user): their file descriptor 1
+points at standard error. They ignore SIGINT: Ctrl-C stops the driver, which stops them.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
+from concurrent.futures import wait as futures_wait
+from concurrent.futures.process import BrokenProcessPool
+
+from seqform.errors import SeqformError
+
+_TRUTHS: dict = {}
+_TREES: dict = {}
+
+
+def _watch_parent() -> None:
+    """Exit when the driver is gone (killed without the chance to stop its pool): an orphaned
+    worker would otherwise run its cell to the end for nobody."""
+    import threading
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="seqform-parent-watch").start()
+
+
+def _worker_setup(truths: dict | None = None, watch: bool = False) -> None:
+    if watch:
+        _watch_parent()
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread (some Ray workers): Ray stops them itself
+        pass
+    try:
+        os.dup2(2, 1)
+    except OSError:
+        pass
+    if truths:
+        _TRUTHS.update(truths)
+
+
+def _tree(game: str):
+    if game not in _TREES:
+        from seqform.io.gamespec import load_game
+        from seqform.model.tree import compile_tree
+        _TREES[game] = compile_tree(load_game(game))
+    return _TREES[game]
+
+
+def run_cell(cell, truth=None, eps: float | None = None, time_limit: float | None = None) -> list:
+    """Run one cell (a ``verify`` run) and return its rows for the table (without the study's
+    name, status and attempts, which the driver adds). ``truth``: the game's ``GroundTruth``
+    (default: the one this worker was given at start)."""
+    from seqform.study.convergence import takes_eps, verify
+    t0 = time.perf_counter()
+    truth = truth if truth is not None else _TRUTHS[cell.game]
+    tree = _tree(cell.game)
+    rep = verify(cell.solver, tree, cell.iterations, points=list(cell.points), seed=cell.seed,
+                 params=dict(cell.params), truth=truth, eps=eps if takes_eps(cell.solver) else None,
+                 time_limit=time_limit)
+    if rep.interrupted:
+        raise SeqformError("the cell was interrupted")
+    where = f"{socket.gethostname()}:{os.getpid()}"
+    rows = []
+    for pt in rep.points:
+        work = pt.nodes_touched if pt.nodes_touched is not None else (
+            None if pt.traversals is None else int(pt.traversals) * int(tree.num_nodes))
+        rows.append({
+            "game": cell.game, "solver": cell.solver, "params": cell.params_json, "seed": cell.seed,
+            "iterations": cell.iterations, "cell": cell.key, "iteration": pt.iteration,
+            "traversals": pt.traversals, "nodes_touched": pt.nodes_touched, "work": work, "seconds": pt.seconds,
+            "solver_seconds": pt.solver_seconds, "exploitability": pt.exploitability,
+            "current_exploitability": pt.current_exploitability, "value": pt.value, "value_gap": pt.value_gap,
+            "max_infoset_regret": pt.max_infoset_regret, "theorem_bound": pt.theorem_bound,
+            "efpe_distance": pt.efpe_distance, "qpe_distance": pt.qpe_distance,
+            "perturbed_exploitability": pt.perturbed_exploitability, "perturbed_value_gap": pt.perturbed_value_gap,
+            "perturbed_max_infoset_regret": pt.perturbed_max_infoset_regret,
+            "tremble_violation": pt.tremble_violation, "game_value": str(truth.value),
+            "game_value_float": float(truth.value), "worker": where,
+            "cell_seconds": time.perf_counter() - t0})
+    return rows
+
+
+def _run_cell_here(cell, eps, time_limit):
+    return run_cell(cell, None, eps, time_limit)
+
+
+class WorkerDied(SeqformError):
+    """The process running a cell died (killed, out of memory, a crash in compiled code)."""
+
+
+class LocalExecutor:
+    """A process pool on this machine (module docstring)."""
+
+    name = "local"
+
+    def __init__(self, workers: int, truths: dict, eps: float | None, time_limit: float | None):
+        if workers < 1:
+            raise SeqformError(f"--workers must be at least 1, got {workers}")
+        self.workers, self.truths, self.eps, self.time_limit = workers, truths, eps, time_limit
+        self._pool = None
+        self._running: dict = {}  # future -> cell
+
+    def _new_pool(self) -> None:
+        import multiprocessing
+        self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_worker_setup, initargs=(self.truths, True))
+
+    @property
+    def capacity(self) -> int:
+        return self.workers - len(self._running)
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._running)
+
+    def submit(self, cell) -> None:
+        if self._pool is None:
+            self._new_pool()
+        self._running[self._pool.submit(_run_cell_here, cell, self.eps, self.time_limit)] = cell
+
+    def results(self, timeout: float) -> list:
+        """Cells finished within ``timeout`` seconds: ``(cell, rows, None)`` or ``(cell, None, error)``."""
+        if not self._running:
+            return []
+        done, _ = futures_wait(list(self._running), timeout=timeout, return_when=FIRST_COMPLETED)
+        out, broken = [], False
+        for f in done:
+            cell = self._running.pop(f)
+            try:
+                out.append((cell, f.result(), None))
+            except BrokenProcessPool:
+                broken = True
+                out.append((cell, None, WorkerDied("a worker process died while this cell ran (killed, out of "
+                                                   "memory, or a crash in compiled code)")))
+            except Exception as e:  # the cell's own error: recorded, retried by the driver
+                out.append((cell, None, e))
+        if broken:  # every cell in flight died with the pool: each is charged an attempt
+            for f, cell in list(self._running.items()):
+                out.append((cell, None, WorkerDied("a worker process died while this cell ran (the pool broke)")))
+            self._running.clear()
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        return out
+
+    def shutdown(self, kill: bool = False) -> None:
+        if self._pool is None:
+            return
+        if kill:  # Ctrl-C: the cells in flight are abandoned, their workers stopped
+            for p in list(getattr(self._pool, "_processes", {}).values()):
+                try:
+                    p.terminate()
+                except Exception:
+                    pass
+        self._pool.shutdown(wait=not kill, cancel_futures=True)
+        self._pool = None
+        self._running.clear()
+
+
+class RayExecutor:
+    """Ray tasks, on a local runtime or a cluster (module docstring)."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None, truths: dict, eps: float | None, time_limit: float | None,
+                 workers: int | None = None):
+        try:
+            import ray
+        except ImportError:
+            raise SeqformError('--ray needs Ray: pip install "seqform[distributed]"') from None
+        import logging
+        self.ray = ray
+        kwargs = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
+                      configure_logging=True)
+        if address is None and workers:
+            kwargs["num_cpus"] = workers
+        from seqform.silence import silenced_fds
+        try:
+            with silenced_fds():  # Ray's start-up banner goes to the terminal, not to our stdout
+                ray.init(address=address, **kwargs)
+        except Exception as e:
+            raise SeqformError(f"--ray: cannot start or join Ray{'' if address is None else ' at ' + address}: "
+                               f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+        self.started_here = address is None
+        self.eps, self.time_limit = eps, time_limit
+        self.truth_refs = {g: ray.put(t) for g, t in truths.items()}
+        self._remote = ray.remote(num_cpus=1, max_retries=0)(_ray_cell)
+        self._running: dict = {}  # ObjectRef -> cell
+        self.workers = int(ray.cluster_resources().get("CPU", 1))
+
+    @property
+    def capacity(self) -> int:
+        return 2 * self.workers - len(self._running)  # a short queue keeps every CPU busy
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._running)
+
+    def submit(self, cell) -> None:
+        ref = self._remote.remote(cell, self.truth_refs[cell.game], self.eps, self.time_limit)
+        self._running[ref] = cell
+
+    def results(self, timeout: float) -> list:
+        if not self._running:
+            return []
+        ray = self.ray
+        done, _ = ray.wait(list(self._running), num_returns=len(self._running), timeout=timeout)
+        out = []
+        for ref in done:
+            cell = self._running.pop(ref)
+            try:
+                out.append((cell, ray.get(ref), None))
+            except ray.exceptions.RayTaskError as e:  # the cell's own error, raised in the task
+                cause = getattr(e, "cause", None)
+                out.append((cell, None, cause if isinstance(cause, Exception) else SeqformError(str(e).splitlines()[0])))
+            except ray.exceptions.RayError as e:  # the worker died, a node was lost, ...
+                out.append((cell, None, WorkerDied(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")))
+        return out
+
+    def shutdown(self, kill: bool = False) -> None:
+        ray = self.ray
+        if kill:
+            for ref in list(self._running):
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:
+                    pass
+        self._running.clear()
+        if self.started_here:
+            from seqform.silence import silenced_fds
+            with silenced_fds():
+                ray.shutdown()
+
+
+def _ray_cell(cell, truth, eps, time_limit):
+    _worker_setup()
+    return run_cell(cell, truth, eps, time_limit)
+
+
+__all__ = ["LocalExecutor", "RayExecutor", "run_cell", "WorkerDied"]

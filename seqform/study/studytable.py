@@ -1,0 +1,216 @@
+"""A study's results: one tidy table, one row per cell and measuring point, in Parquet.
+
+Layout of a study's output directory ``OUT``:
+
+* ``OUT/cells/<id>.parquet``: one file per finished cell (its rows), written atomically (a
+  temporary file renamed into place) by the study's driver as each cell comes back. These files
+  *are* the table: a study stopped at any moment (Ctrl-C, a killed machine) leaves only whole
+  cells, and a rerun skips the cells whose file says ``ok``.
+* ``OUT/results.parquet`` and ``OUT/results.csv``: the cells of the study gathered into one
+  table, rewritten when a run ends or is interrupted.
+* ``OUT/runs.jsonl``: one line per run that ran cells: executor, workers, cells, wall seconds,
+  the ground truth's seconds.
+* ``OUT/environment.json``: where the table was made (versions, machine, git commit), once, with
+  every later resumption's environment listed under ``resumed``.
+
+The columns (``COLUMNS``) are the same for every study and executor. A failed cell has one row,
+``status`` "failed", its ``error`` and no measures. ``seconds``, ``solver_seconds``, ``worker``
+and ``cell_seconds`` are timings and places; every other column is a function of the study alone
+(same seeds, same numbers on any executor: ``DETERMINISTIC_COLUMNS``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from seqform.errors import SeqformError
+
+#: (name, pyarrow type name) of every column, in order
+COLUMNS = (
+    ("study", "string"), ("game", "string"), ("solver", "string"), ("params", "string"), ("seed", "int64"),
+    ("iterations", "int64"), ("cell", "string"), ("status", "string"), ("error", "string"), ("attempts", "int64"),
+    ("iteration", "int64"), ("traversals", "int64"), ("nodes_touched", "int64"), ("work", "int64"),
+    ("seconds", "float64"), ("solver_seconds", "float64"), ("exploitability", "float64"),
+    ("current_exploitability", "float64"), ("value", "float64"), ("value_gap", "float64"),
+    ("max_infoset_regret", "float64"), ("theorem_bound", "float64"), ("efpe_distance", "float64"),
+    ("qpe_distance", "float64"), ("perturbed_exploitability", "float64"), ("perturbed_value_gap", "float64"),
+    ("perturbed_max_infoset_regret", "float64"), ("tremble_violation", "float64"), ("game_value", "string"),
+    ("game_value_float", "float64"), ("worker", "string"), ("cell_seconds", "float64"),
+)
+TIMING_COLUMNS = ("seconds", "solver_seconds", "worker", "cell_seconds")
+DETERMINISTIC_COLUMNS = tuple(c for c, _ in COLUMNS if c not in TIMING_COLUMNS)
+
+
+def _pa():
+    try:
+        import pyarrow
+        import pyarrow.csv  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:  # pragma: no cover - a dependency of seqform
+        raise SeqformError("study tables need pyarrow (pip install pyarrow)") from None
+    return pyarrow
+
+
+def schema():
+    pa = _pa()
+    return pa.schema([(c, getattr(pa, t)()) for c, t in COLUMNS])
+
+
+def cell_id(key: str) -> str:
+    """The file name of a cell: a hash of its key (``Cell.key``)."""
+    return hashlib.sha1(key.encode()).hexdigest()[:20]
+
+
+def write_cell(out: Path, key: str, rows: list) -> None:
+    """Write one cell's rows to ``out/cells/`` atomically."""
+    pa = _pa()
+    d = Path(out) / "cells"
+    d.mkdir(parents=True, exist_ok=True)
+    table = pa.Table.from_pylist([{c: r.get(c) for c, _ in COLUMNS} for r in rows], schema=schema())
+    final = d / f"{cell_id(key)}.parquet"
+    tmp = d / f".{final.name}.{os.getpid()}.tmp"
+    pa.parquet.write_table(table, tmp)
+    os.replace(tmp, final)
+
+
+def read_cells(out: Path) -> dict:
+    """Every finished cell in ``out/cells/``: key -> list of row dicts. Half-written temporary
+    files (a run killed while writing) are ignored."""
+    pa = _pa()
+    found = {}
+    d = Path(out) / "cells"
+    if not d.is_dir():
+        return found
+    for f in sorted(d.glob("*.parquet")):
+        try:
+            rows = pa.parquet.read_table(f).to_pylist()
+        except Exception as e:  # a damaged file: that cell runs again
+            print(f"seqform: warning: ignoring the unreadable cell file {f}: {e}", file=sys.stderr)
+            continue
+        if rows:
+            found[rows[0]["cell"]] = rows
+    return found
+
+
+def consolidate(out: Path, keys: list) -> int:
+    """Gather the cells ``keys`` (in that order) into ``results.parquet`` and ``results.csv``;
+    returns the number of rows."""
+    pa = _pa()
+    cells = read_cells(out)
+    rows = [r for k in keys if k in cells for r in cells[k]]
+    table = pa.Table.from_pylist(rows, schema=schema())
+    for name, write in (("results.parquet", lambda t, p: pa.parquet.write_table(t, p)),
+                        ("results.csv", lambda t, p: pa.csv.write_csv(t, p))):
+        final = Path(out) / name
+        tmp = Path(out) / f".{name}.tmp"
+        write(table, tmp)
+        os.replace(tmp, final)
+    return len(rows)
+
+
+def read_table(path: str | Path) -> list:
+    """The rows of a study's table.
+
+    Parameters
+    ----------
+    path : str or Path
+        A ``results.parquet`` (or ``results.csv``) file, or a study's output directory.
+
+    Returns
+    -------
+    list of dict
+        One dict per cell and measuring point, keyed by the columns (``COLUMNS``).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from seqform.study import load_study, read_table, run_study
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "s.toml").write_text('[study]\\ngames = ["kuhn"]\\niterations = 100\\ncheckpoints = 3\\n'
+    ...                               '[[solvers]]\\nname = "cfr+"\\n')
+    >>> _ = run_study(load_study(d / "s.toml"), d / "out", workers=1, progress=False)
+    >>> [(r["solver"], r["iteration"]) for r in read_table(d / "out")]
+    [('cfr+', 1), ('cfr+', 10), ('cfr+', 100)]
+    """
+    pa = _pa()
+    p = Path(path)
+    if p.is_dir():
+        p = p / "results.parquet"
+    if not p.exists():
+        raise SeqformError(f"no such study table: {p}")
+    try:
+        if p.suffix == ".csv":
+            return pa.csv.read_csv(p, convert_options=pa.csv.ConvertOptions(column_types=schema())).to_pylist()
+        return pa.parquet.read_table(p).to_pylist()
+    except Exception as e:
+        raise SeqformError(f"{p}: not a study table ({type(e).__name__}: {str(e).splitlines()[0]})") from None
+
+
+def log_run(out: Path, summary: dict) -> None:
+    """Append one run's summary (executor, workers, cells run, wall and ground-truth seconds) to
+    ``runs.jsonl``: the report's scaling estimate reads it."""
+    with open(Path(out) / "runs.jsonl", "a") as f:
+        f.write(json.dumps({**summary, "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")}) + "\n")
+
+
+def read_runs(out: Path) -> list:
+    """The runs logged by ``log_run`` (an empty list when there is no log)."""
+    p = Path(out) / "runs.jsonl"
+    if not p.exists():
+        return []
+    runs = []
+    for line in p.read_text().splitlines():
+        try:
+            runs.append(json.loads(line))
+        except ValueError:  # a line cut short by a killed run
+            pass
+    return runs
+
+
+def environment() -> dict:
+    """Versions, machine and git commit: recorded once per table."""
+    from importlib import metadata
+    versions = {}
+    for dist in ("seqform", "numpy", "scipy", "highspy", "python-flint", "pyarrow", "open_spiel", "ray"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
+    commit = None
+    try:
+        here = Path(__file__).resolve().parent
+        r = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        if r.returncode == 0:
+            commit = r.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "python": platform.python_version(),
+            "machine": platform.machine(), "system": platform.platform(), "node": platform.node(),
+            "cpus": os.cpu_count(), "git_commit": commit, "versions": versions}
+
+
+def record_environment(out: Path, extra: dict) -> None:
+    """Write ``environment.json`` the first time; on a resumption, add this run's under ``resumed``."""
+    p = Path(out) / "environment.json"
+    env = {**environment(), **extra}
+    if p.exists():
+        try:
+            old = json.loads(p.read_text())
+        except (OSError, ValueError):
+            old = None
+        if isinstance(old, dict):
+            old.setdefault("resumed", []).append(env)
+            env = old
+    tmp = p.with_suffix(".tmp")
+    tmp.write_text(json.dumps(env, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, p)
+
+
+__all__ = ["COLUMNS", "DETERMINISTIC_COLUMNS", "TIMING_COLUMNS", "write_cell", "read_cells", "consolidate",
+           "read_table", "environment", "record_environment", "cell_id", "log_run", "read_runs"]
