@@ -19,7 +19,7 @@ from seqform.verify.infosetregret import infoset_regret
 from seqform.lp.sequenceform import sequence_form
 from seqform import registry  # the module: seqform.registry.registry() is the registry
 from seqform.result import Result
-from seqform.solve import Solution, solve
+from seqform.solve import GeneralSumSolution, Solution, solve
 from seqform.model.strategy import Profile, uniform
 from seqform.model.tree import Tree, compile_tree
 
@@ -35,7 +35,7 @@ def from_openspiel(pyspiel_game, **kwargs) -> Game:
     return _f(pyspiel_game, **kwargs)
 
 
-__all__ = ["solve", "Solution", "Result", "registry", "__version__", "games", "Game", "read_efg", "write_efg", "evaluate", "Evaluation", "Tree", "compile_tree", "sequence_form", "Profile", "uniform",
+__all__ = ["solve", "Solution", "GeneralSumSolution", "Result", "registry", "__version__", "games", "Game", "read_efg", "write_efg", "evaluate", "Evaluation", "Tree", "compile_tree", "sequence_form", "Profile", "uniform",
            "best_response", "exploitability", "infoset_regret", "from_openspiel", "CHANCE", "TERMINAL",
            "SeqformError", "GameError", "ImperfectRecallError", "ChanceProbabilityError", "UnknownGameError",
            "UnsupportedGameError", "SolverError", "StrategyError", "CertificateError"]

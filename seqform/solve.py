@@ -1,6 +1,8 @@
-"""``seqform.solve``: exact Nash equilibria of two-player zero-sum games.
+"""``seqform.solve``: exact Nash equilibria of two-player games.
 
-game -> ``compile_tree`` -> ``sequence_form`` -> HiGHS LP -> exact certificate -> ``Solution``.
+Zero-sum (constant-sum): game -> ``compile_tree`` -> ``sequence_form`` -> HiGHS LP -> exact
+certificate -> ``Solution``. General-sum: game -> ``compile_tree`` -> the sequence-form LCP ->
+Lemke's algorithm in exact arithmetic -> exact best responses -> ``GeneralSumSolution``.
 """
 from __future__ import annotations
 
@@ -106,11 +108,13 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     game : Game or Tree
         A two-player constant-sum game, or its compiled tree.
     method : str
-        "backward-induction" (games of perfect information only:
+        "lcp" (the sequence-form LCP by Lemke's algorithm, exact: ``seqform.exact.sequenceformlcp``;
+        for any two-player game), "backward-induction" (games of perfect information only:
         ``seqform.exact.backwardinduction``, exact and linear in the tree, no LP), or the LP
-        algorithm: "simplex", "ipm" (with crossover), "choose" (HiGHS decides). "auto": backward
-        induction for a game of perfect information, else "ipm" for dense LPs and "simplex" for
-        the others (``seqform.lp.zerosumlp.auto_method``).
+        algorithm: "simplex", "ipm" (with crossover), "choose" (HiGHS decides). "auto": the LCP
+        for a two-player game that is not constant-sum, backward induction for a game of perfect
+        information, else "ipm" for dense LPs and "simplex" for the others
+        (``seqform.lp.zerosumlp.auto_method``).
     certify_exact : bool
         Verify in rational arithmetic (``seqform.exact.certificate.certify``).
     exact_limit : int
@@ -133,7 +137,7 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     Raises
     ------
     UnsupportedGameError
-        The game is not two-player constant-sum.
+        The game does not have two players (or, for the LP methods, is not constant-sum).
     TooLargeError
         The tree or the LP would not fit in the memory limit (stating the estimate).
     SolverError
@@ -155,6 +159,9 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     else:
         say(f"building {game.name}")
         tree = compile_tree(game, progress=lambda n: say(f"building: {n:,} nodes"), memory_limit_bytes=budget)
+    general_sum = tree.num_players == 2 and tree.constant_sum is None
+    if method == "lcp" or (method == "auto" and general_sum):
+        return _solve_by_lcp(tree, certify_exact, t0, secs, say, budget)
     if method == "backward-induction" or (method == "auto" and is_perfect_information(tree)):
         return _solve_by_backward_induction(tree, certify_exact, t0, secs, say)
     sf = sequence_form(tree)
@@ -190,6 +197,86 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     secs["total"] = time.perf_counter() - t0
     return Solution(tree.name, value, lp.value, bool(cert and cert.certified), float(expl), bound, profile,
                     [lp.x, lp.y], exact, tree.sizes(), secs, cert, tree, f"lp-{lp.method}")
+
+
+@dataclass
+class GeneralSumSolution(Result):
+    """A Nash equilibrium of a two-player game that need not be zero-sum: the sequence-form LCP
+    solved by Lemke's algorithm in exact arithmetic (``seqform.exact.sequenceformlcp``).
+
+    ``values``: each player's exact expected payoff (Fractions); ``value`` is player 0's.
+    ``certified``: both players' exact best responses gain exactly 0 over the profile
+    (``nash_conv`` is then exactly 0). ``exact_realization``: the two rational plans;
+    ``profile``: float behavioural strategies. ``pivots``: Lemke's complementary pivots;
+    ``lcp_size``: (equations, variables); ``prior_seed``: the seed of the prior behind the
+    covering vector."""
+
+    game: str
+    values: list
+    certified: bool
+    nash_conv: Fraction
+    profile: Profile
+    exact_realization: list
+    sizes: dict
+    seconds: dict
+    pivots: int
+    lcp_size: tuple
+    prior_seed: int
+    tree: Tree | None = field(default=None, repr=False)
+    method: str = "lcp"
+
+    @property
+    def value(self) -> Fraction:
+        return self.values[0]
+
+    @property
+    def value_float(self) -> float:
+        return float(self.values[0])
+
+    @property
+    def exploitability(self) -> float:
+        """NashConv / 2 (OpenSpiel's exploitability for two players), as a float."""
+        return float(self.nash_conv) / 2
+
+    @property
+    def exact_profile(self) -> Profile:
+        return Profile([behaviour_from_realization_exact(self.tree, p, x)
+                        for p, x in enumerate(self.exact_realization)])
+
+    @property
+    def notes(self) -> list:
+        return ["general-sum: value is player 0's payoff; values lists both players'"]
+
+    def json_fields(self) -> dict:
+        return {"values": list(self.values), "values_float": [float(v) for v in self.values],
+                "nash_conv": self.nash_conv, "pivots": self.pivots, "lcp_size": list(self.lcp_size),
+                "prior_seed": self.prior_seed}
+
+
+def _solve_by_lcp(tree: Tree, certify_exact: bool, t0: float, secs: dict, say, budget: int) -> GeneralSumSolution:
+    """``solve`` for a two-player game by the sequence-form LCP (exact), certified by exact best
+    responses (``seqform.verify.evaluate``), an evaluation independent of the pivoting."""
+    from seqform.exact.sequenceformlcp import solve_lcp
+    from seqform.verify.evaluate import evaluate
+    secs["build"] = time.perf_counter() - t0
+    t = time.perf_counter()
+    eq = solve_lcp(tree, memory_limit_bytes=budget, progress=say)
+    secs["solve"] = time.perf_counter() - t
+    exact_profile = Profile([behaviour_from_realization_exact(tree, p, eq.plans[p]) for p in range(2)])
+    t = time.perf_counter()
+    say("certifying in exact arithmetic: exact best responses")
+    ev = evaluate(tree, exact_profile, exact=True)
+    gains = ev.gains
+    secs["certify"] = time.perf_counter() - t
+    if any(g != 0 for g in gains):
+        # Lemke's path ends at an exact solution of the LCP: a gain is a defect, not a tolerance
+        raise SolverError(f"the LCP equilibrium of {tree.name} failed its verification: best responses gain "
+                          f"{', '.join(str(g) for g in gains)}")
+    profile = Profile([np.array([float(v) for v in b]) for b in exact_profile.behaviour])
+    secs["total"] = time.perf_counter() - t0
+    return GeneralSumSolution(tree.name, [fraction_of(v) for v in ev.values], True, sum(gains, Fraction(0)), profile,
+                              [[fraction_of(v) for v in x] for x in eq.plans], tree.sizes(), secs, eq.pivots, eq.size,
+                              eq.seed, tree)
 
 
 def _solve_by_backward_induction(tree: Tree, certify_exact: bool, t0: float, secs: dict, say) -> Solution:

@@ -255,6 +255,20 @@ def random_games(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: int 
     return TreeGame(tree, _summary_name("random", a), a)
 
 
+@st.composite
+def general_sum_games(draw, max_nodes: int = 30, payoff_bound: int = 5, chance: bool = True) -> TreeGame:
+    """A small random two-player *general-sum* game with perfect recall: a ``random_games`` tree
+    whose leaves get an independent payoff for player 1 (an integer in +-``payoff_bound``)."""
+    tree = draw(random_trees(max_nodes=max_nodes, payoff_bound=payoff_bound, chance=chance, payoffs="int"))
+
+    def redraw(node: tuple) -> tuple:
+        if node[0] == LEAF:
+            return (LEAF, (node[1][0], draw(st.integers(-payoff_bound, payoff_bound))))
+        return node[:-1] + (tuple(redraw(c) for c in _children(node)),)
+    tree = redraw(tree)
+    return TreeGame(tree, _summary_name("general_sum", analyze(tree)), analyze(tree))
+
+
 # ----------------------------------------------------------------------------------------------
 # tree surgery
 # ----------------------------------------------------------------------------------------------

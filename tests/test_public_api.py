@@ -8,6 +8,7 @@ import pytest
 
 PUBLIC = {
     "seqform": ["CHANCE", "CertificateError", "ChanceProbabilityError", "Evaluation", "Game", "GameError",
+                "GeneralSumSolution",
                 "ImperfectRecallError", "Profile", "Result", "SeqformError", "Solution", "SolverError",
                 "StrategyError", "TERMINAL", "Tree", "UnknownGameError", "UnsupportedGameError", "__version__",
                 "best_response", "compile_tree", "evaluate", "exploitability", "from_openspiel", "games",
@@ -54,6 +55,6 @@ def test_solvers_return_the_one_result_type():
     import lossless
     import refinements
     import seqform
-    for cls in (seqform.Solution, refinements.RefinedSolution, doracle.DoubleOracleResult,
+    for cls in (seqform.Solution, seqform.GeneralSumSolution, refinements.RefinedSolution, doracle.DoubleOracleResult,
                 lossless.ShrunkSolution, efce.SamplingResult, efce.EFCEResult):
         assert issubclass(cls, seqform.Result), cls

@@ -90,9 +90,11 @@ def test_matching_pennies():
     assert [str(v) for v in sol.exact_realization[0]] == ["1", "1/2", "1/2"]
 
 
-def test_general_sum_is_refused_clearly():
+def test_general_sum_goes_to_the_lcp_and_the_lp_refuses_it_clearly():
+    sol = seqform.solve(smallgames.general_sum())
+    assert sol.method == "lcp" and sol.certified and sol.nash_conv == 0
     with pytest.raises(UnsupportedGameError, match="not zero-sum"):
-        seqform.solve(smallgames.general_sum())
+        seqform.solve(smallgames.general_sum(), method="simplex")
 
 
 def test_ipm_with_crossover_also_certifies():

@@ -51,10 +51,16 @@ def cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(sol.to_json(strategy=args.strategy)))
         return 0
-    cert = sol.certificate
+    cert = getattr(sol, "certificate", None)
     print(f"game            {sol.game}")
     print(f"sizes           {fmt_sizes(sol.sizes)}")
-    if sol.certified:
+    if sol.method == "lcp":
+        for p, v in enumerate(sol.values):
+            print(f"value           {v}  (= {float(v):.12g}, player {p})")
+        print(f"certificate     exact: each player's exact best response gains exactly 0 (NashConv "
+              f"{sol.nash_conv}); Lemke's algorithm, {sol.pivots:,} pivots on an LCP of {sol.lcp_size[0]:,} "
+              f"equations")
+    elif sol.certified:
         print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
         how = ("backward induction" if cert.method == "backward-induction"
                else f"basis of {cert.basis_size:,} unknowns")

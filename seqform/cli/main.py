@@ -30,15 +30,17 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"seqform {_version()}",
                     help="print seqform's version and exit")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND", help="what to do (COMMAND --help for more)")
-    sp = sub.add_parser("solve", help="solve a two-player zero-sum game exactly")
+    sp = sub.add_parser("solve", help="solve a two-player game exactly (zero-sum: the LP; general-sum: the LCP)")
     sp.add_argument("game", help=GAME_HELP)
     sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
     methods = registry().solve_methods
-    sp.add_argument("--method", default="auto", choices=["auto", "backward-induction", "simplex", "ipm", "choose", *methods],
-                    help="auto (backward induction for a game of perfect information, else the HiGHS LP: "
+    sp.add_argument("--method", default="auto", choices=["auto", "lcp", "backward-induction", "simplex", "ipm", "choose", *methods],
+                    help="auto (the exact sequence-form LCP for a general-sum game; backward induction for "
+                         "a game of perfect information; else the HiGHS LP: "
                          "interior point for dense LPs, dual simplex for the others), backward-induction "
                          "(perfect information only; exact, no LP), or the HiGHS LP algorithm: simplex, "
-                         "ipm (with crossover, to get a basis), choose (HiGHS decides)"
+                         "ipm (with crossover, to get a basis), choose (HiGHS decides); lcp (Lemke's "
+                         "algorithm on the sequence-form LCP, exact, for any two-player game)"
                          + "".join(f"; or {m}: {h}" for m, h in methods.items()))
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
     sp.add_argument("--exact-limit", type=int, default=2_000_000, metavar="N",

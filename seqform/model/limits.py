@@ -81,6 +81,21 @@ def check_lp(name: str, rows: int, cols: int, nonzeros: int, limit_bytes: int, u
             f"limit of {_gib(limit_bytes)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT")
 
 
+#: bytes per entry of the exact LCP tableau (a pointer and a Python integer that grows with the
+#: determinant, and the temporaries of one pivot)
+BYTES_PER_LCP_ENTRY = 200
+
+
+def check_lcp(name: str, equations: int, variables: int, limit_bytes: int) -> None:
+    """Raise ``TooLargeError`` if the dense exact tableau of Lemke's algorithm would exceed the limit."""
+    need = equations * (variables + 1) * BYTES_PER_LCP_ENTRY
+    if need > limit_bytes:
+        raise TooLargeError(
+            f"the sequence-form LCP of {name!r} ({equations:,} equations, {variables:,} variables) would need "
+            f"about {_gib(need)} as a dense exact tableau, over the memory limit of {_gib(limit_bytes)}; set a "
+            f"larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT")
+
+
 def check_file(path: str, size: int, limit_bytes: int) -> None:
     """Raise ``TooLargeError`` if reading the ``.efg`` file at ``path`` would exceed the limit."""
     need = size * EFG_BYTES_PER_BYTE

@@ -43,6 +43,8 @@ SOLVE_CASES = [
     ["solve", "kuhn", "--json", "--method", "choose"],
     ["solve", "kuhn", "--json", "--method", "doracle"],
     ["solve", "threat_zero_sum", "--json", "--method", "backward-induction"],
+    ["solve", "threat_general_sum", "--json", "--strategy"],
+    ["solve", "kuhn", "--json", "--method", "lcp"],
     ["solve", "kuhn", "--json", "--strategy", "--no-certify"],
     ["solve", "kuhn", "--json", "--refine", "qpe"],
     ["solve", "kuhn", "--json", "--refine", "efpe"],

@@ -1,0 +1,99 @@
+"""The sequence-form LCP by Lemke's algorithm (``seqform.exact.sequenceformlcp``): exact Nash
+equilibria of general-sum games, checked by exact best responses (an evaluation independent of
+the pivoting), by the certified LP on zero-sum games, and against pygambit's ``lcp_solve``."""
+import io
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import seqform
+from seqform.exact.sequenceformlcp import solve_lcp
+from seqform.model.strategy import Profile, behaviour_from_realization_exact
+from seqform.verify.evaluate import evaluate
+from tests.strategies import general_sum_games, random_games
+
+
+def check_equilibrium(tree, plans) -> list:
+    """The plans are exact realization plans and no player gains by deviating: returns the values."""
+    for p in (0, 1):
+        x = plans[p]
+        assert all(isinstance(v, Fraction) and v >= 0 for v in x) and x[0] == 1
+        for I in tree.player_infosets[p]:  # sum over I's actions = the parent sequence's
+            f, k = int(tree.infoset_first_seq[I]), int(tree.infoset_num_actions[I])
+            assert sum(x[f:f + k]) == x[int(tree.infoset_parent_seq[I])]
+    prof = Profile([behaviour_from_realization_exact(tree, p, plans[p]) for p in (0, 1)])
+    ev = evaluate(tree, prof, exact=True)
+    assert ev.gains == [0, 0], ev.gains
+    return ev.values
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(general_sum_games())
+def test_random_general_sum_games_exact_equilibrium(g):
+    tree = seqform.compile_tree(g)
+    check_equilibrium(tree, solve_lcp(tree).plans)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_games(max_nodes=30))
+def test_zero_sum_games_value_equals_the_certified_lp(g):
+    tree = seqform.compile_tree(g)
+    values = check_equilibrium(tree, solve_lcp(tree).plans)
+    lp = seqform.solve(tree, method="simplex")
+    assert lp.certified and values[0] == lp.value
+
+
+@pytest.mark.parametrize("name,value", [("kuhn", Fraction(-1, 18)), ("threat_general_sum", None)])
+def test_builtin_games(name, value):
+    tree = seqform.compile_tree(seqform.games.load(name))
+    values = check_equilibrium(tree, solve_lcp(tree).plans)
+    if value is not None:
+        assert values[0] == value
+
+
+def test_every_prior_gives_an_equilibrium():
+    tree = seqform.compile_tree(seqform.games.load("kuhn"))
+    for seed in range(5):
+        eq = solve_lcp(tree, seed=seed * 10)
+        assert check_equilibrium(tree, eq.plans)[0] == Fraction(-1, 18)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(general_sum_games(max_nodes=24))
+def test_pygambit_lcp_equilibrium_is_certified_too(g):
+    """pygambit's rational lcp_solve on the same game, written by our .efg writer: its
+    equilibrium also passes our exact evaluation (both solvers are right, whichever equilibrium
+    each finds)."""
+    gbt = pytest.importorskip("pygambit")
+    from seqform.io.efgwrite import efg_string
+    from seqform.io.strategyjson import from_pygambit_behavior
+    tree = seqform.compile_tree(g)
+    ours = check_equilibrium(tree, solve_lcp(tree).plans)
+    game = gbt.read_efg(io.StringIO(efg_string(tree)))
+    res = gbt.nash.lcp_solve(game, rational=True, use_strategic=False)
+    assert res.equilibria
+    prof = from_pygambit_behavior(tree, res.equilibria[0], undefined="uniform")
+    ev = evaluate(tree, prof, exact=True)
+    assert ev.gains == [0, 0]
+    assert len(ours) == 2
+
+
+def test_solve_picks_the_lcp_for_general_sum_games():
+    sol = seqform.solve(seqform.games.load("threat_general_sum"))
+    assert sol.method == "lcp" and sol.certified and sol.nash_conv == 0
+    assert sol.to_json()["values"] == [str(v) for v in sol.values]
+
+
+@pytest.mark.parametrize("args,words", [
+    (["leduc", "--method", "lcp", "--memory-limit", "0.2"], ["sequence-form LCP of 'leduc'", "dense exact tableau"]),
+    (["selten_horse", "--method", "lcp"], ["3 players"]),
+])
+def test_refusals_are_one_line(args, words):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "seqform", "solve", *args, "--json", "--quiet"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and all(w in lines[0] for w in words), r.stderr
