@@ -159,11 +159,15 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     else:
         say(f"building {game.name}")
         tree = compile_tree(game, progress=lambda n: say(f"building: {n:,} nodes"), memory_limit_bytes=budget)
-    general_sum = tree.num_players == 2 and tree.constant_sum is None
-    if method == "lcp" or (method == "auto" and general_sum):
+    zero_sum = tree.num_players == 2 and tree.constant_sum is not None
+    if method == "lcp":
         return _solve_by_lcp(tree, certify_exact, t0, secs, say, budget)
     if method == "backward-induction" or (method == "auto" and is_perfect_information(tree)):
+        if not zero_sum:
+            return _solve_by_subgame_perfect(tree, t0, secs, say)
         return _solve_by_backward_induction(tree, certify_exact, t0, secs, say)
+    if method == "auto" and tree.num_players == 2 and not zero_sum:  # general-sum, imperfect information
+        return _solve_by_lcp(tree, certify_exact, t0, secs, say, budget)
     sf = sequence_form(tree)
     rows, cols = sf.E.shape[0] + sf.F.shape[1], sf.E.shape[1] + sf.F.shape[0]
     check_lp(tree.name, rows, cols, sf.E.nnz + sf.F.nnz + sf.A.nnz, budget, tree.num_nodes * BYTES_PER_NODE)
@@ -201,8 +205,10 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
 
 @dataclass
 class GeneralSumSolution(Result):
-    """A Nash equilibrium of a two-player game that need not be zero-sum: the sequence-form LCP
-    solved by Lemke's algorithm in exact arithmetic (``seqform.exact.sequenceformlcp``).
+    """A Nash equilibrium of a game that need not be two-player zero-sum: the sequence-form LCP
+    solved by Lemke's algorithm in exact arithmetic (``seqform.exact.sequenceformlcp``; method
+    "lcp"), or, for a game of perfect information with any number of players, a subgame-perfect
+    equilibrium by backward induction (method "backward-induction"; no pivots).
 
     ``values``: each player's exact expected payoff (Fractions); ``value`` is player 0's.
     ``certified``: both players' exact best responses gain exactly 0 over the profile
@@ -219,9 +225,9 @@ class GeneralSumSolution(Result):
     exact_realization: list
     sizes: dict
     seconds: dict
-    pivots: int
-    lcp_size: tuple
-    prior_seed: int
+    pivots: int | None
+    lcp_size: tuple | None
+    prior_seed: int | None
     tree: Tree | None = field(default=None, repr=False)
     method: str = "lcp"
 
@@ -245,12 +251,12 @@ class GeneralSumSolution(Result):
 
     @property
     def notes(self) -> list:
-        return ["general-sum: value is player 0's payoff; values lists both players'"]
+        return ["general-sum: value is player 0's payoff; values lists every player's"]
 
     def json_fields(self) -> dict:
         return {"values": list(self.values), "values_float": [float(v) for v in self.values],
-                "nash_conv": self.nash_conv, "pivots": self.pivots, "lcp_size": list(self.lcp_size),
-                "prior_seed": self.prior_seed}
+                "nash_conv": self.nash_conv, "pivots": self.pivots,
+                "lcp_size": None if self.lcp_size is None else list(self.lcp_size), "prior_seed": self.prior_seed}
 
 
 def _solve_by_lcp(tree: Tree, certify_exact: bool, t0: float, secs: dict, say, budget: int) -> GeneralSumSolution:
@@ -277,6 +283,32 @@ def _solve_by_lcp(tree: Tree, certify_exact: bool, t0: float, secs: dict, say, b
     return GeneralSumSolution(tree.name, [fraction_of(v) for v in ev.values], True, sum(gains, Fraction(0)), profile,
                               [[fraction_of(v) for v in x] for x in eq.plans], tree.sizes(), secs, eq.pivots, eq.size,
                               eq.seed, tree)
+
+
+def _solve_by_subgame_perfect(tree: Tree, t0: float, secs: dict, say) -> GeneralSumSolution:
+    """``solve`` for a game of perfect information that is not two-player constant-sum: a pure
+    subgame-perfect equilibrium by backward induction (``seqform.exact.backwardinduction``),
+    certified by exact best responses of every player."""
+    from seqform.exact.backwardinduction import subgame_perfect
+    from seqform.verify.evaluate import evaluate
+    secs["build"] = time.perf_counter() - t0
+    say("solving by backward induction (every player maximises its own payoff)")
+    t = time.perf_counter()
+    sp = subgame_perfect(tree)
+    secs["solve"] = time.perf_counter() - t
+    plans = [realization_plan_exact(tree, p, sp.behaviour[p]) for p in range(tree.num_players)]
+    exact_profile = Profile([behaviour_from_realization_exact(tree, p, plans[p]) for p in range(tree.num_players)])
+    t = time.perf_counter()
+    ev = evaluate(tree, exact_profile, exact=True)
+    secs["certify"] = time.perf_counter() - t
+    if any(g != 0 for g in ev.gains) or [fraction_of(v) for v in ev.values] != [fraction_of(v) for v in sp.values]:
+        raise SolverError(f"backward induction on {tree.name} failed its verification: best responses gain "
+                          f"{', '.join(str(g) for g in ev.gains)}")
+    profile = Profile([np.array([float(v) for v in b]) for b in exact_profile.behaviour])
+    secs["total"] = time.perf_counter() - t0
+    return GeneralSumSolution(tree.name, [fraction_of(v) for v in ev.values], True, Fraction(0), profile,
+                              [[fraction_of(v) for v in x] for x in plans], tree.sizes(), secs, None, None, None,
+                              tree, "backward-induction")
 
 
 def _solve_by_backward_induction(tree: Tree, certify_exact: bool, t0: float, secs: dict, say) -> Solution:

@@ -91,7 +91,9 @@ def test_matching_pennies():
 
 
 def test_general_sum_goes_to_the_lcp_and_the_lp_refuses_it_clearly():
-    sol = seqform.solve(smallgames.general_sum())
+    sol = seqform.solve(smallgames.general_sum())  # perfect information: subgame perfect, by backward induction
+    assert sol.method == "backward-induction" and sol.certified and sol.nash_conv == 0
+    sol = seqform.solve(smallgames.general_sum(), method="lcp")
     assert sol.method == "lcp" and sol.certified and sol.nash_conv == 0
     with pytest.raises(UnsupportedGameError, match="not zero-sum"):
         seqform.solve(smallgames.general_sum(), method="simplex")

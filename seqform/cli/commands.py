@@ -54,12 +54,13 @@ def cmd_solve(args) -> int:
     cert = getattr(sol, "certificate", None)
     print(f"game            {sol.game}")
     print(f"sizes           {fmt_sizes(sol.sizes)}")
-    if sol.method == "lcp":
+    if hasattr(sol, "values"):  # a general-sum or many-player game: every player's payoff
         for p, v in enumerate(sol.values):
             print(f"value           {v}  (= {float(v):.12g}, player {p})")
+        how = (f"Lemke's algorithm, {sol.pivots:,} pivots on an LCP of {sol.lcp_size[0]:,} equations"
+               if sol.method == "lcp" else "backward induction: subgame perfect")
         print(f"certificate     exact: each player's exact best response gains exactly 0 (NashConv "
-              f"{sol.nash_conv}); Lemke's algorithm, {sol.pivots:,} pivots on an LCP of {sol.lcp_size[0]:,} "
-              f"equations")
+              f"{sol.nash_conv}); {how}")
     elif sol.certified:
         print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
         how = ("backward induction" if cert.method == "backward-induction"

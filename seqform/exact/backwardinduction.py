@@ -1,4 +1,6 @@
-"""Backward induction: exact equilibria of two-player zero-sum games of perfect information.
+"""Backward induction: exact equilibria of games of perfect information (``backward_induction``
+for two-player zero-sum games, the game value; ``subgame_perfect`` for any number of players and
+any payoffs).
 
 In a game of perfect information (every information set holds one node) the value of a node is
 its payoff at a leaf, the probability-weighted sum of its children's values at a chance node, and
@@ -111,3 +113,68 @@ def backward_induction(tree: Tree) -> BackwardInduction:
         b[tree.infoset_first_seq[ids] + choice[ids]] = 1
         behaviour.append(b.tolist())
     return BackwardInduction(val[0], choice, behaviour)
+
+
+@dataclass
+class SubgamePerfect:
+    """A pure subgame-perfect equilibrium of a game of perfect information with any number of
+    players. ``values``: each player's exact payoff (fmpq); ``choice``: per information set, the
+    action its player takes (the lowest index among ties); ``behaviour``: per player, the pure
+    behavioural strategy as ints 0/1 per sequence."""
+
+    values: list
+    choice: np.ndarray
+    behaviour: list
+
+
+def subgame_perfect(tree: Tree) -> SubgamePerfect:
+    """Backward induction for any number of players and any payoffs (module docstring): at a
+    decision node the mover takes a child that maximises its own payoff, at a chance node the
+    payoff vectors are averaged. One pass over the nodes, exact; the result is subgame perfect.
+
+    Raises ``UnsupportedGameError`` for a game that is not of perfect information."""
+    if not is_perfect_information(tree):
+        raise UnsupportedGameError(f"backward induction needs perfect information; {tree.name} has "
+                                   "an information set with more than one node")
+    n, N = tree.num_nodes, tree.num_players
+    parent = tree.parent
+    if n > 1 and not bool((parent[1:] < np.arange(1, n)).all()):
+        raise UnsupportedGameError(f"{tree.name}: node ids do not number parents before children")
+    val: list = [None] * n
+    for c in tree.chance_nodes.tolist():
+        val[c] = [flint.fmpq(0)] * N
+    for t, pay in zip(tree.terminals.tolist(), tree.payoff_exact):
+        val[t] = [fmpq_of(u) for u in pay]
+    edge: list = [None] * n
+    if len(tree.chance_nodes):
+        pos = np.full(n, -1, dtype=np.int64)
+        pos[tree.chance_nodes] = np.arange(len(tree.chance_nodes))
+        kids = np.flatnonzero((parent >= 0) & (pos[np.maximum(parent, 0)] >= 0))
+        probs = [[fmpq_of(q) for q in qs] for qs in tree.chance_probs]
+        for v, ci, a in zip(kids.tolist(), pos[parent[kids]].tolist(), tree.action[kids].tolist()):
+            edge[v] = probs[ci][a]
+    best_child = [-1] * n
+    player = tree.player.tolist()
+    par_l = parent.tolist()
+    for v in range(n - 1, 0, -1):  # children before parents; ">=" keeps the lowest best action
+        u = par_l[v]
+        x = val[v]
+        pe = edge[v]
+        if pe is not None:
+            val[u] = [a + pe * b for a, b in zip(val[u], x)]
+        elif player[u] != CHANCE:
+            cur = val[u]
+            if cur is None or x[player[u]] >= cur[player[u]]:
+                val[u] = x
+                best_child[u] = v
+    choice = np.zeros(len(tree.infoset_player), dtype=np.int64)
+    dec = np.flatnonzero(tree.infoset >= 0)
+    choice[tree.infoset[dec]] = tree.action[np.asarray(best_child, dtype=np.int64)[dec]]
+    behaviour = []
+    for p in range(N):
+        b = np.zeros(tree.num_sequences[p], dtype=np.int64)
+        b[0] = 1
+        ids = tree.player_infosets[p]
+        b[tree.infoset_first_seq[ids] + choice[ids]] = 1
+        behaviour.append(b.tolist())
+    return SubgamePerfect(val[0], choice, behaviour)

@@ -79,10 +79,33 @@ def test_pygambit_lcp_equilibrium_is_certified_too(g):
     assert len(ours) == 2
 
 
-def test_solve_picks_the_lcp_for_general_sum_games():
-    sol = seqform.solve(seqform.games.load("threat_general_sum"))
+def battle_of_the_sexes():
+    """Simultaneous moves (player 1 does not see player 0's choice): three equilibria, values
+    (2, 1), (1, 2) and (2/3, 2/3)."""
+    from seqform.games.explicit import TreeGame
+    q = lambda a, b: ("decision", 1, "Q", ("o", "f"), (("leaf", a), ("leaf", b)))  # noqa: E731
+    return TreeGame(("decision", 0, "P", ("O", "F"), (q((2, 1), (0, 0)), q((0, 0), (1, 2)))), "bos")
+
+
+def test_solve_picks_the_lcp_for_general_sum_games_of_imperfect_information():
+    sol = seqform.solve(battle_of_the_sexes())
     assert sol.method == "lcp" and sol.certified and sol.nash_conv == 0
+    assert tuple(sol.values) in {(2, 1), (1, 2), (Fraction(2, 3), Fraction(2, 3))}
     assert sol.to_json()["values"] == [str(v) for v in sol.values]
+
+
+def test_backward_induction_for_any_number_of_players():
+    """A three-player centipede: each mover prefers passing only if the end pays it more; the
+    subgame-perfect outcome is (4, 4, 4), and exact best responses gain nothing."""
+    from seqform.games.explicit import TreeGame
+    c = ("decision", 2, "c", ("T", "P"), (("leaf", (0, 0, 3)), ("leaf", (4, 4, 4))))
+    b = ("decision", 1, "b", ("T", "P"), (("leaf", (0, 2, 0)), c))
+    sol = seqform.solve(TreeGame(("decision", 0, "a", ("T", "P"), (("leaf", (1, 0, 0)), b)), "centipede3"))
+    assert sol.method == "backward-induction" and sol.values == [4, 4, 4] and sol.nash_conv == 0
+    c = ("decision", 2, "c", ("T", "P"), (("leaf", (0, 0, 5)), ("leaf", (4, 4, 4))))
+    b = ("decision", 1, "b", ("T", "P"), (("leaf", (0, 2, 0)), c))
+    sol = seqform.solve(TreeGame(("decision", 0, "a", ("T", "P"), (("leaf", (1, 0, 0)), b)), "centipede3b"))
+    assert sol.values == [1, 0, 0]  # player 2 would take: player 1 takes, so player 0 takes first
 
 
 @pytest.mark.parametrize("args,words", [

@@ -215,8 +215,18 @@ def test_catalog_file(rel):
     assert g.is_perfect_recall
     assert tree.num_players == len(g.players)
     if rel not in CATALOG_SOLVED:
+        # not two-player constant-sum: two players get the exact LCP (or backward induction when
+        # the game has perfect information), more players backward induction where information is
+        # perfect and a clear refusal where it is not; every equilibrium is checked by exact best
+        # responses, independently of how it was found
         assert tree.num_players != 2 or tree.constant_sum is None
-        if tree.num_players != 2 or tree.constant_sum is None:
+        from seqform.exact.backwardinduction import is_perfect_information
+        if tree.num_players == 2 or is_perfect_information(tree):
+            sol = seqform.solve(tree)
+            assert sol.certified and sol.nash_conv == 0
+            ev = seqform.evaluate(tree, sol.exact_profile, exact=True)
+            assert all(g == 0 for g in ev.gains) and list(ev.values) == list(sol.values)
+        else:
             with pytest.raises(UnsupportedGameError):
                 seqform.solve(tree)
         return
