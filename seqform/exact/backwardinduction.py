@@ -51,6 +51,47 @@ def is_perfect_information(tree: Tree) -> bool:
     return len(dec) == len(tree.infoset_player)
 
 
+def _checked(tree: Tree) -> None:
+    """``UnsupportedGameError`` unless ``tree`` has perfect information and numbers parents
+    before children (what the one backward pass relies on)."""
+    if not is_perfect_information(tree):
+        raise UnsupportedGameError(f"backward induction needs perfect information; {tree.name} has "
+                                   "an information set with more than one node")
+    parent = tree.parent
+    if tree.num_nodes > 1 and not bool((parent[1:] < np.arange(1, tree.num_nodes)).all()):
+        raise UnsupportedGameError(f"{tree.name}: node ids do not number parents before children")
+
+
+def _chance_edges(tree: Tree) -> list:
+    """The exact probability of the edge into each child of a chance node (None elsewhere)."""
+    n, parent = tree.num_nodes, tree.parent
+    edge: list = [None] * n
+    if len(tree.chance_nodes):
+        pos = np.full(n, -1, dtype=np.int64)
+        pos[tree.chance_nodes] = np.arange(len(tree.chance_nodes))
+        kids = np.flatnonzero((parent >= 0) & (pos[np.maximum(parent, 0)] >= 0))
+        probs = [[fmpq_of(q) for q in qs] for qs in tree.chance_probs]
+        for v, ci, a in zip(kids.tolist(), pos[parent[kids]].tolist(), tree.action[kids].tolist()):
+            edge[v] = probs[ci][a]
+    return edge
+
+
+def _pure_strategies(tree: Tree, best_child: list) -> tuple:
+    """Each information set's chosen action (from its node's best child) and every player's pure
+    behavioural strategy (ints 0/1 per sequence)."""
+    choice = np.zeros(len(tree.infoset_player), dtype=np.int64)
+    dec = np.flatnonzero(tree.infoset >= 0)
+    choice[tree.infoset[dec]] = tree.action[np.asarray(best_child, dtype=np.int64)[dec]]
+    behaviour = []
+    for p in range(tree.num_players):
+        b = np.zeros(tree.num_sequences[p], dtype=np.int64)
+        b[0] = 1
+        ids = tree.player_infosets[p]
+        b[tree.infoset_first_seq[ids] + choice[ids]] = 1
+        behaviour.append(b.tolist())
+    return choice, behaviour
+
+
 def backward_induction(tree: Tree) -> BackwardInduction:
     """Value and a pure subgame-perfect equilibrium of a two-player constant-sum game of perfect
     information, by backward induction in exact arithmetic (module docstring). Player 0
@@ -62,13 +103,8 @@ def backward_induction(tree: Tree) -> BackwardInduction:
     if tree.num_players != 2 or not tree.is_zero_sum:
         raise UnsupportedGameError("backward induction solves two-player constant-sum games; "
                                    f"{tree.name} is not one")
-    if not is_perfect_information(tree):
-        raise UnsupportedGameError(f"backward induction needs perfect information; {tree.name} has "
-                                   "an information set with more than one node")
-    n = tree.num_nodes
-    parent = tree.parent
-    if n > 1 and not bool((parent[1:] < np.arange(1, n)).all()):
-        raise UnsupportedGameError(f"{tree.name}: node ids do not number parents before children")
+    _checked(tree)
+    n, parent = tree.num_nodes, tree.parent
     # each node's exact value; a decision node starts empty (None) and keeps its best child's
     val: list = [None] * n
     zero = flint.fmpq(0)
@@ -76,15 +112,7 @@ def backward_induction(tree: Tree) -> BackwardInduction:
         val[c] = zero
     for t, pay in zip(tree.terminals.tolist(), tree.payoff_exact):
         val[t] = fmpq_of(pay[0])
-    # the probability of the edge into each child of a chance node (None elsewhere)
-    edge: list = [None] * n
-    if len(tree.chance_nodes):
-        pos = np.full(n, -1, dtype=np.int64)
-        pos[tree.chance_nodes] = np.arange(len(tree.chance_nodes))
-        kids = np.flatnonzero((parent >= 0) & (pos[np.maximum(parent, 0)] >= 0))
-        probs = [[fmpq_of(q) for q in qs] for qs in tree.chance_probs]
-        for v, ci, a in zip(kids.tolist(), pos[parent[kids]].tolist(), tree.action[kids].tolist()):
-            edge[v] = probs[ci][a]
+    edge = _chance_edges(tree)
     best_child = [-1] * n
     maximiser = (tree.player == 0).tolist()
     player = tree.player.tolist()
@@ -102,16 +130,7 @@ def backward_induction(tree: Tree) -> BackwardInduction:
             if cur is None or (x >= cur if maximiser[u] else x <= cur):
                 val[u] = x
                 best_child[u] = v
-    choice = np.zeros(len(tree.infoset_player), dtype=np.int64)
-    dec = np.flatnonzero(tree.infoset >= 0)
-    choice[tree.infoset[dec]] = tree.action[np.asarray(best_child, dtype=np.int64)[dec]]
-    behaviour = []
-    for p in range(2):
-        b = np.zeros(tree.num_sequences[p], dtype=np.int64)
-        b[0] = 1
-        ids = tree.player_infosets[p]
-        b[tree.infoset_first_seq[ids] + choice[ids]] = 1
-        behaviour.append(b.tolist())
+    choice, behaviour = _pure_strategies(tree, best_child)
     return BackwardInduction(val[0], choice, behaviour)
 
 
@@ -133,26 +152,14 @@ def subgame_perfect(tree: Tree) -> SubgamePerfect:
     payoff vectors are averaged. One pass over the nodes, exact; the result is subgame perfect.
 
     Raises ``UnsupportedGameError`` for a game that is not of perfect information."""
-    if not is_perfect_information(tree):
-        raise UnsupportedGameError(f"backward induction needs perfect information; {tree.name} has "
-                                   "an information set with more than one node")
-    n, N = tree.num_nodes, tree.num_players
-    parent = tree.parent
-    if n > 1 and not bool((parent[1:] < np.arange(1, n)).all()):
-        raise UnsupportedGameError(f"{tree.name}: node ids do not number parents before children")
+    _checked(tree)
+    n, N, parent = tree.num_nodes, tree.num_players, tree.parent
     val: list = [None] * n
     for c in tree.chance_nodes.tolist():
         val[c] = [flint.fmpq(0)] * N
     for t, pay in zip(tree.terminals.tolist(), tree.payoff_exact):
         val[t] = [fmpq_of(u) for u in pay]
-    edge: list = [None] * n
-    if len(tree.chance_nodes):
-        pos = np.full(n, -1, dtype=np.int64)
-        pos[tree.chance_nodes] = np.arange(len(tree.chance_nodes))
-        kids = np.flatnonzero((parent >= 0) & (pos[np.maximum(parent, 0)] >= 0))
-        probs = [[fmpq_of(q) for q in qs] for qs in tree.chance_probs]
-        for v, ci, a in zip(kids.tolist(), pos[parent[kids]].tolist(), tree.action[kids].tolist()):
-            edge[v] = probs[ci][a]
+    edge = _chance_edges(tree)
     best_child = [-1] * n
     player = tree.player.tolist()
     par_l = parent.tolist()
@@ -167,14 +174,5 @@ def subgame_perfect(tree: Tree) -> SubgamePerfect:
             if cur is None or x[player[u]] >= cur[player[u]]:
                 val[u] = x
                 best_child[u] = v
-    choice = np.zeros(len(tree.infoset_player), dtype=np.int64)
-    dec = np.flatnonzero(tree.infoset >= 0)
-    choice[tree.infoset[dec]] = tree.action[np.asarray(best_child, dtype=np.int64)[dec]]
-    behaviour = []
-    for p in range(N):
-        b = np.zeros(tree.num_sequences[p], dtype=np.int64)
-        b[0] = 1
-        ids = tree.player_infosets[p]
-        b[tree.infoset_first_seq[ids] + choice[ids]] = 1
-        behaviour.append(b.tolist())
+    choice, behaviour = _pure_strategies(tree, best_child)
     return SubgamePerfect(val[0], choice, behaviour)
