@@ -161,13 +161,13 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
         tree = compile_tree(game, progress=lambda n: say(f"building: {n:,} nodes"), memory_limit_bytes=budget)
     zero_sum = tree.num_players == 2 and tree.constant_sum is not None
     if method == "lcp":
-        return _solve_by_lcp(tree, certify_exact, t0, secs, say, budget)
+        return _solve_by_lcp(tree, t0, secs, say, budget)
     if method == "backward-induction" or (method == "auto" and is_perfect_information(tree)):
         if not zero_sum:
             return _solve_by_subgame_perfect(tree, t0, secs, say)
         return _solve_by_backward_induction(tree, certify_exact, t0, secs, say)
     if method == "auto" and tree.num_players == 2 and not zero_sum:  # general-sum, imperfect information
-        return _solve_by_lcp(tree, certify_exact, t0, secs, say, budget)
+        return _solve_by_lcp(tree, t0, secs, say, budget)
     sf = sequence_form(tree)
     rows, cols = sf.E.shape[0] + sf.F.shape[1], sf.E.shape[1] + sf.F.shape[0]
     check_lp(tree.name, rows, cols, sf.E.nnz + sf.F.nnz + sf.A.nnz, budget, tree.num_nodes * BYTES_PER_NODE)
@@ -225,9 +225,9 @@ class GeneralSumSolution(Result):
     exact_realization: list
     sizes: dict
     seconds: dict
-    pivots: int | None
-    lcp_size: tuple | None
-    prior_seed: int | None
+    pivots: int | None = None
+    lcp_size: tuple | None = None
+    prior_seed: int | None = None
     tree: Tree | None = field(default=None, repr=False)
     method: str = "lcp"
 
@@ -259,56 +259,56 @@ class GeneralSumSolution(Result):
                 "lcp_size": None if self.lcp_size is None else list(self.lcp_size), "prior_seed": self.prior_seed}
 
 
-def _solve_by_lcp(tree: Tree, certify_exact: bool, t0: float, secs: dict, say, budget: int) -> GeneralSumSolution:
-    """``solve`` for a two-player game by the sequence-form LCP (exact), certified by exact best
-    responses (``seqform.verify.evaluate``), an evaluation independent of the pivoting."""
-    from seqform.exact.sequenceformlcp import solve_lcp
+def _general_sum_solution(tree: Tree, plans: list, what: str, t0: float, secs: dict, say,
+                          **found) -> GeneralSumSolution:
+    """The exact plans ``plans`` (one per player) certified by exact best responses
+    (``seqform.verify.evaluate``: an evaluation independent of how they were found, which must
+    gain exactly 0 for every player) and returned as a ``GeneralSumSolution``; ``found`` are the
+    method's own fields (``method``, ``pivots``, ...). ``what`` names the method in an error."""
     from seqform.verify.evaluate import evaluate
+    exact_profile = Profile([behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(plans)])
+    say("certifying in exact arithmetic: exact best responses")
+    t = time.perf_counter()
+    ev = evaluate(tree, exact_profile, exact=True)
+    secs["certify"] = time.perf_counter() - t
+    if any(g != 0 for g in ev.gains):
+        # both methods end at an exact equilibrium: a gain is a defect, not a tolerance
+        raise SolverError(f"{what} on {tree.name} failed its verification: best responses gain "
+                          f"{', '.join(str(g) for g in ev.gains)}")
+    profile = Profile([np.array([float(v) for v in b]) for b in exact_profile.behaviour])
+    secs["total"] = time.perf_counter() - t0
+    return GeneralSumSolution(tree.name, [fraction_of(v) for v in ev.values], True, Fraction(0), profile,
+                              [[fraction_of(v) for v in x] for x in plans], tree.sizes(), secs, tree=tree, **found)
+
+
+def _solve_by_lcp(tree: Tree, t0: float, secs: dict, say, budget: int) -> GeneralSumSolution:
+    """``solve`` for a two-player game by the sequence-form LCP (exact), certified by exact best
+    responses."""
+    from seqform.exact.sequenceformlcp import solve_lcp
     secs["build"] = time.perf_counter() - t0
     t = time.perf_counter()
     eq = solve_lcp(tree, memory_limit_bytes=budget, progress=say)
     secs["solve"] = time.perf_counter() - t
-    exact_profile = Profile([behaviour_from_realization_exact(tree, p, eq.plans[p]) for p in range(2)])
-    t = time.perf_counter()
-    say("certifying in exact arithmetic: exact best responses")
-    ev = evaluate(tree, exact_profile, exact=True)
-    gains = ev.gains
-    secs["certify"] = time.perf_counter() - t
-    if any(g != 0 for g in gains):
-        # Lemke's path ends at an exact solution of the LCP: a gain is a defect, not a tolerance
-        raise SolverError(f"the LCP equilibrium of {tree.name} failed its verification: best responses gain "
-                          f"{', '.join(str(g) for g in gains)}")
-    profile = Profile([np.array([float(v) for v in b]) for b in exact_profile.behaviour])
-    secs["total"] = time.perf_counter() - t0
-    return GeneralSumSolution(tree.name, [fraction_of(v) for v in ev.values], True, sum(gains, Fraction(0)), profile,
-                              [[fraction_of(v) for v in x] for x in eq.plans], tree.sizes(), secs, eq.pivots, eq.size,
-                              eq.seed, tree)
+    return _general_sum_solution(tree, eq.plans, "the LCP equilibrium", t0, secs, say, method="lcp",
+                                 pivots=eq.pivots, lcp_size=eq.size, prior_seed=eq.seed)
 
 
 def _solve_by_subgame_perfect(tree: Tree, t0: float, secs: dict, say) -> GeneralSumSolution:
     """``solve`` for a game of perfect information that is not two-player constant-sum: a pure
     subgame-perfect equilibrium by backward induction (``seqform.exact.backwardinduction``),
-    certified by exact best responses of every player."""
+    certified by exact best responses of every player, whose values must be backward induction's."""
     from seqform.exact.backwardinduction import subgame_perfect
-    from seqform.verify.evaluate import evaluate
     secs["build"] = time.perf_counter() - t0
     say("solving by backward induction (every player maximises its own payoff)")
     t = time.perf_counter()
     sp = subgame_perfect(tree)
     secs["solve"] = time.perf_counter() - t
     plans = [realization_plan_exact(tree, p, sp.behaviour[p]) for p in range(tree.num_players)]
-    exact_profile = Profile([behaviour_from_realization_exact(tree, p, plans[p]) for p in range(tree.num_players)])
-    t = time.perf_counter()
-    ev = evaluate(tree, exact_profile, exact=True)
-    secs["certify"] = time.perf_counter() - t
-    if any(g != 0 for g in ev.gains) or [fraction_of(v) for v in ev.values] != [fraction_of(v) for v in sp.values]:
-        raise SolverError(f"backward induction on {tree.name} failed its verification: best responses gain "
-                          f"{', '.join(str(g) for g in ev.gains)}")
-    profile = Profile([np.array([float(v) for v in b]) for b in exact_profile.behaviour])
-    secs["total"] = time.perf_counter() - t0
-    return GeneralSumSolution(tree.name, [fraction_of(v) for v in ev.values], True, Fraction(0), profile,
-                              [[fraction_of(v) for v in x] for x in plans], tree.sizes(), secs, None, None, None,
-                              tree, "backward-induction")
+    sol = _general_sum_solution(tree, plans, "backward induction", t0, secs, say, method="backward-induction")
+    if sol.values != [fraction_of(v) for v in sp.values]:
+        raise SolverError(f"backward induction on {tree.name} failed its verification: values {sp.values}, "
+                          f"evaluated {sol.values}")
+    return sol
 
 
 def _solve_by_backward_induction(tree: Tree, certify_exact: bool, t0: float, secs: dict, say) -> Solution:

@@ -2,11 +2,9 @@
 study report`` to draw and summarise its table (``seqform.study.studyreport``)."""
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import signal
-import sys
 
 from seqform.cli.common import JSON_HELP, QUIET_HELP
 from seqform.errors import SeqformError

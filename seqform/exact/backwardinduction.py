@@ -103,35 +103,9 @@ def backward_induction(tree: Tree) -> BackwardInduction:
     if tree.num_players != 2 or not tree.is_zero_sum:
         raise UnsupportedGameError("backward induction solves two-player constant-sum games; "
                                    f"{tree.name} is not one")
-    _checked(tree)
-    n, parent = tree.num_nodes, tree.parent
-    # each node's exact value; a decision node starts empty (None) and keeps its best child's
-    val: list = [None] * n
-    zero = flint.fmpq(0)
-    for c in tree.chance_nodes.tolist():
-        val[c] = zero
-    for t, pay in zip(tree.terminals.tolist(), tree.payoff_exact):
-        val[t] = fmpq_of(pay[0])
-    edge = _chance_edges(tree)
-    best_child = [-1] * n
-    maximiser = (tree.player == 0).tolist()
-    player = tree.player.tolist()
-    par_l = parent.tolist()
-    # children have larger ids than their parent: reverse id order finishes every child first.
-    # Going down the ids, a lower action is seen later, so ">=" keeps the lowest best action.
-    for v in range(n - 1, 0, -1):
-        u = par_l[v]
-        x = val[v]
-        pe = edge[v]
-        if pe is not None:
-            val[u] += pe * x
-        elif player[u] != CHANCE:
-            cur = val[u]
-            if cur is None or (x >= cur if maximiser[u] else x <= cur):
-                val[u] = x
-                best_child[u] = v
-    choice, behaviour = _pure_strategies(tree, best_child)
-    return BackwardInduction(val[0], choice, behaviour)
+    # player 1 maximising its own payoff c - u_0 is player 0's minimising u_0, ties included
+    sp = subgame_perfect(tree)
+    return BackwardInduction(sp.values[0], sp.choice, sp.behaviour)
 
 
 @dataclass

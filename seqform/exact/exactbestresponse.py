@@ -9,7 +9,7 @@ regret of any rational profile).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import flint
 
@@ -20,12 +20,15 @@ from seqform.model.tree import Tree
 class ExactPass:
     """One player's exact backward pass (``fmpq``): ``best`` and ``current`` unnormalised values
     per information set of the player (dict global id -> value); ``value_best`` (best-response
-    value) and ``value_current`` (the player's value under the profile)."""
+    value) and ``value_current`` (the player's value under the profile); ``choice``: per
+    information set, the sequence a pure best response takes there (the first action among ties),
+    whether or not the player's own plan reaches the set."""
 
     best: dict
     current: dict
     value_best: flint.fmpq
     value_current: flint.fmpq
+    choice: dict = field(default_factory=dict)
 
 
 def exact_backward_pass(tree: Tree, p: int, g: list, b: list | None = None) -> ExactPass:
@@ -35,7 +38,7 @@ def exact_backward_pass(tree: Tree, p: int, g: list, b: list | None = None) -> E
     n = tree.num_sequences[p]
     best_below = [flint.fmpq(0)] * n
     cur_below = [flint.fmpq(0)] * n
-    best, cur = {}, {}
+    best, cur, choice = {}, {}, {}
     first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
     for i in reversed(tree.player_infosets[p].tolist()):
         f, k = int(first[i]), int(nact[i])
@@ -46,13 +49,14 @@ def exact_backward_pass(tree: Tree, p: int, g: list, b: list | None = None) -> E
             v = gs + best_below[s]
             if vb is None or v > vb:
                 vb = v
+                choice[i] = s
             if b is not None and b[s]:
                 vc += b[s] * (gs + cur_below[s])
         best[i], cur[i] = vb, vc
         ps = int(pseq[i])
         best_below[ps] += vb
         cur_below[ps] += vc
-    return ExactPass(best, cur, g[0] + best_below[0], g[0] + cur_below[0])
+    return ExactPass(best, cur, g[0] + best_below[0], g[0] + cur_below[0], choice)
 
 
 def exact_best_response_value(tree: Tree, p: int, g: list) -> flint.fmpq:

@@ -80,8 +80,12 @@ class _Tableau:
         self.basis[r] = c
         self.pivots += 1
 
-    def value(self, r: int) -> Fraction:
-        return Fraction(int(self.T[r, -1]), int(self.d))
+    def result(self, num_vars: int, pivots: int, setup: int) -> "LemkeResult":
+        """Every variable's value in the current basis (nonbasic ones 0)."""
+        values = [Fraction(0)] * num_vars
+        for r, v in enumerate(self.basis):
+            values[v] = Fraction(int(self.T[r, -1]), int(self.d))
+        return LemkeResult(values, list(self.basis), pivots, setup)
 
 
 def _lex_pick(T: np.ndarray, rows: np.ndarray, col: np.ndarray, lex_cols: list, minimise: bool) -> int:
@@ -130,7 +134,6 @@ def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, st
         raise SolverError(f"Lemke: the starting basis must name {N} distinct variables, got {len(set(start))}")
     tab = _Tableau(G, h)
     T = tab.T
-    free_rows: set = set()
     # the starting basis, by Gauss-Jordan elimination in integers
     assigned = np.zeros(N, dtype=bool)
     for c in start:
@@ -146,8 +149,9 @@ def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, st
             tab.pivot(r, c)
         assigned[r] = True
     setup = tab.pivots  # the setup's arithmetic pivots (unit columns cost none)
-    row_of = {v: i for i, v in enumerate(tab.basis)}
     lex_cols = list(start)
+    # free variables are basic from the start and never leave (no ratio test picks their rows),
+    # so the rows with a sign-constrained basic variable stay the same all along
     constrained = np.array([v not in free for v in tab.basis])
     # bring z0 in at the smallest value that keeps every constrained basic variable >= 0:
     # value_i = (h_i - T[i, z0] z0) / d
@@ -160,10 +164,7 @@ def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, st
     if len(neg_const):
         raise SolverError("Lemke: the starting basis is infeasible whatever z0")
     if np.all(T[constrained, -1] >= 0):  # feasible at z0 = 0: the start is a solution already
-        values = [Fraction(0)] * V
-        for i, v in enumerate(tab.basis):
-            values[v] = tab.value(i)
-        return LemkeResult(values, list(tab.basis), 0, setup)
+        return tab.result(V, 0, setup)
     r = _lex_pick(T, grows, zc, lex_cols, minimise=False)
     leaving = tab.basis[r]
     tab.pivot(r, z0)
@@ -174,7 +175,7 @@ def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, st
         if entering is None:
             raise SolverError(f"Lemke: variable {leaving} left and has no complement")
         col = T[:, entering]
-        rows = np.flatnonzero(np.array([tab.basis[i] not in free for i in range(N)]) & (col > 0))
+        rows = np.flatnonzero(constrained & (col > 0))
         if not len(rows):
             raise SolverError("Lemke ended on a secondary ray: no solution found along its path")
         r = _lex_pick(T, rows, col, lex_cols, minimise=True)
@@ -187,10 +188,7 @@ def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, st
             break
         if steps >= limit:
             raise SolverError(f"Lemke: no solution after {steps:,} pivots")
-    values = [Fraction(0)] * V
-    for i, v in enumerate(tab.basis):
-        values[v] = tab.value(i)
-    return LemkeResult(values, list(tab.basis), steps, setup)
+    return tab.result(V, steps, setup)
 
 
 __all__ = ["lemke", "LemkeResult"]

@@ -45,8 +45,12 @@ from typing import Callable
 import numpy as np
 
 from seqform.errors import SolverError, UnsupportedGameError
+from seqform.exact.exactbestresponse import exact_backward_pass
 from seqform.exact.lemke import lemke
+from seqform.exact.rationals import fmpq_of
+from seqform.lp.sequenceform import constraint_matrix, exact_payoff_entries
 from seqform.model.limits import check_lcp, memory_limit
+from seqform.model.strategy import realization_plan_exact
 from seqform.model.tree import Tree
 
 
@@ -63,72 +67,35 @@ class LCPEquilibrium:
     seed: int
 
 
-def _constraints(tree: Tree, p: int) -> list:
-    """Rows of E (player ``p``): row 0 is x[0] = 1; row 1 + k is, for the k-th information set
-    I of p, sum_a x[first(I) + a] - x[parent(I)] = 0. Each row a list of (sequence, coefficient)."""
-    rows = [[(0, 1)]]
-    for I in tree.player_infosets[p]:
-        f, k = int(tree.infoset_first_seq[I]), int(tree.infoset_num_actions[I])
-        rows.append([(f + a, 1) for a in range(k)] + [(int(tree.infoset_parent_seq[I]), -1)])
-    return rows
-
-
-def _payoff_matrices(tree: Tree) -> tuple:
-    """Sequence-form payoff matrices (dicts (s, t) -> Fraction) of both players, each payoff
-    lowered so that the largest is -1."""
-    t = tree.terminals
-    pay = [[Fraction(v[i]) for v in tree.payoff_exact] for i in (0, 1)]
-    shift = [max(pay[i]) + 1 for i in (0, 1)]
-    mats = [{}, {}]
-    for j, node in enumerate(t):
-        key = (int(tree.node_seq[0, node]), int(tree.node_seq[1, node]))
-        c = Fraction(tree.terminal_chance_exact[j])
-        for i in (0, 1):
-            mats[i][key] = mats[i].get(key, Fraction(0)) + c * (pay[i][j] - shift[i])
-    return mats
+def _lowered_payoffs(tree: Tree, p: int) -> dict:
+    """Player ``p``'s sequence-form payoff matrix (``seqform.lp.sequenceform.exact_payoff_entries``)
+    with every payoff lowered so that the largest is -1."""
+    return exact_payoff_entries(tree, p, max(Fraction(v[p]) for v in tree.payoff_exact) + 1)
 
 
 def _prior(tree: Tree, p: int, rng: random.Random) -> list:
     """A completely mixed behaviour strategy with random small-integer weights, as a realization plan."""
-    x = [Fraction(0)] * tree.num_sequences[p]
-    x[0] = Fraction(1)
-    b = [Fraction(0)] * tree.num_sequences[p]
+    b = [1] * tree.num_sequences[p]
     for I in tree.player_infosets[p]:
         f, k = int(tree.infoset_first_seq[I]), int(tree.infoset_num_actions[I])
         w = [rng.randint(1, 9) for _ in range(k)]
-        for a in range(k):
-            b[f + a] = Fraction(w[a], sum(w))
-    for I in sorted(tree.player_infosets[p], key=lambda J: int(tree.infoset_first_seq[J])):
-        f, k = int(tree.infoset_first_seq[I]), int(tree.infoset_num_actions[I])
-        par = int(tree.infoset_parent_seq[I])
-        for a in range(k):
-            x[f + a] = x[par] * b[f + a]
-    return x
+        b[f:f + k] = [Fraction(v, sum(w)) for v in w]
+    return realization_plan_exact(tree, p, b)
 
 
 def _pure_best_response(tree: Tree, p: int, c: list) -> list:
-    """Player ``p``'s pure best response to sequence payoffs ``c`` (Fractions, per sequence): the
-    chosen sequence at every information set, reached or not, highest value first (ties: the
-    first action)."""
-    infos = list(tree.player_infosets[p])
-    seq_infoset = tree.seq_infoset[p]
-    depth = {}
+    """Player ``p``'s pure best response to sequence payoffs ``c`` (per sequence): the empty
+    sequence and the chosen sequence at every information set, reached or not (ties: the first
+    action; ``seqform.exact.exactbestresponse``)."""
+    choice = exact_backward_pass(tree, p, [fmpq_of(v) for v in c]).choice
+    return [0] + [choice[int(I)] for I in tree.player_infosets[p]]
 
-    def d(I):
-        if I not in depth:
-            par = int(tree.infoset_parent_seq[I])
-            depth[I] = 0 if par == 0 else d(int(seq_infoset[par])) + 1
-        return depth[I]
-    for I in infos:
-        d(I)
-    value = list(c)
-    chosen = {}
-    for I in sorted(infos, key=lambda J: -depth[J]):
-        f, k = int(tree.infoset_first_seq[I]), int(tree.infoset_num_actions[I])
-        best = max(range(k), key=lambda a: (value[f + a], -a))
-        chosen[I] = f + best
-        value[int(tree.infoset_parent_seq[I])] += value[f + best]
-    return [0] + [chosen[I] for I in infos]
+
+def _lcm_denominator(values) -> int:
+    den = 1
+    for v in values:
+        den = math.lcm(den, Fraction(v).denominator)
+    return den
 
 
 def solve_lcp(tree: Tree, *, seed: int = 0, attempts: int = 5, memory_limit_bytes: int | None = None,
@@ -154,80 +121,53 @@ def solve_lcp(tree: Tree, *, seed: int = 0, attempts: int = 5, memory_limit_byte
         raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players; the sequence-form LCP is for "
                                    f"two-player games")
     n0, n1 = tree.num_sequences
-    E, F = _constraints(tree, 0), _constraints(tree, 1)
-    m0, m1 = len(E), len(F)
-    A, B = _payoff_matrices(tree)
+    (E, _), (F, _) = constraint_matrix(tree, 0), constraint_matrix(tree, 1)
+    m0, m1 = E.shape[0], F.shape[0]
+    A, B = _lowered_payoffs(tree, 0), _lowered_payoffs(tree, 1)
     # variables: w_x, w_y, x, y, p, q, z0
     WX, WY, X, Y, P, Q = 0, n0, n0 + n1, 2 * n0 + n1, 2 * n0 + 2 * n1, 2 * n0 + 2 * n1 + m0
     Z0 = Q + m1
     V, N = Z0 + 1, n0 + n1 + m0 + m1
     check_lcp(tree.name, N, V, memory_limit_bytes if memory_limit_bytes is not None else memory_limit())
+    # the equations in integers, all but the covering column (the prior's):
+    #   x rows  w_x - E^T p + A y + (A ybar) z0 = 0;   y rows  w_y - F^T q + B^T x + (B^T xbar) z0 = 0;
+    #   E x = e;   F y = f.
+    # The slacks' and the constraints' coefficients stay 1 and +-1, so that the start is reached by
+    # +-1 pivots; each player's payoffs are multiplied by one common denominator (a positive scale
+    # changes no best response)
+    G = np.zeros((N, V), dtype=object)
+    hv = np.zeros(N, dtype=object)
+    G[np.arange(n0 + n1), np.arange(n0 + n1)] = 1
+    # per player: its constraint matrix, the first row of its constraints, of its slack rows, its
+    # plan's first column and its dual variables' first column
+    for C, con, slack, plan, dual in ((E.tocoo(), n0 + n1, 0, X, P), (F.tocoo(), n0 + n1 + m0, n0, Y, Q)):
+        for j, s, coef in zip(C.row.tolist(), C.col.tolist(), C.data.tolist()):
+            G[con + j, plan + s] = int(coef)        # E x = e
+            G[slack + s, dual + j] = -int(coef)     # -E^T p in the slack rows
+    hv[n0 + n1] = hv[n0 + n1 + m0] = 1
+    da, db = _lcm_denominator(A.values()), _lcm_denominator(B.values())
+    for (s, t), a in A.items():
+        G[s, Y + t] = int(a * da)
+    for (s, t), b in B.items():
+        G[n0 + t, X + s] = int(b * db)
+    complement = {}
+    for s in range(n0):
+        complement[X + s], complement[WX + s] = WX + s, X + s
+    for t in range(n1):
+        complement[Y + t], complement[WY + t] = WY + t, Y + t
+    free = set(range(P, Z0))
     last_error = None
     for attempt in range(attempts):
         rng = random.Random(seed + attempt)
         xbar, ybar = _prior(tree, 0, rng), _prior(tree, 1, rng)
-        rows = [dict() for _ in range(N)]
-        h = [Fraction(0)] * N
-        for s in range(n0):
-            rows[s][WX + s] = Fraction(1)
-        for t in range(n1):
-            rows[n0 + t][WY + t] = Fraction(1)
-        for j, row in enumerate(E):  # E x = e, and -E^T p in the x rows
-            for s, coef in row:
-                rows[n0 + n1 + j][X + s] = rows[n0 + n1 + j].get(X + s, 0) + coef
-                rows[s][P + j] = rows[s].get(P + j, 0) - coef
-        h[n0 + n1] = Fraction(1)
-        for k, row in enumerate(F):
-            for t, coef in row:
-                rows[n0 + n1 + m0 + k][Y + t] = rows[n0 + n1 + m0 + k].get(Y + t, 0) + coef
-                rows[n0 + t][Q + k] = rows[n0 + t].get(Q + k, 0) - coef
-        h[n0 + n1 + m0] = Fraction(1)
         cov_x, cov_y = [Fraction(0)] * n0, [Fraction(0)] * n1
-        for (s, t), a in A.items():  # + A y + (A ybar) z0 in x's rows
-            rows[s][Y + t] = rows[s].get(Y + t, 0) + a
+        for (s, t), a in A.items():
             cov_x[s] += a * ybar[t]
-        for (s, t), b in B.items():  # + B^T x + (B^T xbar) z0 in y's rows
-            rows[n0 + t][X + s] = rows[n0 + t].get(X + s, 0) + b
+        for (s, t), b in B.items():
             cov_y[t] += b * xbar[s]
-        for s in range(n0):
-            if cov_x[s]:
-                rows[s][Z0] = cov_x[s]
-        for t in range(n1):
-            if cov_y[t]:
-                rows[n0 + t][Z0] = cov_y[t]
-        # integers, keeping the slacks' and the constraints' coefficients 1 and +-1 (so that the
-        # start is reached by +-1 pivots): each player's payoffs times one common denominator (a
-        # positive scale changes no best response), the covering column times its own (z0 is
-        # only a path parameter)
-        G = np.zeros((N, V), dtype=object)
-        hv = np.zeros(N, dtype=object)
-        scale = {}
-        for name, cols in (("A", range(Y, Y + n1)), ("B", range(X, X + n0))):
-            den = 1
-            rng_rows = range(n0) if name == "A" else range(n0, n0 + n1)
-            for i in rng_rows:
-                for col in cols:
-                    v = rows[i].get(col)
-                    if v is not None:
-                        den = math.lcm(den, Fraction(v).denominator)
-            scale[name] = den
-        zden = 1
-        for i in range(N):
-            v = rows[i].get(Z0)
-            if v is not None:
-                zden = math.lcm(zden, Fraction(v).denominator)
-        for i, row in enumerate(rows):
-            for col, v in row.items():
-                if col == Z0:
-                    f = zden
-                elif i < n0 and Y <= col < Y + n1:
-                    f = scale["A"]
-                elif n0 <= i < n0 + n1 and X <= col < X + n0:
-                    f = scale["B"]
-                else:
-                    f = 1
-                G[i, col] = int(Fraction(v) * f)
-            hv[i] = int(h[i])
+        # the covering column times its own common denominator (z0 is only a path parameter)
+        dz = _lcm_denominator(cov_x + cov_y)
+        G[:n0 + n1, Z0] = [int(v * dz) for v in cov_x + cov_y]
         # the start: pure best responses to the priors, at every information set
         bx = _pure_best_response(tree, 0, cov_x)
         by = _pure_best_response(tree, 1, cov_y)
@@ -236,12 +176,6 @@ def solve_lcp(tree: Tree, *, seed: int = 0, attempts: int = 5, memory_limit_byte
         start = [WX + s for s in range(n0) if s not in sx] + [WY + t for t in range(n1) if t not in sy]
         start += [X + s for s in bx] + [Y + t for t in by]
         start += [P + j for j in range(m0)] + [Q + k for k in range(m1)]
-        complement = {}
-        for s in range(n0):
-            complement[X + s], complement[WX + s] = WX + s, X + s
-        for t in range(n1):
-            complement[Y + t], complement[WY + t] = WY + t, Y + t
-        free = set(range(P, Z0))
         say(f"Lemke on the sequence-form LCP: {N:,} equations, {V:,} variables (prior seed {seed + attempt})")
         try:
             res = lemke(G, hv, complement, free, Z0, start, progress=say)

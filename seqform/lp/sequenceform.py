@@ -60,22 +60,27 @@ class SequenceForm:
     def A_exact(self) -> tuple[np.ndarray, np.ndarray, list]:
         """``A``'s nonzeros exactly: ``(rows, cols, values)``, values int or Fraction (ints stay
         ints: a Fraction per entry cost a second on a 100,000-leaf chain)."""
-        t = self.tree
-        acc: dict = {}
-        s1 = t.node_seq[0, t.terminals].tolist()
-        s2 = t.node_seq[1, t.terminals].tolist()
-        for i, (a, b) in enumerate(zip(s1, s2)):
-            v = t.terminal_chance_exact[i] * t.payoff_exact[i][0]
-            if v:
-                acc[(a, b)] = acc.get((a, b), 0) + v
-        keys = [k for k, v in acc.items() if v != 0]
-        rows = np.asarray([k[0] for k in keys], dtype=np.int64)
-        cols = np.asarray([k[1] for k in keys], dtype=np.int64)
-        return rows, cols, [acc[k] for k in keys]
+        acc = exact_payoff_entries(self.tree, 0)
+        rows = np.asarray([k[0] for k in acc], dtype=np.int64)
+        cols = np.asarray([k[1] for k in acc], dtype=np.int64)
+        return rows, cols, list(acc.values())
 
     def payoff(self, x: np.ndarray, y: np.ndarray) -> float:
         """Player 0's expected payoff ``x^T A y``."""
         return float(x @ (self.A @ y))
+
+
+def exact_payoff_entries(tree: Tree, p: int, shift=0) -> dict:
+    """Player ``p``'s sequence-form payoff matrix exactly, as its nonzeros: ``(s0, s1) -> sum over
+    the leaves z with sequences (s0, s1) of chance(z) (u_p(z) - shift)`` (int or Fraction)."""
+    acc: dict = {}
+    s1 = tree.node_seq[0, tree.terminals].tolist()
+    s2 = tree.node_seq[1, tree.terminals].tolist()
+    for i, key in enumerate(zip(s1, s2)):
+        v = tree.terminal_chance_exact[i] * (tree.payoff_exact[i][p] - shift)
+        if v:
+            acc[key] = acc.get(key, 0) + v
+    return {k: v for k, v in acc.items() if v != 0}
 
 
 def sequence_form(tree: Tree) -> SequenceForm:

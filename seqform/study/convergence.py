@@ -42,10 +42,11 @@ from seqform.verify.infosetregret import infoset_regret
 from seqform.study.regretbounds import BOUND_LABELS, exploitability_bound
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
+from seqform.iterative.cfr import ALGORITHMS as CFR_ALGORITHMS
 
-SOLVERS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "cs-cfr", "es-mccfr", "os-mccfr",
-           "es-mccfr-batched", "os-mccfr-batched", "egt", "egt-perturbed", "omwu", "openspiel-cfr",
-           "openspiel-cfr+", "openspiel-es-mccfr", "openspiel-os-mccfr")
+SOLVERS = CFR_ALGORITHMS + ("cs-cfr", "es-mccfr", "os-mccfr", "es-mccfr-batched", "os-mccfr-batched", "egt",
+                            "egt-perturbed", "omwu", "openspiel-cfr", "openspiel-cfr+", "openspiel-es-mccfr",
+                            "openspiel-os-mccfr")
 
 
 @dataclass
@@ -219,14 +220,16 @@ class _Stepper:
 MCCFR_SAMPLING = {"es-mccfr": "external", "os-mccfr": "outcome", "cs-cfr": "chance"}
 
 
-#: solvers whose runs do not depend on the seed (a study runs them once)
-DETERMINISTIC = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay", "egt", "egt-perturbed",
-                 "omwu", "openspiel-cfr", "openspiel-cfr+")
+#: the built-in solvers that draw samples: their runs depend on the seed
+SAMPLED = ("cs-cfr", "es-mccfr", "os-mccfr", "es-mccfr-batched", "os-mccfr-batched", "openspiel-es-mccfr",
+           "openspiel-os-mccfr")
+#: the built-in solvers whose runs do not depend on the seed (a study runs them once)
+DETERMINISTIC = tuple(s for s in SOLVERS if s not in SAMPLED)
 
 
 def _builtin(name: str, eps: float | None, seed: int) -> tuple:
     """A core solver's class and the keyword arguments its name fixes (``None``: not a core solver)."""
-    if name in ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay"):
+    if name in CFR_ALGORITHMS:
         from seqform.iterative.cfr import RegretMinimizer
         return RegretMinimizer, {"algorithm": name}
     if name in MCCFR_SAMPLING:
@@ -404,9 +407,9 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
     ``params``: a built-in solver's constructor arguments (``solver_parameters``). ``truth``: the
     ground truth ``ground_truth(game, refined, eps)`` computed once, instead of ``refined`` and a
     new LP solve. A batched solver (one with a ``batch``) runs whole batches: it is measured at
-    the first whole batch at or after each point. ``time_limit``: seconds the run may take; past it ``CellTimeout`` is raised
-    (checked between iterations). Ctrl-C stops the run and returns what was measured
-    (``interrupted``)."""
+    the first whole batch at or after each point. ``time_limit``: seconds the run may take; past
+    it ``CellTimeout`` is raised (checked between iterations). Ctrl-C stops the run and returns
+    what was measured (``interrupted``)."""
     say = progress or (lambda msg: None)
     tree = game if isinstance(game, Tree) else compile_tree(game)
     if truth is None:
@@ -517,4 +520,4 @@ def _bands(runs: list) -> list:
 
 
 __all__ = ["verify", "ground_truth", "GroundTruth", "VerifyReport", "VerifyPoint", "CellTimeout", "SOLVERS",
-           "DETERMINISTIC", "all_solvers", "make_solver", "solver_parameters", "checkpoints"]
+           "SAMPLED", "DETERMINISTIC", "all_solvers", "make_solver", "solver_parameters", "checkpoints"]

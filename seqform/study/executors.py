@@ -2,7 +2,7 @@
 
 Both executors take the ground truth of every game once (``GroundTruth``, computed by the driver)
 and hand each worker a copy once: the pool through its initializer, Ray through its object store
-(``ray.put``). A cell is ``run_cell(cell, truth, eps, time_limit)``, the same function on both,
+(``ray.put``). A cell is ``run_cell(cell, truth, time_limit)``, the same function on both,
 so the same study gives the same table. The driver (``seqform.study.studyrunner``) submits
 cells, collects ``(cell, rows)`` or ``(cell, error)`` as they finish, and retries failures.
 
@@ -70,16 +70,17 @@ def _tree(game: str):
     return _TREES[game]
 
 
-def run_cell(cell, truth=None, eps: float | None = None, time_limit: float | None = None) -> list:
+def run_cell(cell, truth=None, time_limit: float | None = None) -> list:
     """Run one cell (a ``verify`` run) and return its rows for the table (without the study's
     name, status and attempts, which the driver adds). ``truth``: the game's ``GroundTruth``
-    (default: the one this worker was given at start)."""
+    (default: the one this worker was given at start), whose ``eps`` is also the perturbed
+    solvers' tremble."""
     from seqform.study.convergence import takes_eps, verify
     t0 = time.perf_counter()
     truth = truth if truth is not None else _TRUTHS[cell.game]
     tree = _tree(cell.game)
     rep = verify(cell.solver, tree, cell.iterations, points=list(cell.points), seed=cell.seed,
-                 params=dict(cell.params), truth=truth, eps=eps if takes_eps(cell.solver) else None,
+                 params=dict(cell.params), truth=truth, eps=truth.eps if takes_eps(cell.solver) else None,
                  time_limit=time_limit)
     if rep.interrupted:
         raise SeqformError("the cell was interrupted")
@@ -104,8 +105,8 @@ def run_cell(cell, truth=None, eps: float | None = None, time_limit: float | Non
     return rows
 
 
-def _run_cell_here(cell, eps, time_limit):
-    return run_cell(cell, None, eps, time_limit)
+def _run_cell_here(cell, time_limit):
+    return run_cell(cell, None, time_limit)
 
 
 class WorkerDied(SeqformError):
@@ -117,10 +118,10 @@ class LocalExecutor:
 
     name = "local"
 
-    def __init__(self, workers: int, truths: dict, eps: float | None, time_limit: float | None):
+    def __init__(self, workers: int, truths: dict, time_limit: float | None):
         if workers < 1:
             raise SeqformError(f"--workers must be at least 1, got {workers}")
-        self.workers, self.truths, self.eps, self.time_limit = workers, truths, eps, time_limit
+        self.workers, self.truths, self.time_limit = workers, truths, time_limit
         self._pool = None
         self._running: dict = {}  # future -> cell
 
@@ -140,7 +141,7 @@ class LocalExecutor:
     def submit(self, cell) -> None:
         if self._pool is None:
             self._new_pool()
-        self._running[self._pool.submit(_run_cell_here, cell, self.eps, self.time_limit)] = cell
+        self._running[self._pool.submit(_run_cell_here, cell, self.time_limit)] = cell
 
     def results(self, timeout: float) -> list:
         """Cells finished within ``timeout`` seconds: ``(cell, rows, None)`` or ``(cell, None, error)``."""
@@ -185,8 +186,7 @@ class RayExecutor:
 
     name = "ray"
 
-    def __init__(self, address: str | None, truths: dict, eps: float | None, time_limit: float | None,
-                 workers: int | None = None):
+    def __init__(self, address: str | None, truths: dict, time_limit: float | None, workers: int | None = None):
         try:
             import ray
         except ImportError:
@@ -205,7 +205,7 @@ class RayExecutor:
             raise SeqformError(f"--ray: cannot start or join Ray{'' if address is None else ' at ' + address}: "
                                f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         self.started_here = address is None
-        self.eps, self.time_limit = eps, time_limit
+        self.time_limit = time_limit
         self.truth_refs = {g: ray.put(t) for g, t in truths.items()}
         self._remote = ray.remote(num_cpus=1, max_retries=0)(_ray_cell)
         self._running: dict = {}  # ObjectRef -> cell
@@ -220,7 +220,7 @@ class RayExecutor:
         return len(self._running)
 
     def submit(self, cell) -> None:
-        ref = self._remote.remote(cell, self.truth_refs[cell.game], self.eps, self.time_limit)
+        ref = self._remote.remote(cell, self.truth_refs[cell.game], self.time_limit)
         self._running[ref] = cell
 
     def results(self, timeout: float) -> list:
@@ -255,9 +255,9 @@ class RayExecutor:
                 ray.shutdown()
 
 
-def _ray_cell(cell, truth, eps, time_limit):
+def _ray_cell(cell, truth, time_limit):
     _worker_setup()
-    return run_cell(cell, truth, eps, time_limit)
+    return run_cell(cell, truth, time_limit)
 
 
 __all__ = ["LocalExecutor", "RayExecutor", "run_cell", "WorkerDied"]

@@ -136,11 +136,11 @@ def run_study(spec: StudySpec, out: str | Path, *, workers: int | None = None, r
         result.ground_truth_seconds = time.perf_counter() - t_truth
         if ray:
             from seqform.study.executors import RayExecutor
-            executor = RayExecutor(None if ray is True else str(ray), truths, spec.eps, spec.time_limit, workers)
+            executor = RayExecutor(None if ray is True else str(ray), truths, spec.time_limit, workers)
             result.workers = executor.workers
         else:
             from seqform.study.executors import LocalExecutor
-            executor = LocalExecutor(workers, truths, spec.eps, spec.time_limit)
+            executor = LocalExecutor(workers, truths, spec.time_limit)
         try:
             _drive(spec, out, todo, executor, result, progress)
         except KeyboardInterrupt:

@@ -81,7 +81,6 @@ class SolverSpec:
     params: dict = field(default_factory=dict)
     iterations: Any = None
     checkpoints: int | None = None
-    line: int = 0
 
 
 @dataclass
@@ -287,7 +286,7 @@ def load_study(path: str | Path) -> StudySpec:
         if isinstance(it, dict):  # per-game counts the solver leaves out come from the study's
             base = study["iterations"]
             it = {g: it.get(g, base[g] if isinstance(base, dict) else base) for g in games}
-        specs.append(SolverSpec(nm, params, it, c, loc.find("solvers", i, None)))
+        specs.append(SolverSpec(nm, params, it, c))
     return StudySpec(name, str(path), games, seeds, study["iterations"], cps, None if tl is None else float(tl),
                      refined, None if eps is None else float(eps), specs)
 

@@ -67,16 +67,22 @@ def cell_id(key: str) -> str:
     return hashlib.sha1(key.encode()).hexdigest()[:20]
 
 
+def _replace_atomically(final: Path, write) -> None:
+    """``write(path)`` to a temporary file beside ``final``, then rename it into place: a reader
+    (or a run killed meanwhile) sees the old file or the new one, never half of one."""
+    final = Path(final)
+    tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
+    write(tmp)
+    os.replace(tmp, final)
+
+
 def write_cell(out: Path, key: str, rows: list) -> None:
     """Write one cell's rows to ``out/cells/`` atomically."""
     pa = _pa()
     d = Path(out) / "cells"
     d.mkdir(parents=True, exist_ok=True)
     table = pa.Table.from_pylist([{c: r.get(c) for c, _ in COLUMNS} for r in rows], schema=schema())
-    final = d / f"{cell_id(key)}.parquet"
-    tmp = d / f".{final.name}.{os.getpid()}.tmp"
-    pa.parquet.write_table(table, tmp)
-    os.replace(tmp, final)
+    _replace_atomically(d / f"{cell_id(key)}.parquet", lambda tmp: pa.parquet.write_table(table, tmp))
 
 
 def read_cells(out: Path) -> dict:
@@ -105,12 +111,8 @@ def consolidate(out: Path, keys: list) -> int:
     cells = read_cells(out)
     rows = [r for k in keys if k in cells for r in cells[k]]
     table = pa.Table.from_pylist(rows, schema=schema())
-    for name, write in (("results.parquet", lambda t, p: pa.parquet.write_table(t, p)),
-                        ("results.csv", lambda t, p: pa.csv.write_csv(t, p))):
-        final = Path(out) / name
-        tmp = Path(out) / f".{name}.tmp"
-        write(table, tmp)
-        os.replace(tmp, final)
+    _replace_atomically(Path(out) / "results.parquet", lambda tmp: pa.parquet.write_table(table, tmp))
+    _replace_atomically(Path(out) / "results.csv", lambda tmp: pa.csv.write_csv(table, tmp))
     return len(rows)
 
 
@@ -207,9 +209,7 @@ def record_environment(out: Path, extra: dict) -> None:
         if isinstance(old, dict):
             old.setdefault("resumed", []).append(env)
             env = old
-    tmp = p.with_suffix(".tmp")
-    tmp.write_text(json.dumps(env, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, p)
+    _replace_atomically(p, lambda tmp: tmp.write_text(json.dumps(env, indent=2, sort_keys=True) + "\n"))
 
 
 __all__ = ["COLUMNS", "DETERMINISTIC_COLUMNS", "TIMING_COLUMNS", "write_cell", "read_cells", "consolidate",
