@@ -1,13 +1,17 @@
-"""Refined equilibria of two-player zero-sum games from perturbed sequence-form polytopes.
+"""Refined equilibria of two-player games from perturbed sequence-form polytopes.
 
 ``refinements.efpe(game)`` and ``refinements.qpe(game)`` compute an extensive-form perfect or a
 quasi-perfect equilibrium exactly, as the limit eps -> 0 of the perturbed games' equilibria (the
 trembling LP of Farina, Gatti & Sandholm 2018), certified: the limit is an exact Nash equilibrium
 and every information set's regret (Kroer, Farina & Sandholm (2017)'s measure, under the limit beliefs) is exactly zero.
-With ``eps=...`` they solve the perturbed game at that tremble instead. Modules:
-``perturbation`` (EFPE, QPE and user-given lower bounds), ``perturbedlp`` (the LP with eps as a
-symbol), ``iterativerefinement`` (exact optimality at one eps), ``trembling`` (the limit),
-``certify`` (the checks), ``solve`` (the API).
+With ``eps=...`` they solve the perturbed game at that tremble instead. General-sum games go
+through the perturbed sequence-form LCP instead (``generalsum``). Each limit is also tested
+against its concept's definition (``definitioncertificate``: ``certify_efpe``, ``certify_qpe``).
+Modules: ``perturbation`` (EFPE, QPE and user-given lower bounds), ``perturbedlp`` (the LP with
+eps as a symbol), ``iterativerefinement`` (exact optimality at one eps), ``trembling`` (the
+limit), ``limitcertificate`` (regrets under the limit beliefs), ``definitioncertificate`` (the
+concepts' definitions), ``tremblingbestresponse`` (best responses inside the perturbed
+polytopes), ``generalsum`` (the perturbed LCP), ``refine`` (the API).
 
 References:
 
@@ -16,9 +20,10 @@ References:
 """
 from __future__ import annotations
 
+from .definitioncertificate import DefinitionCertificate, certify_efpe, certify_qpe
 from .errors import PerturbationError, RefinementError
 from .perturbation import Perturbation, custom
 from .refine import RefinedSolution, efpe, qpe, refine
 
 __all__ = ["efpe", "qpe", "refine", "RefinedSolution", "Perturbation", "custom", "PerturbationError",
-           "RefinementError"]
+           "RefinementError", "DefinitionCertificate", "certify_efpe", "certify_qpe"]

@@ -43,13 +43,23 @@ def cmd_refine(args, game, prog: Progress) -> int:
         return 0
     print(f"game            {sol.game}")
     print(f"sizes           {fmt_sizes(sol.sizes)}")
+    what = "extensive-form perfect" if sol.concept == "efpe" else "quasi-perfect"
+    if sol.values is not None:  # a general-sum game: the perturbed LCP
+        limit = "exact limit eps -> 0" if sol.eps is None else f"perturbed game at eps={sol.eps:g} (exact at that eps)"
+        print(f"refinement      {sol.concept}: {what} equilibrium, {limit} (perturbed sequence-form LCP)")
+        print("values          " + ", ".join(f"{v} (= {float(v):.12g})" for v in sol.values))
+        print(f"certificate     {'exact' if sol.certified else 'FAILED'}: " + "; ".join(sol.notes[1:]))
+        print(f"NashConv        {sol.exploitability:.3g}  (unperturbed game)")
+        print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in sol.seconds.items()))
+        if args.strategy:
+            print_strategy(sol.tree, sol.exact_profile or sol.profile)
+        return 0
     if sol.eps is None:
-        what = "extensive-form perfect" if sol.concept == "efpe" else "quasi-perfect"
         print(f"refinement      {sol.concept}: {what} equilibrium, exact limit eps -> 0 (trembling LP)")
         print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
         print(f"certificate     {'exact' if sol.certified else 'FAILED'}: Nash with the certified value "
-              f"{sol.nash_value}, every information set's regret exactly zero under the limit beliefs"
-              if sol.certified else f"certificate     FAILED: {'; '.join(sol.notes)}")
+              f"{sol.nash_value}, every information set's regret exactly zero under the limit beliefs, and "
+              f"{sol.concept} by its definition" if sol.certified else f"certificate     FAILED: {'; '.join(sol.notes)}")
         print(f"max infoset regret {sol.max_infoset_regret} ({sol.positive_regret_infosets} information sets positive)")
     else:
         print(f"refinement      {sol.concept} perturbed game at eps={sol.eps:g} (exact at that eps)")

@@ -1,19 +1,19 @@
-"""``refinements.efpe(game)``, ``refinements.qpe(game)``: refined equilibria of two-player zero-sum
-games, exactly in the limit eps -> 0 (the trembling LP) or at a chosen tremble ``eps``.
+"""``refinements.efpe(game)``, ``refinements.qpe(game)``: refined equilibria of two-player games,
+exactly in the limit eps -> 0 or at a chosen tremble ``eps``.
 
-game -> tree -> sequence form -> perturbed LP -> (HiGHS at eps | trembling-LP limit) -> checks.
+Zero-sum: game -> tree -> sequence form -> perturbed LP -> (HiGHS at eps | trembling-LP limit) ->
+checks. General-sum: game -> tree -> perturbed sequence-form LCP (``refinements.generalsum``) ->
+checks.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
 import numpy as np
 
 from seqform.verify.exploitability import exploitability as _exploitability
-from seqform.result import Result
 from seqform.exact.certificate import ExactSequenceForm, exact_bracket
 from seqform.exact.rationals import fraction_of
 from seqform.model.game import Game
@@ -25,7 +25,10 @@ from seqform.model.tree import Tree, compile_tree
 
 from . import perturbation as _pert
 from .limitcertificate import leading_terms, limit_behaviour, limit_regrets, max_regret
-from .errors import PerturbationError, RefinementError
+from .definitioncertificate import certify_efpe, certify_qpe
+from .errors import PerturbationError
+from .generalsum import refine_general_sum
+from .refinedsolution import RefinedSolution
 from .perturbedlp import build, solve_at
 from .iterativerefinement import exact_plans
 from .iterativerefinement import refine as iterative_refine
@@ -33,84 +36,6 @@ from .trembling import search
 from .tremblingbestresponse import perturbed_measures
 
 CONCEPTS = {"efpe": _pert.efpe, "qpe": _pert.qpe}
-
-
-@dataclass
-class RefinedSolution(Result):
-    """A refined equilibrium. Values are player 0's.
-
-    ``concept``: "efpe", "qpe" or "custom". ``eps``: None for the exact limit, else the tremble
-    of a fixed-eps solve. Limit: ``value`` (Fraction, the game value: the limit's exact best
-    responses meet) and, with ``cross_check``, ``nash_value`` (the plain LP's certified value,
-    computed separately); ``certified`` when the limit profile is an exact Nash equilibrium (and
-    its value the cross-check's) and every information-set regret is exactly zero;
-    ``exact_profile`` (behavioural, Fractions, defined at every information set) and
-    ``exact_realization`` [x, y]; ``basis_eps``: the eps at which the basis was found (and made exactly optimal)
-    that was then proved optimal for all sufficiently small eps > 0.
-    Fixed eps: ``value_float`` is the perturbed game's value, ``profile`` the perturbed
-    equilibrium (fully mixed), ``tremble_violation`` the largest amount by which it misses a
-    tremble bound (should be ~0). Both: ``max_infoset_regret``, ``positive_regret_infosets``,
-    ``infoset_regret`` (per global information set), ``exploitability`` (in the unperturbed
-    game), ``sizes``, ``seconds``, ``notes``.
-    """
-
-    game: str
-    concept: str
-    eps: float | None
-    value: Fraction | None
-    value_float: float
-    certified: bool
-    nash_value: Fraction | None
-    exploitability: float
-    max_infoset_regret: Fraction | float
-    positive_regret_infosets: int
-    infoset_regret: list
-    profile: Profile
-    exact_profile: Profile | None
-    exact_realization: list | None
-    sizes: dict
-    seconds: dict
-    basis_eps: Fraction | None = None
-    tremble_violation: float | None = None
-    notes: list = field(default_factory=list)
-    tree: Tree | None = field(default=None, repr=False)
-    #: the perturbed LP and, for the limit, the basis proved optimal for all small enough eps > 0
-    lp: object = field(default=None, repr=False)
-    basis: tuple | None = field(default=None, repr=False)
-
-    @property
-    def method(self) -> str:
-        """"trembling-lp" (the exact limit eps -> 0) or "perturbed-lp" (one fixed eps)."""
-        return "trembling-lp" if self.eps is None else "perturbed-lp"
-
-    @property
-    def lower(self) -> Fraction | None:
-        """The exact value when certified (lower and upper bounds meet), else None."""
-        return self.value if self.certified else None
-
-    upper = lower
-
-    def measure(self, profile: Profile) -> dict:
-        """At a fixed eps: ``profile`` measured in this perturbed game against its exact value
-        (``refinements.tremblingbestresponse.perturbed_measures``), as JSON-ready floats:
-        ``perturbed_exploitability``, ``perturbed_value_gap``, ``perturbed_max_infoset_regret``,
-        ``tremble_violation``."""
-        if self.eps is None or self.lp is None:
-            raise RefinementError("measure needs the perturbed game at a fixed eps (refine(..., eps=E))")
-        exact = all(isinstance(v, (int, Fraction)) for b in profile.behaviour for v in b)
-        q = Fraction(str(self.eps))
-        return perturbed_measures(self.tree, self.lp.pert, q if exact else self.eps, profile,
-                                  fraction_of(self.value)).to_json()
-
-    def json_fields(self) -> dict:
-        out = {"refine": self.concept, "eps": self.eps, "nash_value": self.nash_value,
-               "max_infoset_regret": self.max_infoset_regret,
-               "positive_regret_infosets": self.positive_regret_infosets}
-        if self.basis_eps is not None:
-            out["basis_eps"] = self.basis_eps
-        if self.tremble_violation is not None:
-            out["tremble_violation"] = self.tremble_violation
-        return out
 
 
 def _tree(game: Game | Tree) -> Tree:
@@ -190,10 +115,12 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     secs: dict = {}
     t0 = time.perf_counter()
     tree = _tree(game)
-    sf = sequence_form(tree)
     make = CONCEPTS.get(perturbation) if isinstance(perturbation, str) else perturbation
     if make is None:
         raise PerturbationError(f"unknown refinement {perturbation!r}; choose one of {', '.join(CONCEPTS)}")
+    if tree.num_players == 2 and tree.constant_sum is None:
+        return refine_general_sum(tree, make(tree), eps, progress=say)
+    sf = sequence_form(tree)
     pert = make(tree)
     plp = build(sf, pert)
     secs["build"] = time.perf_counter() - t0
@@ -212,6 +139,12 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     say("certifying: information-set regrets under the limit beliefs")
     regrets = limit_regrets(tree, beh, leads)
     mx, arg, pos = max_regret(regrets)
+    # each concept by its definition, the trembling LP's series (truncated: a polynomial family,
+    # a witness of its own) as the witness
+    family = [[[fraction_of(v) for v in term] for term in ser.terms] for ser in (test.x, test.y)]
+    say("certifying: each concept by its definition")
+    K = len(family[0]) - 1
+    certificates = {"efpe": certify_efpe(tree, family, K), "qpe": certify_qpe(tree, family, K)}
     secs["certify"] = time.perf_counter() - t1
     nash = None
     if cross_check:
@@ -230,7 +163,12 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     if unreached:
         notes.append(f"{unreached} information sets are unreachable by chance (probability-zero outcomes): "
                      f"no regret is defined there")
-    certified = value is not None and pos == 0
+    own = certificates.get(pert.name)
+    certified = value is not None and pos == 0 and (own is None or own.holds)
+    for name, c in certificates.items():
+        notes.append(f"{name} by definition, with the trembling LP's series (exact through order {K}) as witness: "
+                     + ("holds" if c.holds else "fails: " + (c.reason or "at {}, {} does worse than {}".format(*c.failures[0])))
+                     + (f" ({c.ties_to_order} comparisons equal through order {K}, taken as ties)" if c.ties_to_order else ""))
     if nash is not None:
         certified = certified and nash.certified and value == nash.value
         if value is not None and nash.certified and value != nash.value:
@@ -242,7 +180,7 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
                            nash.value if nash is not None else None, float(expl), mx, pos,
                            regrets, fprof, Profile([[fraction_of(v) for v in b] for b in beh]),
                            [[fraction_of(v) for v in x0], [fraction_of(v) for v in y0]], tree.sizes(), secs,
-                           res.eps, None, notes, tree, plp, res.basis)
+                           res.eps, None, notes, tree, plp, res.basis, certificates=certificates, series=family)
 
 
 def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:

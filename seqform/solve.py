@@ -215,7 +215,8 @@ class GeneralSumSolution(Result):
     (``nash_conv`` is then exactly 0). ``exact_realization``: the two rational plans;
     ``profile``: float behavioural strategies. ``pivots``: Lemke's complementary pivots;
     ``lcp_size``: (equations, variables); ``prior_seed``: the seed of the prior behind the
-    covering vector."""
+    covering vector; ``lcp_path``: "floating point" (the path followed in floats, its final basis
+    solved and checked exactly) or "exact" (integer pivoting all along)."""
 
     game: str
     values: list
@@ -230,6 +231,7 @@ class GeneralSumSolution(Result):
     prior_seed: int | None = None
     tree: Tree | None = field(default=None, repr=False)
     method: str = "lcp"
+    lcp_path: str | None = None
 
     @property
     def value(self) -> Fraction:
@@ -256,7 +258,8 @@ class GeneralSumSolution(Result):
     def json_fields(self) -> dict:
         return {"values": list(self.values), "values_float": [float(v) for v in self.values],
                 "nash_conv": self.nash_conv, "pivots": self.pivots,
-                "lcp_size": None if self.lcp_size is None else list(self.lcp_size), "prior_seed": self.prior_seed}
+                "lcp_size": None if self.lcp_size is None else list(self.lcp_size), "prior_seed": self.prior_seed,
+                "lcp_path": self.lcp_path}
 
 
 def _general_sum_solution(tree: Tree, plans: list, what: str, t0: float, secs: dict, say,
@@ -290,7 +293,7 @@ def _solve_by_lcp(tree: Tree, t0: float, secs: dict, say, budget: int) -> Genera
     eq = solve_lcp(tree, memory_limit_bytes=budget, progress=say)
     secs["solve"] = time.perf_counter() - t
     return _general_sum_solution(tree, eq.plans, "the LCP equilibrium", t0, secs, say, method="lcp",
-                                 pivots=eq.pivots, lcp_size=eq.size, prior_seed=eq.seed)
+                                 pivots=eq.pivots, lcp_size=eq.size, prior_seed=eq.seed, lcp_path=eq.path)
 
 
 def _solve_by_subgame_perfect(tree: Tree, t0: float, secs: dict, say) -> GeneralSumSolution:

@@ -58,6 +58,7 @@ def cmd_solve(args) -> int:
         for p, v in enumerate(sol.values):
             print(f"value           {v}  (= {float(v):.12g}, player {p})")
         how = (f"Lemke's algorithm, {sol.pivots:,} pivots on an LCP of {sol.lcp_size[0]:,} equations"
+               + (" (path in floating point, final basis solved exactly)" if sol.lcp_path == "floating point" else "")
                if sol.method == "lcp" else "backward induction: subgame perfect")
         print(f"certificate     exact: each player's exact best response gains exactly 0 (NashConv "
               f"{sol.nash_conv}); {how}")

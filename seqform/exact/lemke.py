@@ -44,19 +44,26 @@ from seqform.errors import SolverError
 class LemkeResult:
     """``values``: every variable's exact value (Fractions, length V); ``basis``: the final
     basic variable of each row; ``pivots``: complementary pivots after the start; ``setup_pivots``:
-    the pivots that built the starting basis."""
+    the pivots that built the starting basis; ``columns``: the values for each right-hand side
+    (``columns[0]`` is ``values``); ``raw``: for a tableau over ``EpsPoly``, ``(numerators, d)``
+    (each variable's value is ``numerators[v] / d``, rational functions of eps)."""
 
     values: list
     basis: list
     pivots: int
     setup_pivots: int
+    columns: list | None = None
+    raw: tuple | None = None
 
 
 class _Tableau:
     """``d B^{-1} [G | h]`` in Python integers (numpy object array), ``basis[row]``."""
 
-    def __init__(self, G: np.ndarray, h: np.ndarray):
-        self.T = np.concatenate([G.astype(object), h.astype(object).reshape(-1, 1)], axis=1)
+    def __init__(self, G: np.ndarray, H: np.ndarray):
+        self.T = np.concatenate([G.astype(object), H.astype(object)], axis=1)
+        self.K = H.shape[1]
+        # a tableau over polynomials in eps (``seqform.exact.epspoly``) has polynomial right-hand sides
+        self.poly = not all(isinstance(v, (int, np.integer)) for v in H.ravel())
         self.d = 1
         self.basis = [-1] * G.shape[0]
         self.pivots = 0
@@ -69,7 +76,7 @@ class _Tableau:
         a = pr[c]
         col = T[:, c].copy()
         col[r] = 0
-        nz = np.flatnonzero(col != 0)
+        nz = np.flatnonzero((col != 0).astype(bool))
         rest = T[nz] * a - np.outer(col[nz], pr)  # divisible by d only as a whole
         if a != self.d:  # rows with a zero in the pivot column are multiplied by a / d: exact as well
             T[:] = (T * a) // self.d
@@ -81,23 +88,57 @@ class _Tableau:
         self.pivots += 1
 
     def result(self, num_vars: int, pivots: int, setup: int) -> "LemkeResult":
-        """Every variable's value in the current basis (nonbasic ones 0)."""
-        values = [Fraction(0)] * num_vars
+        """Every variable's value in the current basis (nonbasic ones 0), per right-hand side:
+        Fractions for an integer tableau; for an ``EpsPoly`` one, ``raw`` holds each variable's
+        numerator (0 if nonbasic) and the common denominator ``d`` instead."""
+        if self.poly:
+            nums = [0] * num_vars
+            for r, v in enumerate(self.basis):
+                nums[v] = self.T[r, -1]
+            return LemkeResult([], list(self.basis), pivots, setup, None, (nums, self.d))
+        columns = [[Fraction(0)] * num_vars for _ in range(self.K)]
         for r, v in enumerate(self.basis):
-            values[v] = Fraction(int(self.T[r, -1]), int(self.d))
-        return LemkeResult(values, list(self.basis), pivots, setup)
+            for k in range(self.K):
+                columns[k][v] = Fraction(int(self.T[r, k - self.K]), int(self.d))
+        return LemkeResult(columns[0], list(self.basis), pivots, setup, columns)
 
 
-def _lex_pick(T: np.ndarray, rows: np.ndarray, col: np.ndarray, lex_cols: list, minimise: bool) -> int:
-    """Among ``rows``, the row whose vector ``(h_i, T[i, lex_cols]...) / col_i`` is
-    lexicographically smallest (``minimise``) or largest; ``col_i`` are nonzero."""
+def _size(v):
+    """How large a pivot is, to prefer small ones: ``|v|`` for an integer; for a polynomial in eps,
+    its degree, then its largest coefficient."""
+    if isinstance(v, int) or isinstance(v, np.integer):
+        return (0, abs(int(v)))
+    c = v.coefficients()
+    return (len(c), max(abs(x) for x in c))
+
+
+def _lex_nonnegative(T: np.ndarray, rows: np.ndarray, K: int) -> np.ndarray:
+    """For each of ``rows``, whether its right-hand-side entries (the last ``K`` columns) are
+    lexicographically >= 0."""
+    out = np.ones(len(rows), dtype=bool)
+    undecided = np.ones(len(rows), dtype=bool)
+    for k in range(-K, 0):
+        col = T[rows, k]
+        out &= ~(undecided & (col < 0).astype(bool))
+        undecided &= (col == 0).astype(bool)
+    return out
+
+
+def _lex_pick(T: np.ndarray, rows: np.ndarray, col: np.ndarray, lex_cols: list, minimise: bool, K: int = 1) -> int:
+    """Among ``rows``, the row whose vector ``(H_i, T[i, lex_cols]...) / col_i`` (``H``: the last
+    ``K`` columns) is lexicographically smallest (``minimise``) or largest; ``col_i`` are nonzero
+    and of one sign. Ratios are compared by cross-multiplication (``a/b < c/d`` iff ``a d < c b``
+    when ``b d > 0``), which works for integers and for ``EpsPoly`` entries alike."""
     cand = list(rows)
-    for k in [-1] + list(lex_cols):
+    for k in list(range(-K, 0)) + list(lex_cols):
         if len(cand) == 1:
             break
-        vals = [Fraction(int(T[i, k]), int(col[i])) for i in cand]
-        best = min(vals) if minimise else max(vals)
-        cand = [i for i, v in zip(cand, vals) if v == best]
+        best = cand[0]
+        for i in cand[1:]:
+            lhs, rhs = T[i, k] * col[best], T[best, k] * col[i]
+            if (lhs < rhs) if minimise else (lhs > rhs):
+                best = i
+        cand = [i for i in cand if T[i, k] * col[best] == T[best, k] * col[i]]
     if len(cand) != 1:  # the starting basis's columns are independent: cannot happen
         raise SolverError("Lemke: the lexicographic ratio test found no unique row")
     return cand[0]
@@ -111,8 +152,10 @@ def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, st
     ----------
     G : ndarray of int, shape (N, V)
         The equations' coefficients (Python or numpy integers).
-    h : ndarray of int, shape (N,)
-        Their right-hand sides.
+    h : ndarray of int, shape (N,) or (N, K)
+        Their right-hand sides, or ``K`` right-hand sides compared lexicographically: the
+        coefficients of a right-hand side polynomial in a symbolic ``eps`` (column ``k``: of
+        ``eps^k``), so that the path is the one for every small enough ``eps > 0``.
     complement : dict
         Variable index -> its complementary variable's index (both directions).
     free : set
@@ -132,18 +175,20 @@ def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, st
     N, V = G.shape
     if len(start) != N or len(set(start)) != N:
         raise SolverError(f"Lemke: the starting basis must name {N} distinct variables, got {len(set(start))}")
-    tab = _Tableau(G, h)
+    H = np.asarray(h, dtype=object).reshape(N, -1)
+    K = H.shape[1]
+    tab = _Tableau(G, H)
     T = tab.T
     # the starting basis, by Gauss-Jordan elimination in integers
     assigned = np.zeros(N, dtype=bool)
     for c in start:
-        nz = np.flatnonzero((T[:, c] != 0) & ~assigned)
+        nz = np.flatnonzero((T[:, c] != 0).astype(bool) & ~assigned)
         if not len(nz):
             raise SolverError("Lemke: the starting basis is singular")
         # the smallest pivot keeps the determinant, and so every entry, small (+-1 where the
         # structure allows: the sequence-form constraints are +-1)
-        r = int(nz[np.argmin([abs(int(T[i, c])) for i in nz])])
-        if T[r, c] == tab.d and np.count_nonzero(T[:, c]) == 1:
+        r = int(nz[min(range(len(nz)), key=lambda k: _size(T[nz[k], c]))])
+        if T[r, c] == tab.d and np.count_nonzero((T[:, c] != 0).astype(bool)) == 1:
             tab.basis[r] = c  # already the unit column d e_r: pivoting would change nothing
         else:
             tab.pivot(r, c)
@@ -156,16 +201,16 @@ def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, st
     # bring z0 in at the smallest value that keeps every constrained basic variable >= 0:
     # value_i = (h_i - T[i, z0] z0) / d
     zc = T[:, z0]
-    grows = np.flatnonzero(constrained & (zc < 0))
-    bad = np.flatnonzero(constrained & (zc > 0))
+    grows = np.flatnonzero(constrained & (zc < 0).astype(bool))
+    bad = np.flatnonzero(constrained & (zc > 0).astype(bool))
     if len(bad):
         raise SolverError("Lemke: the starting basis is not feasible for large z0")
-    neg_const = np.flatnonzero(constrained & (zc == 0) & (T[:, -1] < 0))
-    if len(neg_const):
+    still = np.flatnonzero(constrained & (zc == 0).astype(bool))
+    if not np.all(_lex_nonnegative(T, still, K)):
         raise SolverError("Lemke: the starting basis is infeasible whatever z0")
-    if np.all(T[constrained, -1] >= 0):  # feasible at z0 = 0: the start is a solution already
+    if np.all(_lex_nonnegative(T, np.flatnonzero(constrained), K)):  # the start is a solution already
         return tab.result(V, 0, setup)
-    r = _lex_pick(T, grows, zc, lex_cols, minimise=False)
+    r = _lex_pick(T, grows, zc, lex_cols, minimise=False, K=K)
     leaving = tab.basis[r]
     tab.pivot(r, z0)
     limit = max_pivots if max_pivots is not None else 50 * N + 1000
@@ -175,10 +220,10 @@ def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, st
         if entering is None:
             raise SolverError(f"Lemke: variable {leaving} left and has no complement")
         col = T[:, entering]
-        rows = np.flatnonzero(constrained & (col > 0))
+        rows = np.flatnonzero(constrained & (col > 0).astype(bool))
         if not len(rows):
             raise SolverError("Lemke ended on a secondary ray: no solution found along its path")
-        r = _lex_pick(T, rows, col, lex_cols, minimise=True)
+        r = _lex_pick(T, rows, col, lex_cols, minimise=True, K=K)
         leaving = tab.basis[r]
         tab.pivot(r, entering)
         steps += 1

@@ -7,7 +7,9 @@ the opening bet; fold is legal only when facing a bet; player 0 opens both round
 private card that pairs the public card wins, else the higher rank, else the pot is split.
 
 Cards are ``rank * suits + suit``; information sets distinguish suits (no suit isomorphism), as
-OpenSpiel does. Sizes: ranks=3, suits=2: 9,457 histories, 5,520 leaves, 468 information sets and
+OpenSpiel does. ``rake`` (a whole percentage, default 0) makes the game general-sum: the house takes
+that share of the pot from every hand, the winner paying it (a fold included: no "no flop, no drop"
+rule), the two players half each when they split the pot. Sizes: ranks=3, suits=2: 9,457 histories, 5,520 leaves, 468 information sets and
 1,093 sequences per player; ranks=5: 55,361 / 32,760 / 1,380 / 3,221.
 """
 from __future__ import annotations
@@ -34,12 +36,16 @@ class Leduc(Game):
 
     num_players = 2
 
-    def __init__(self, ranks: int = 3, suits: int = 2):
+    def __init__(self, ranks: int = 3, suits: int = 2, rake: int = 0):
         if ranks < 1 or suits < 1 or ranks * suits < 3:
             raise UnknownGameError(f"leduc needs at least 3 cards; got ranks={ranks}, suits={suits}")
+        if not 0 <= rake < 100:
+            raise UnknownGameError(f"leduc's rake is a percentage of the pot from 0 to 99; got rake={rake}")
         self.ranks, self.suits = ranks, suits
+        self.rake = Fraction(rake, 100)
         self.deck = tuple(range(ranks * suits))
-        self.name = f"leduc(ranks={ranks},suits={suits})" if (ranks, suits) != (3, 2) else "leduc"
+        params = ([f"ranks={ranks},suits={suits}"] if (ranks, suits) != (3, 2) else []) + ([f"rake={rake}"] if rake else [])
+        self.name = f"leduc({','.join(params)})" if params else "leduc"
         self._deal = (("",), CHANCE, "deal", (), None, None)
         self._start = self._betting(("",))
         self._rests: dict = {}
@@ -55,8 +61,9 @@ class Leduc(Game):
         put = tuple(_contributions(hist))
         if r.endswith("f"):
             folder = (len(r) - 1) % 2
-            win = put[folder] if folder == 1 else -put[folder]
-            return (hist, TERMINAL, (), (), (win, -win), put)
+            won = put[folder] - self.rake * sum(put)  # the winner's net gain, after the rake
+            pay = (-put[0], won) if folder == 0 else (won, -put[1])
+            return (hist, TERMINAL, (), (), tuple(_number(v) for v in pay), put)
         if len(r) >= 2 and r[-1] == "c":  # the round is over: showdown, or the public card
             if len(hist) == 2:
                 return (hist, TERMINAL, (), (), None, put)
@@ -118,11 +125,16 @@ class Leduc(Game):
             return node[4]
         strength = self._strength[pub]
         s0, s1 = strength[cards[0]], strength[cards[1]]
-        if s0 == s1:
-            return (0, 0)
         put = node[5]
-        win = put[1] if s0 > s1 else -put[0]
-        return (win, -win)
+        if not self.rake:
+            if s0 == s1:
+                return (0, 0)
+            win = put[1] if s0 > s1 else -put[0]
+            return (win, -win)
+        fee = self.rake * sum(put)
+        if s0 == s1:
+            return (_number(-fee / 2),) * 2
+        return (_number(put[1] - fee), -put[1]) if s0 > s1 else (-put[0], _number(put[0] - fee))
 
     def utility_bound(self, h, player: int):
         """The largest utility of ``player`` below ``h``: the opponent's contribution at a showdown,
@@ -142,6 +154,11 @@ class Leduc(Game):
         return f"cards={h[0]} public={h[1]} history={'/'.join(h[2][0])!r}"
 
 
+def _number(v: Fraction):
+    """An int where the value is whole (the unraked game keeps integer payoffs)."""
+    return int(v) if v.denominator == 1 else v
+
+
 def _contributions(hist: tuple) -> list:
     """Each player's total contribution to the pot after the betting ``hist``."""
     put = [1, 1]
@@ -156,6 +173,7 @@ def _contributions(hist: tuple) -> list:
     return put
 
 
-def leduc(ranks: int = 3, suits: int = 2) -> Leduc:
-    """Leduc hold'em with a deck of ``ranks`` x ``suits`` cards (default 3 x 2)."""
-    return Leduc(ranks, suits)
+def leduc(ranks: int = 3, suits: int = 2, rake: int = 0) -> Leduc:
+    """Leduc hold'em with a deck of ``ranks`` x ``suits`` cards (default 3 x 2) and a rake of
+    ``rake`` percent of the pot (default 0: zero-sum)."""
+    return Leduc(ranks, suits, rake)

@@ -13,6 +13,14 @@
   cannot guess whether it is the ace; player 1 guesses "ace" or "other" and wins 1000 if right,
   loses 1000 if wrong. Player 0 never bets, so any guess that keeps betting unprofitable (guessing
   "ace" up to half the time) is Nash; only "other" is quasi-perfect.
+* ``mertens_voting()``: Mertens' voting game, where the extensive-form perfect and the quasi-perfect
+  equilibria are disjoint sets. Two players elect one of them, by secret ballot, to do a task that
+  pays both 1 if done correctly and 0 if not. Voting the same name elects that player; two votes
+  for oneself elect one of them at random (who is not told how); two votes for the other hand the
+  task to an outsider, who does it correctly. The elected player then does it correctly or not.
+  The unique quasi-perfect equilibrium: both vote for themselves and do it correctly (the only
+  admissible behaviour). In every extensive-form perfect one, at least one player, fearing their
+  own later tremble as much as the other's, votes for the other.
 * ``selten_horse()``: Selten's horse (three players, general-sum): for evaluation and the
   N-player tools; the two-player zero-sum refinements do not apply to it.
 
@@ -20,6 +28,7 @@ References:
 
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 - Miltersen & Sorensen (2010), "Computing a Quasi-Perfect Equilibrium of a Two-Player Game", Economic Theory.
+- Mertens (1995), "Two examples of strategic equilibrium", Games and Economic Behavior.
 """
 from __future__ import annotations
 
@@ -56,6 +65,22 @@ def guess_the_ace(stake: int = 1000) -> TreeGame:
 
     return TreeGame(("chance", ("ace", "other"), (Fraction(1, 52), Fraction(51, 52)),
                      (after("ace"), after("other"))), name="guess_the_ace")
+
+
+def mertens_voting() -> TreeGame:
+    """Mertens' (1995) voting game (see the module docstring). Player i's vote: "me" or "you"; the
+    elected player, who knows only that they voted for themselves, plays "right" or "wrong"."""
+    def task(i):
+        return ("decision", i, f"P{i} elected", ("right", "wrong"), (_leaf(1, 1), _leaf(0, 0)))
+
+    def after(v0):
+        # player 1 votes without seeing player 0's vote
+        if v0 == "me":
+            both = ("chance", ("P0 drawn", "P1 drawn"), (Fraction(1, 2), Fraction(1, 2)), (task(0), task(1)))
+            return ("decision", 1, "P1 votes", ("me", "you"), (both, task(0)))
+        return ("decision", 1, "P1 votes", ("me", "you"), (task(1), _leaf(1, 1)))
+
+    return TreeGame(("decision", 0, "P0 votes", ("me", "you"), (after("me"), after("you"))), name="mertens_voting")
 
 
 def selten_horse() -> TreeGame:

@@ -5,7 +5,8 @@ import io
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import seqform
 from seqform.exact.sequenceformlcp import solve_lcp
@@ -109,7 +110,7 @@ def test_backward_induction_for_any_number_of_players():
 
 
 @pytest.mark.parametrize("args,words", [
-    (["leduc", "--method", "lcp", "--memory-limit", "0.2"], ["sequence-form LCP of 'leduc'", "dense exact tableau"]),
+    (["leduc(rake=5)", "--refine", "efpe"], ["perturbed LCP of 'leduc(rake=5)'", "solve it at a fixed eps"]),
     (["selten_horse", "--method", "lcp"], ["3 players"]),
 ])
 def test_refusals_are_one_line(args, words):
@@ -120,3 +121,98 @@ def test_refusals_are_one_line(args, words):
     assert r.returncode == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and all(w in lines[0] for w in words), r.stderr
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(general_sum_games())
+def test_floating_point_path_ends_on_an_exact_equilibrium(g):
+    """The path followed in floats (``seqform.exact.lemkepath``) ends on a basis whose exact
+    solution is an equilibrium; integer pivoting from the same start does too."""
+    tree = seqform.compile_tree(g)
+    fast = solve_lcp(tree, method="float-path")
+    assert fast.path == "floating point"
+    check_equilibrium(tree, fast.plans)
+    check_equilibrium(tree, solve_lcp(tree, method="exact").plans)
+
+
+def test_a_float_basis_that_fails_its_exact_check_falls_back_to_exact_pivoting(monkeypatch):
+    import seqform.exact.sequenceformlcp as lcp
+    tree = seqform.compile_tree(seqform.games.load("kuhn"))
+    monkeypatch.setattr(lcp, "_solve_basis", lambda *a, **k: None)
+    eq = lcp.solve_lcp(tree)
+    assert eq.path == "exact"
+    check_equilibrium(tree, eq.plans)
+    with pytest.raises(seqform.errors.SolverError, match="not feasible in exact arithmetic"):
+        lcp.solve_lcp(tree, method="float-path")
+
+
+def test_a_failed_float_path_tries_another_prior(monkeypatch):
+    import seqform.exact.sequenceformlcp as lcp
+    real, calls = lcp.lemke_path, []
+
+    def flaky(*a, **k):
+        calls.append(1)
+        if len(calls) == 1:
+            raise seqform.errors.SolverError("Lemke (floating point): a basis repeated after 7 pivots (rounding)")
+        return real(*a, **k)
+    monkeypatch.setattr(lcp, "lemke_path", flaky)
+    tree = seqform.compile_tree(seqform.games.load("kuhn"))
+    eq = lcp.solve_lcp(tree, seed=3)
+    assert len(calls) == 2 and eq.seed == 4
+    check_equilibrium(tree, eq.plans)
+
+
+def test_raked_leduc_is_general_sum_and_solved_exactly():
+    """Leduc with a 5% rake (1,093 sequences per player): the floating-point path, then the exact
+    basis; exact best responses gain nothing."""
+    g = seqform.games.load("leduc(rake=5)")
+    assert g.name == "leduc(rake=5)"
+    tree = seqform.compile_tree(g)
+    assert tree.constant_sum is None and tuple(tree.num_sequences) == (1093, 1093)
+    eq = solve_lcp(tree)
+    assert eq.path == "floating point"
+    check_equilibrium(tree, eq.plans)
+
+
+def test_qpe_lower_bounds_symbolic_and_at_a_fixed_eps_agree():
+    """Realization lower bounds ``eps^|s|`` solved for every small eps at once: the returned
+    polynomial plans, evaluated at a small rational eps, are an equilibrium of that perturbed game
+    (an exact check at that eps by exact best responses inside the polytope is in
+    tests/refinements); here: they meet every bound and sum correctly."""
+    from refinements.perturbation import qpe
+    tree = seqform.compile_tree(seqform.games.load("liars_dice(1,3)"))
+    pert = qpe(tree)
+    bounds = [(None, pert.realization[p]) for p in range(2)]
+    sym = solve_lcp(tree, bounds=bounds)
+    eps = Fraction(1, 1000)
+    for p in range(2):
+        x = [sum(sym.series[p][k][s] * eps ** k for k in range(len(sym.series[p]))) for s in range(tree.num_sequences[p])]
+        lam = pert.lam_exact(p, eps)
+        assert all(x[s] >= lam[s] for s in range(1, len(x)))
+    check_equilibrium(tree, sym.plans)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(st.lists(st.integers(-5, 5), min_size=8, max_size=8))
+def test_unique_equilibrium_agrees_with_pygambit(u):
+    """2x2 bimatrix games (as simultaneous-move trees) with no pure equilibrium and no payoff ties
+    have exactly one equilibrium, completely mixed: ours and pygambit's rational lcp_solve must be
+    the same profile."""
+    gbt = pytest.importorskip("pygambit")
+    from seqform.games.explicit import TreeGame
+    from seqform.io.efgwrite import efg_string
+    from seqform.io.strategyjson import from_pygambit_behavior
+    a = [[u[0], u[1]], [u[2], u[3]]]  # player 0's payoffs: rows T/B, columns l/r
+    b = [[u[4], u[5]], [u[6], u[7]]]
+    # a tie could allow more equilibria
+    assume(a[0][0] != a[1][0] and a[0][1] != a[1][1] and b[0][0] != b[0][1] and b[1][0] != b[1][1])
+    assume(not any(a[i][j] > a[1 - i][j] and b[i][j] > b[i][1 - j] for i in range(2) for j in range(2)))
+    q = lambda i: ("decision", 1, "Q", ("l", "r"), (("leaf", (a[i][0], b[i][0])), ("leaf", (a[i][1], b[i][1]))))  # noqa: E731
+    tree = seqform.compile_tree(TreeGame(("decision", 0, "P", ("T", "B"), (q(0), q(1))), "bimatrix"))
+    ours = solve_lcp(tree).plans
+    check_equilibrium(tree, ours)
+    game = gbt.read_efg(io.StringIO(efg_string(tree)))
+    res = gbt.nash.lcp_solve(game, rational=True, use_strategic=False)
+    theirs = from_pygambit_behavior(tree, res.equilibria[0], undefined="uniform")
+    for p in range(2):
+        assert [Fraction(v) for v in theirs.behaviour[p]] == behaviour_from_realization_exact(tree, p, ours[p])

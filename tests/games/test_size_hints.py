@@ -19,7 +19,7 @@ SMALL = {
                   "goofspiel(3,imp_info=False)", "goofspiel(3,returns='point_difference')"],
     "flipit": ["flipit(depth=2)", "flipit(depth=3)"],
     "threat_zero_sum": ["threat_zero_sum"], "threat_general_sum": ["threat_general_sum"],
-    "guess_the_ace": ["guess_the_ace"], "selten_horse": ["selten_horse"],
+    "guess_the_ace": ["guess_the_ace"], "selten_horse": ["selten_horse"], "mertens_voting": ["mertens_voting"],
     "job_market": ["job_market"],
     "indian_poker": ["indian_poker(cards=4)", "indian_poker(cards=5)"],
     "grid_game": ["grid_game(size=2)"],

@@ -109,9 +109,7 @@ def test_guess_the_ace(concept):
         assert (ev.exploitability == 0) == nash_ok
 
 
-def test_general_sum_and_three_players_are_refused_clearly():
-    with pytest.raises(UnsupportedGameError, match="not zero-sum"):
-        refinements.efpe(seqform.games.threat_general_sum())
+def test_three_players_are_refused_clearly():
     with pytest.raises(UnsupportedGameError, match="3 players"):
         refinements.qpe(seqform.games.selten_horse())
 

@@ -1,0 +1,107 @@
+"""Refined equilibria of general-sum games (``refinements.generalsum``): the perturbed
+sequence-form LCP, checked by exact best responses (the limit is Nash), by the concepts'
+definitions (``refinements.definitioncertificate``) and, at a fixed eps, against every perturbed
+pure strategy (``tests/oracle/perturbed_pure.py``)."""
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import refinements
+import seqform
+from refinements.definitioncertificate import certify_efpe, certify_qpe
+from seqform.exact.sequenceformlcp import solve_lcp
+from tests.oracle.perturbed_pure import best_pure_gain, meets_bounds
+from tests.strategies import general_sum_games
+
+
+def _pure_check(tree, sol, eps):
+    """The exact perturbed equilibrium at ``eps`` meets its bounds and no perturbed pure strategy
+    beats it."""
+    pert = refinements.perturbation.efpe(tree) if sol.concept == "efpe" else refinements.perturbation.qpe(tree)
+    q = Fraction(str(eps))
+    bounds = [pert.bounds(tree, p, q) for p in range(2)]
+    plans = sol.exact_realization
+    assert all(meets_bounds(tree, p, plans[p], *bounds[p]) for p in range(2))
+    assert best_pure_gain(tree, plans, bounds) == [0, 0]
+
+
+@pytest.mark.parametrize("concept", ["efpe", "qpe"])
+def test_mertens_voting_separates_the_concepts(concept):
+    """Mertens (1995): the unique QPE has both players vote for themselves and do the task right;
+    every EFPE has someone vote for the other. Each solution passes its own definition and fails
+    the other's."""
+    tree = seqform.compile_tree(seqform.games.load("mertens_voting"))
+    sol = refinements.refine(tree, concept)
+    assert sol.certified and sol.method == "trembling-lcp" and sol.values == [1, 1]
+    votes = [sol.exact_profile.behaviour[p] for p in range(2)]
+    me = [b[1] for b in votes]  # sequence 1: "me", 2: "you"
+    if concept == "qpe":
+        assert me == [1, 1] and all(b[3] == 1 for b in votes)  # and "right" when elected
+    else:
+        assert 0 in me
+    other = "efpe" if concept == "qpe" else "qpe"
+    assert sol.certificates[concept].holds and not sol.certificates[other].holds
+
+
+def test_definition_certificates_refuse_a_witness_that_is_not_completely_mixed():
+    tree = seqform.compile_tree(seqform.games.load("mertens_voting"))
+    pure = [[[Fraction(1), Fraction(1), Fraction(0), Fraction(1), Fraction(0)]]] * 2
+    for c in (certify_efpe(tree, pure), certify_qpe(tree, pure)):
+        assert not c.holds and "completely mixed" in c.reason
+
+
+def test_threat_game_drops_the_non_credible_threat():
+    """Kroer, Farina & Sandholm (2017), Figure 1 (left): (x, y) is Nash, held up by player 1's threat
+    to play y; both refinements play y then x, for (1, 1)."""
+    for concept in ("efpe", "qpe"):
+        sol = refinements.refine(seqform.games.threat_general_sum(), concept)
+        assert sol.certified and sol.values == [1, 1]
+        assert sol.exact_realization[0][2] == 1 and sol.exact_realization[1][1] == 1
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.01])
+@pytest.mark.parametrize("concept", ["efpe", "qpe"])
+def test_fixed_eps_against_every_perturbed_pure_strategy(concept, eps):
+    for name in ("mertens_voting", "threat_general_sum", "kuhn"):
+        tree = seqform.compile_tree(seqform.games.load(name))
+        if tree.constant_sum is not None:  # the LCP solves zero-sum games too
+            pert = getattr(refinements.perturbation, concept)(tree)
+            eq = solve_lcp(tree, bounds=[(pert.behavioural[p] or None, pert.realization[p] or None) for p in range(2)],
+                           eps=Fraction(str(eps)))
+            bounds = [pert.bounds(tree, p, Fraction(str(eps))) for p in range(2)]
+            assert best_pure_gain(tree, eq.plans, bounds) == [0, 0]
+            continue
+        sol = refinements.refine(tree, concept, eps)
+        assert sol.certified and sol.method == "perturbed-lcp"
+        _pure_check(tree, sol, eps)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(general_sum_games(max_nodes=18))
+def test_random_general_sum_games(g):
+    """Random general-sum games with chance: the limit is an exact Nash equilibrium that passes
+    its concept's definition; at eps = 1/10 no perturbed pure strategy beats the perturbed
+    equilibrium."""
+    tree = seqform.compile_tree(g)
+    if tree.constant_sum is not None:
+        return
+    for concept in ("efpe", "qpe"):
+        sol = refinements.refine(tree, concept)
+        assert sol.certified, sol.notes
+        assert sol.certificates[concept].holds
+        fixed = refinements.refine(tree, concept, 0.1)
+        assert fixed.certified
+        _pure_check(tree, fixed, 0.1)
+
+
+def test_raked_leduc_nash_and_qpe():
+    """The issue's general-sum Leduc: a 5% rake. Exact Nash by the LCP (floating-point path,
+    exact final basis) and the exact QPE limit, certified by its definition."""
+    g = seqform.games.load("leduc(rake=5)")
+    tree = seqform.compile_tree(g)
+    assert tree.constant_sum is None
+    nash = seqform.solve(tree)
+    assert nash.certified and nash.method == "lcp" and nash.nash_conv == 0
+    sol = refinements.qpe(tree)
+    assert sol.certified and sol.certificates["qpe"].holds
