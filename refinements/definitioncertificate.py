@@ -124,16 +124,24 @@ def _leaf_weights(tree: Tree, p: int, other: list) -> list:
     return g
 
 
-def _witness(tree: Tree, family: list) -> tuple:
-    """The witness as polynomials, or a reason to refuse it."""
+def _witness(tree: Tree, family: list, concept: str, order: int | None) -> tuple:
+    """The witness as polynomials and None, or None and the certificate that refuses it."""
+    def refuse(why):
+        return None, DefinitionCertificate(concept, False, 0, [], why, order)
     if tree.num_players != 2:
-        return None, f"{tree.name!r} has {tree.num_players} players; these certificates are for two"
+        return refuse(f"{tree.name!r} has {tree.num_players} players; these certificates are for two")
     plans = [_polys(family[p]) for p in range(2)]
     for p in range(2):
         for s, v in enumerate(plans[p]):
             if _sign(v) <= 0:
-                return None, f"the witness is not completely mixed: player {p}'s sequence {s} has plan {v}"
+                return refuse(f"the witness is not completely mixed: player {p}'s sequence {s} has plan {v}")
     return plans, None
+
+
+def _per_player(tree: Tree, plans: list):
+    """Per player: its plan, its limit behaviour and its leaf weights ``g`` (module docstring)."""
+    for p in range(2):
+        yield p, plans[p], _limit_behaviour(tree, p, plans[p]), _leaf_weights(tree, p, plans[1 - p])
 
 
 def certify_efpe(tree: Tree, family: list, order: int | None = None) -> DefinitionCertificate:
@@ -141,15 +149,12 @@ def certify_efpe(tree: Tree, family: list, order: int | None = None) -> Definiti
     witness ``family``: per player, realization plans as coefficient lists ``family[p][k][s]``
     (of eps^k); ``order``: for a truncated power series, the order through which it is exact
     (every product below is exact through the same order)."""
-    plans, why = _witness(tree, family)
-    if why:
-        return DefinitionCertificate("efpe", False, 0, [], why, order)
+    plans, refused = _witness(tree, family, "efpe", order)
+    if refused:
+        return refused
     checked, failures, ties = 0, [], 0
     first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
-    for p in range(2):
-        x = plans[p]
-        b0 = _limit_behaviour(tree, p, x)
-        g = _leaf_weights(tree, p, plans[1 - p])
+    for p, x, b0, g in _per_player(tree, plans):
         S = [g[t] * x[t] for t in range(len(x))]
         for i in reversed(tree.player_infosets[p].tolist()):  # bottom-up
             f, k = int(first[i]), int(nact[i])
@@ -173,14 +178,12 @@ def certify_efpe(tree: Tree, family: list, order: int | None = None) -> Definiti
 def certify_qpe(tree: Tree, family: list, order: int | None = None) -> DefinitionCertificate:
     """Test the definition of quasi-perfection (module docstring) on the limit of the witness
     ``family`` (as for ``certify_efpe``)."""
-    plans, why = _witness(tree, family)
-    if why:
-        return DefinitionCertificate("qpe", False, 0, [], why, order)
+    plans, refused = _witness(tree, family, "qpe", order)
+    if refused:
+        return refused
     checked, failures, ties = 0, [], 0
     first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
-    for p in range(2):
-        b0 = _limit_behaviour(tree, p, plans[p])
-        g = _leaf_weights(tree, p, plans[1 - p])
+    for p, _, b0, g in _per_player(tree, plans):
         best, lim = list(g), list(g)
         for i in reversed(tree.player_infosets[p].tolist()):
             f, k = int(first[i]), int(nact[i])

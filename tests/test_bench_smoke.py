@@ -103,3 +103,20 @@ def test_first_order_and_perturbed_benches_run(tmp_path):
     assert all(r["1000"]["exploitability"] < r["100"]["exploitability"] for r in fo)
     pt = json.loads(next(tmp_path.glob("perturbed-*.json")).read_text())["rows"]
     assert all(r["reached"] for r in pt)
+
+
+def test_bench_lcp_threat_game(tmp_path):
+    """bench/bench_lcp.py on the threat game with pygambit (when installed): runs, writes its
+    table and files, and both solvers find an equilibrium."""
+    import pytest
+    pytest.importorskip("pygambit")
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_lcp.py"), "--games", "threat_general_sum",
+                           "--timeout", "60", "--qpe", "--out-dir", str(tmp_path)],
+                          cwd=str(ROOT), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    row = next(ln for ln in proc.stdout.splitlines() if ln.startswith("| threat_general_sum |"))
+    assert "| True |" in row and "error" not in row
+    data = json.loads(next(tmp_path.glob("lcp-*.json")).read_text())
+    (r,) = data["rows"]
+    assert r["certified"] and r["qpe_certified"]
+    assert r["pygambit_rational"]["status"] == "ok" and r["pygambit_rational"]["equilibria"] >= 1

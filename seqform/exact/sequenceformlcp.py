@@ -24,15 +24,28 @@ sequences, and the free ``p``, ``q``. Lemke's algorithm (``seqform.exact.lemke``
 ``z0`` to 0 along a unique path. Should the start not be feasible (a best response to the prior
 that is not unique), another prior is drawn.
 
-The equilibrium is exact: rational realization plans read off the final basis; ``solve`` then
-certifies it by exact best responses (``seqform.verify.evaluate``), which must gain exactly 0
-for both players.
+The path is followed in floating point (``seqform.exact.lemkepath``) and its final basis solved
+in exact rationals (``seqform.exact.sparselu``), every sign checked; should rounding lead it
+astray, another prior is tried, and a final basis that fails its check is redone by integer
+pivoting (``seqform.exact.lemke``). The equilibrium is exact either way: rational realization
+plans read off the final basis; ``solve`` then certifies it by exact best responses
+(``seqform.verify.evaluate``), which must gain exactly 0 for both players.
+
+Perturbed games (``bounds``): lower bounds ``x[s] >= beta_s x[parent(s)]`` (behavioural) and
+``x[s] >= l_s`` (realization) are written ``x = M (l + x')`` with ``x' >= 0`` (``M`` lower
+triangular, the products of the betas along the path), and the LCP is the same in ``x'`` with
+``A~ = M0^T A M1``, ``E~ = E M0`` and a right-hand side carrying ``l``. With a symbolic eps,
+realization bounds put eps only in the right-hand side (one column per power, compared
+lexicographically: the path for every small eps at once); behavioural bounds put it in the
+matrix, pivoted over ``Z[eps]`` (``seqform.exact.epspoly``).
 
 References:
 
 - Koller, Megiddo & von Stengel (1996), "Efficient computation of equilibria for extensive two-person games", Games and Economic Behavior.
 - von Stengel (1996), "Efficient computation of behavior strategies", Games and Economic Behavior.
 - von Stengel, van den Elzen & Talman (2002), "Computing normal form perfect equilibria for extensive two-person games", Econometrica.
+- Miltersen & Sorensen (2010), "Computing a Quasi-Perfect Equilibrium of a Two-Player Game", Economic Theory.
+- Farina & Gatti (2017), "Extensive-Form Perfect Equilibrium Computation in Two-Player Games", AAAI.
 """
 from __future__ import annotations
 

@@ -31,9 +31,10 @@ Conventions of this writer:
 * every terminal has its own outcome, numbered ``1, 2, ...`` in preorder and named ``z<number>``,
   with the players' payoffs as exact rationals (``-1/2``, ``3``); inner nodes carry outcome 0;
 * node names are empty;
-* labels are printable ASCII: a double quote becomes ``'``, a backslash ``/`` (Gambit's reader
-  does not round-trip backslashes), and any other character outside ``' '..'~'`` becomes
-  ``<U+XXXX>``; action labels are made unique within their information set the same way.
+* labels are printable ASCII without leading, trailing or doubled spaces (Gambit 16 refuses
+  those): a double quote becomes ``'``, a backslash ``/`` (Gambit's reader does not round-trip
+  backslashes), and any other character outside ``' '..'~'`` becomes ``<U+XXXX>``; action
+  labels are made unique within their information set the same way.
 
 Chance probabilities and outcome labels are the tree's own (``Tree.chance_probs``,
 ``Tree.chance_labels``), exactly as the game gave them, reachable or not.
@@ -55,22 +56,23 @@ __all__ = ["efg_string", "write_efg", "efg_label", "chance_probabilities"]
 
 
 def efg_label(text) -> str:
-    """``text`` as a label that is safe inside an EFG string (printable ASCII, no quote/backslash)."""
+    """``text`` as a label that is safe inside an EFG string: printable ASCII, no quote or
+    backslash, no leading, trailing or doubled spaces (Gambit 16's reader refuses those)."""
     s = str(text)
-    if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
-        return s
-    out = []
-    for ch in s:
-        o = ord(ch)
-        if ch == '"':
-            out.append("'")
-        elif ch == "\\":
-            out.append("/")
-        elif 0x20 <= o <= 0x7E:
-            out.append(ch)
-        else:
-            out.append(f"<U+{o:04X}>")
-    return "".join(out)
+    if not (s.isascii() and s.isprintable() and '"' not in s and "\\" not in s):
+        out = []
+        for ch in s:
+            o = ord(ch)
+            if ch == '"':
+                out.append("'")
+            elif ch == "\\":
+                out.append("/")
+            elif 0x20 <= o <= 0x7E:
+                out.append(ch)
+            else:
+                out.append(f"<U+{o:04X}>")
+        s = "".join(out)
+    return " ".join(s.split()) if "  " in s or s[:1] == " " or s[-1:] == " " else s
 
 
 def _unique(labels, empty: str) -> list:
