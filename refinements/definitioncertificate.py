@@ -150,7 +150,7 @@ def certify_efpe(tree: Tree, family: list, order: int | None = None) -> Definiti
     (of eps^k); ``order``: for a truncated power series, the order through which it is exact
     (every product below is exact through the same order)."""
     plans, refused = _witness(tree, family, "efpe", order)
-    if refused:
+    if refused is not None:
         return refused
     checked, failures, ties = 0, [], 0
     first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
@@ -179,7 +179,7 @@ def certify_qpe(tree: Tree, family: list, order: int | None = None) -> Definitio
     """Test the definition of quasi-perfection (module docstring) on the limit of the witness
     ``family`` (as for ``certify_efpe``)."""
     plans, refused = _witness(tree, family, "qpe", order)
-    if refused:
+    if refused is not None:
         return refused
     checked, failures, ties = 0, [], 0
     first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
