@@ -138,6 +138,17 @@ def _witness(tree: Tree, family: list, concept: str, order: int | None) -> tuple
     return plans, None
 
 
+def limit_behaviour_of(tree: Tree, family: list) -> list | None:
+    """Both players' limit behavioural strategies ``lim x_s(eps) / x_parent(s)(eps)`` (Fractions,
+    per sequence) of a completely mixed witness family (coefficient lists ``family[p][k][s]``):
+    defined at every information set, unreached ones included, which is where a refined
+    equilibrium differs from a Nash equilibrium. None if the family is not completely mixed."""
+    plans, refused = _witness(tree, family, "efpe", None)
+    if refused is not None:
+        return None
+    return [_limit_behaviour(tree, p, plans[p]) for p in range(2)]
+
+
 def _per_player(tree: Tree, plans: list):
     """Per player: its plan, its limit behaviour and its leaf weights ``g`` (module docstring)."""
     for p in range(2):

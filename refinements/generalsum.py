@@ -38,7 +38,7 @@ from seqform.model.strategy import Profile, behaviour_from_realization_exact
 from seqform.model.tree import Tree
 from seqform.verify.evaluate import evaluate
 
-from .definitioncertificate import certify_efpe, certify_qpe
+from .definitioncertificate import certify_efpe, certify_qpe, limit_behaviour_of
 from .perturbation import Perturbation
 from .refinedsolution import RefinedSolution
 from .tremblingbestresponse import perturbed_measures
@@ -63,7 +63,11 @@ def refine_general_sum(tree: Tree, pert: Perturbation, eps: float | None, *, see
     eq = solve_lcp(tree, bounds=bounds, eps=q, seed=seed, progress=say)
     secs["solve"] = time.perf_counter() - t0
     t1 = time.perf_counter()
-    exact_profile = Profile([behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(eq.plans)])
+    limit = limit_behaviour_of(tree, eq.series) if q is None and eq.series is not None else None
+    # the limit's behaviour where its plan is zero comes from the perturbed family (Selten's
+    # Figure 2: the plan never reaches player 0's second move, the limit plays l there)
+    exact_profile = Profile(limit if limit is not None else
+                            [behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(eq.plans)])
     ev = evaluate(tree, exact_profile, exact=True)
     values = [fraction_of(v) for v in ev.values]
     profile = Profile([np.array([float(v) for v in b]) for b in exact_profile.behaviour])

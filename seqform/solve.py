@@ -19,7 +19,7 @@ from seqform.exact.backwardinduction import backward_induction, is_perfect_infor
 from seqform.exact.certificate import (DEFAULT_EXACT_LIMIT, Certificate, ExactSequenceForm, certify,
                                        exact_bracket)
 from seqform.exact.rationals import fraction_of
-from seqform.errors import SolverError
+from seqform.errors import SolverError, UnsupportedGameError
 from seqform.model.game import Game
 from seqform.model.limits import BYTES_PER_NODE, check_lp, memory_limit
 from seqform.lp.zerosumlp import solve_lp
@@ -168,6 +168,9 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
         return _solve_by_backward_induction(tree, certify_exact, t0, secs, say)
     if method == "auto" and tree.num_players == 2 and not zero_sum:  # general-sum, imperfect information
         return _solve_by_lcp(tree, t0, secs, say, budget)
+    if method == "auto" and tree.num_players > 2:
+        raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players and imperfect information: "
+                                   "backward induction needs perfect information, the LP and the LCP two players")
     sf = sequence_form(tree)
     rows, cols = sf.E.shape[0] + sf.F.shape[1], sf.E.shape[1] + sf.F.shape[0]
     check_lp(tree.name, rows, cols, sf.E.nnz + sf.F.nnz + sf.A.nnz, budget, tree.num_nodes * BYTES_PER_NODE)

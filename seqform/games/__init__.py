@@ -2,7 +2,7 @@
 
 ``seqform.games.kuhn()``, ``leduc(ranks, suits)``, ``liars_dice(dice, sides)``,
 ``goofspiel(cards, ...)``, ``flipit(depth, observe, ...)`` (Bosansky (2019)'s network game); the refinement examples ``threat_zero_sum()``,
-``threat_general_sum()``, ``guess_the_ace()``, ``mertens_voting()``, ``selten_horse()`` (``textbook.py``);
+``threat_general_sum()``, ``guess_the_ace()``, ``mertens_voting()``, ``selten_horse()``, ``selten_fig2()``, ``selten_fig3()`` (``textbook.py``);
 ``load("leduc(ranks=5)")`` builds one from its name.
 
 References:
@@ -22,12 +22,14 @@ from seqform.games.goofspiel import goofspiel
 from seqform.games.kuhn import kuhn
 from seqform.games.leduc import leduc
 from seqform.games.liars_dice import liars_dice
-from seqform.games.textbook import guess_the_ace, mertens_voting, selten_horse, threat_general_sum, threat_zero_sum
+from seqform.games.textbook import (guess_the_ace, mertens_voting, selten_fig2, selten_fig3, selten_horse,
+                                    threat_general_sum, threat_zero_sum)
 
 REGISTRY: dict[str, Callable[..., Game]] = {
     "kuhn": kuhn, "leduc": leduc, "liars_dice": liars_dice, "goofspiel": goofspiel, "flipit": flipit,
     "threat_zero_sum": threat_zero_sum, "threat_general_sum": threat_general_sum,
-    "guess_the_ace": guess_the_ace, "mertens_voting": mertens_voting, "selten_horse": selten_horse}
+    "guess_the_ace": guess_the_ace, "mertens_voting": mertens_voting, "selten_horse": selten_horse,
+    "selten_fig2": selten_fig2, "selten_fig3": selten_fig3}
 
 
 def register(name: str, factory: Callable[..., Game]) -> None:
@@ -111,4 +113,4 @@ def load(spec: str) -> Game:
 
 
 __all__ = ["kuhn", "leduc", "liars_dice", "goofspiel", "flipit", "threat_zero_sum", "threat_general_sum", "guess_the_ace",
-           "mertens_voting", "selten_horse", "load", "register", "available", "REGISTRY"]
+           "mertens_voting", "selten_horse", "selten_fig2", "selten_fig3", "load", "register", "available", "REGISTRY"]

@@ -21,14 +21,29 @@
   The unique quasi-perfect equilibrium: both vote for themselves and do it correctly (the only
   admissible behaviour). In every extensive-form perfect one, at least one player, fearing their
   own later tremble as much as the other's, votes for the other.
-* ``selten_horse()``: Selten's horse (three players, general-sum): for evaluation and the
-  N-player tools; the two-player zero-sum refinements do not apply to it.
+* ``selten_horse()``: Selten's horse (Selten 1975, Figure 1; three players, general-sum): for
+  evaluation and the N-player tools; no equilibrium method of ours applies to it (three players,
+  imperfect information), so solving it is refused.
+* ``selten_fig2()``: Selten 1975, Figure 2, the two-player game showing that perfectness in the
+  normal form and in the extensive form differ: player 0 plays ``R`` (ending at (1, 1)) or ``L``;
+  player 1 then plays ``R`` ((0, 2)) or ``L``; player 0 then plays ``r`` ((0, 3)) or ``l``
+  ((2, 0)). Its unique extensive-form perfect (and quasi-perfect) equilibrium is ``R``, ``l``
+  against ``R``. ``R`` then ``r`` against ``R`` is perfect in the normal form (where ``R r`` and
+  ``R l`` are the same strategy) but fails both extensive-form definitions: ``r`` is a mistake at
+  player 0's second node.
+* ``selten_fig3()``: Selten 1975, Figure 3 (three players): two equilibria perfect in the normal
+  form are not perfect in the extensive form. Refused like the horse.
+
+Selten's three games' payoffs are as the paper's figures give them (the same numbers are in
+Gambit's game catalogue, ``catalog/selten1975/fig1.efg`` to ``fig3.efg``).
 
 References:
 
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 - Miltersen & Sorensen (2010), "Computing a Quasi-Perfect Equilibrium of a Two-Player Game", Economic Theory.
 - Mertens (1995), "Two examples of strategic equilibrium", Games and Economic Behavior.
+- Selten (1975), "Reexamination of the perfectness concept for equilibrium points in extensive
+  games", International Journal of Game Theory 4(1): 25-55.
 """
 from __future__ import annotations
 
@@ -84,10 +99,30 @@ def mertens_voting() -> TreeGame:
 
 
 def selten_horse() -> TreeGame:
-    """Selten's horse: player 0 plays C or D; after C player 1 plays c (ending at (1, 1, 1)) or d;
-    player 2, not knowing whether D or (C, d) happened, plays L or R."""
+    """Selten's horse (1975, Figure 1): player 0 plays C or D; after C player 1 plays c (ending at
+    (1, 1, 1)) or d; player 2, not knowing whether D or (C, d) happened, plays L or R: after D,
+    (3, 2, 2) or (0, 0, 0); after (C, d), (4, 4, 0) or (0, 0, 1)."""
     def p2(after_d):
         return ("decision", 2, "P2", ("L", "R"),
-                (_leaf(3, 3, 2), _leaf(0, 0, 0)) if after_d else (_leaf(4, 4, 0), _leaf(1, 1, 1)))
+                (_leaf(3, 2, 2), _leaf(0, 0, 0)) if after_d else (_leaf(4, 4, 0), _leaf(0, 0, 1)))
     p1 = ("decision", 1, "P1", ("c", "d"), (_leaf(1, 1, 1), p2(False)))
     return TreeGame(("decision", 0, "P0", ("C", "D"), (p1, p2(True))), name="selten_horse")
+
+
+def selten_fig2() -> TreeGame:
+    """Selten (1975), Figure 2: two players, player 0 moving twice (see the module docstring)."""
+    second = ("decision", 0, "P0 second", ("r", "l"), (_leaf(0, 3), _leaf(2, 0)))
+    p1 = ("decision", 1, "P1", ("R", "L"), (_leaf(0, 2), second))
+    return TreeGame(("decision", 0, "P0 first", ("R", "L"), (_leaf(1, 1), p1)), name="selten_fig2")
+
+
+def selten_fig3() -> TreeGame:
+    """Selten (1975), Figure 3: three players. Player 0 plays R or L. After R, player 2 plays R
+    ((3, 0, 3)) or L ((0, 0, 0)). After L, player 1 plays L ((1, 3, 0)) or R; after R player 0 plays
+    L ((2, 0, 0)) or R, and after R player 2, in the same information set as after the first R,
+    plays R ((4, 4, 0)) or L ((0, 0, 5))."""
+    p2 = ("decision", 2, "P2", ("R", "L"), (_leaf(4, 4, 0), _leaf(0, 0, 5)))
+    second = ("decision", 0, "P0 second", ("R", "L"), (p2, _leaf(2, 0, 0)))
+    p1 = ("decision", 1, "P1", ("R", "L"), (second, _leaf(1, 3, 0)))
+    first_p2 = ("decision", 2, "P2", ("R", "L"), (_leaf(3, 0, 3), _leaf(0, 0, 0)))
+    return TreeGame(("decision", 0, "P0 first", ("R", "L"), (first_p2, p1)), name="selten_fig3")

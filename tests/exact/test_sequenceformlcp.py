@@ -112,6 +112,7 @@ def test_backward_induction_for_any_number_of_players():
 @pytest.mark.parametrize("args,words", [
     (["leduc(rake=5)", "--refine", "efpe"], ["perturbed LCP of 'leduc(rake=5)'", "solve it at a fixed eps"]),
     (["selten_horse", "--method", "lcp"], ["3 players"]),
+    (["selten_fig3"], ["3 players", "imperfect information", "backward induction"]),
 ])
 def test_refusals_are_one_line(args, words):
     import subprocess

@@ -60,10 +60,42 @@ def test_threat_game_drops_the_non_credible_threat():
         assert sol.exact_realization[0][2] == 1 and sol.exact_realization[1][1] == 1
 
 
+def _family(p0, p1):
+    """A witness family from per-player {power: plan} dicts (plans as lists of ints)."""
+    def lists(d, n):
+        return [[Fraction(v) for v in d.get(k, [0] * n)] for k in range(max(d) + 1)]
+    return [lists(p0, 5), lists(p1, 3)]
+
+
+def test_selten_figure_2_perfect_in_the_normal_form_is_not_enough():
+    """Selten (1975), Figure 2. Player 0's sequences: (), R, L, L r, L l; player 1's: (), R, L.
+    Every Nash equilibrium plays R at the root (L earns player 0 at most 0 against any reply
+    that is a best response, R earns 1); at player 0's second node l (2) beats r (0), so the
+    unique extensive-form perfect and quasi-perfect equilibrium is (R, l) against R. (R, r)
+    against R, perfect in the normal form where R r and R l are one strategy, fails both
+    definitions; (R, l) passes both. The witnesses are written by hand, not by the solver."""
+    tree = seqform.compile_tree(seqform.games.load("selten_fig2"))
+    nash = seqform.solve(tree, method="lcp")
+    assert nash.certified and nash.nash_conv == 0 and nash.exact_realization[0][1] == 1
+    for concept in ("efpe", "qpe"):
+        sol = refinements.refine(tree, concept)
+        assert sol.certified and sol.values == [1, 1]
+        b = sol.exact_profile.behaviour
+        assert b[0][1] == 1 and b[0][4] == 1 and b[1][1] == 1  # R, then l off the path; R
+        assert sol.certificates["efpe"].holds and sol.certificates["qpe"].holds
+    p1 = {0: [1, 1, 0], 1: [0, -1, 1]}
+    plays_r = _family({0: [1, 1, 0, 0, 0], 1: [0, -1, 1, 1, 0], 2: [0, 0, 0, -1, 1]}, p1)
+    plays_l = _family({0: [1, 1, 0, 0, 0], 1: [0, -1, 1, 0, 1], 2: [0, 0, 0, 1, -1]}, p1)
+    for certify in (certify_efpe, certify_qpe):
+        bad, good = certify(tree, plays_r), certify(tree, plays_l)
+        assert not bad.holds and any("P0 second" in f[0] for f in bad.failures)
+        assert good.holds
+
+
 @pytest.mark.parametrize("eps", [0.1, 0.01])
 @pytest.mark.parametrize("concept", ["efpe", "qpe"])
 def test_fixed_eps_against_every_perturbed_pure_strategy(concept, eps):
-    for name in ("mertens_voting", "threat_general_sum", "kuhn"):
+    for name in ("mertens_voting", "threat_general_sum", "selten_fig2", "kuhn"):
         tree = seqform.compile_tree(seqform.games.load(name))
         if tree.constant_sum is not None:  # the LCP solves zero-sum games too
             pert = getattr(refinements.perturbation, concept)(tree)
