@@ -7,6 +7,10 @@
 * ``shrink(game)``: GameShrink, with the abstract game, the information-set map, ``lift`` and the
   sizes before and after; ``solve(game)``: solve through the abstraction, certified exactly in the
   original game. ``gameshrink`` explains (and proves) what is merged.
+* At scale, without the game tree or the payoff matrix: ``sequence_layout(abstraction)`` numbers
+  the abstract sequences, ``card_matrices`` holds the card part of the payoffs, ``bracket`` gives
+  a certified bracket of the value from any profile (vector-form best responses with rigorous
+  float error bounds) and ``cfr_plus`` runs CFR+ in the same vector form.
 
 References:
 
@@ -23,8 +27,13 @@ from .orderedsignals import PUBLIC, OrderedSignalGame
 from .poker import four_card, leduc_os, rhode_island
 from .shrink import Shrunk, ShrunkSolution, shrink, solve
 from .signaltree import SignalTree, build_signal_tree
+from .cardmatrices import CardMatrices, card_matrices
+from .sequencelayout import SequenceLayout, sequence_layout
+from .vectorbestresponse import Bracket, VectorBestResponse, bracket
+from .vectorcfr import VectorCFRResult, cfr_plus
 
 __all__ = ["OrderedSignalGame", "PUBLIC", "Betting", "BettingBuilder", "limit_betting", "outcomes", "split_pot",
            "DECIDE", "NEXT", "FOLD", "SHOWDOWN", "rhode_island", "leduc_os", "four_card", "shrink", "solve", "Shrunk",
            "ShrunkSolution", "gameshrink", "Abstraction", "AbstractGame", "SignalTree", "build_signal_tree",
-           "OrderedSignalError", "AbstractionError"]
+           "OrderedSignalError", "AbstractionError", "CardMatrices", "card_matrices", "SequenceLayout",
+           "sequence_layout", "Bracket", "VectorBestResponse", "bracket", "VectorCFRResult", "cfr_plus"]

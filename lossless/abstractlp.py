@@ -2,11 +2,9 @@
 game tree (for games such as full Rhode Island Hold'em, whose abstract game tree has billions of
 nodes while its sequence form has a few million rows).
 
-The betting never depends on the signals, so (``lossless.sizes``) player i's information sets
-are the pairs (class c during round r, betting node v of round r where i acts) and its sequences
-the triples (c, v, action). The parent sequence of (c, v) is i's last action (u, a) on the way to
-v, with the class c had in u's round (classes refine along a world, so that class is a function
-of c), or the empty sequence. A leaf z of round r contributes, for every pair of classes (c0, c1)
+The sequences and information sets are numbered by ``lossless.sequencelayout``: player i's
+information sets are the pairs (class c during round r, betting node v of round r where i acts),
+its sequences the triples (c, v, action). A leaf z of round r contributes, for every pair of classes (c0, c1)
 during round r that some world reaches, chance(c0, c1) x payoff to A[seq_0(c0, z), seq_1(c1, z)];
 at a showdown, the payoff is summed over the outcomes of the pair's worlds. This is the matrix
 ``seqform.sequence_form`` builds from the compiled abstract game (tests compare the LP values),
@@ -19,9 +17,10 @@ import scipy.sparse as sp
 
 from seqform.lp.sequenceform import SequenceForm
 
-from .betting import DECIDE, FOLD, SHOWDOWN
+from .betting import FOLD, SHOWDOWN
 from .errors import AbstractionError
 from .gameshrink import Abstraction, compact
+from .sequencelayout import sequence_layout
 
 
 def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
@@ -32,45 +31,10 @@ def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
     if game.num_players != 2:
         raise AbstractionError("the sequence-form LP is for two players")
     nr = bet.num_rounds
-    cls = [[ab.round_class(i, r) for r in range(nr)] for i in range(2)]
-    ncls = [[int(c.max()) + 1 for c in cls[i]] for i in range(2)]
-    # ancestor maps: class during round r -> class during round q <= r (constant on a class)
-    anc = [[[None] * nr for _ in range(nr)] for _ in range(2)]
-    for i in range(2):
-        for r in range(nr):
-            first = np.unique(cls[i][r], return_index=True)[1]
-            for q in range(r + 1):
-                anc[i][r][q] = cls[i][q][first]
-    # number the sequences and information sets: per player, decision nodes in preorder
-    base = {}  # (v, a) -> first sequence id of the block (c = 0 .. n-1)
-    ibase = {}  # v -> first information-set row (0-based, without the root row)
-    nseq, ninf = [1, 1], [0, 0]
-    parent_of = {}
-    stack = [(0, (None, None))]
-    while stack:
-        v, own = stack.pop()
-        parent_of[v] = own
-        if bet.kind[v] == DECIDE:
-            i, n = bet.player[v], ncls[bet.player[v]][bet.round[v]]
-            ibase[v] = ninf[i]
-            ninf[i] += n
-            for a in range(len(bet.actions[v])):
-                base[v, a] = nseq[i]
-                nseq[i] += n
-            for a, c in enumerate(bet.children[v]):
-                nxt = list(own)
-                nxt[i] = (v, a)
-                stack.append((c, tuple(nxt)))
-        else:
-            for c in bet.children[v]:
-                stack.append((c, own))
-
-    def seq_of(i: int, own, r: int, c: np.ndarray) -> np.ndarray:
-        """Player i's sequence ids for classes c (during round r) after its last action ``own``."""
-        if own is None:
-            return np.zeros(len(c), dtype=np.int64)
-        u, a = own
-        return base[u, a] + anc[i][r][bet.round[u]][c]
+    lay = sequence_layout(ab)
+    cls, ncls, base, ibase, parent_of = lay.cls, lay.ncls, lay.base, lay.ibase, lay.parent_of
+    nseq, ninf = lay.num_sequences, lay.num_infosets
+    seq_of = lay.seq_of
 
     mats = []
     for i in range(2):
