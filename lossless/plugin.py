@@ -22,6 +22,13 @@ def add_parser(sub) -> None:
                     help="the variant of Gilpin & Sandholm's paper that ignores what the opponent knows: "
                          "reproduces the survey's Rhode Island sizes but is not lossless in general")
     sh.add_argument("--no-nonzeros", action="store_true", help="skip counting the LPs' nonzeros")
+    sh.add_argument("--cfr", type=float, default=None, metavar="SECONDS",
+                    help="then run CFR+ in vector form on the abstraction for up to SECONDS and print a certified "
+                         "bracket lower <= value <= upper of the game value (no game tree, no payoff matrix)")
+    sh.add_argument("--target-width", type=float, default=None, metavar="W",
+                    help="with --cfr: stop as soon as the bracket is at most W wide")
+    sh.add_argument("--bracket-every", type=int, default=200, metavar="N",
+                    help="with --cfr: bracket the average profile every N iterations (default 200)")
     common_options(sh)
     sh.set_defaults(func=cmd_shrink)
 
@@ -29,6 +36,18 @@ def add_parser(sub) -> None:
 def check(args) -> None:
     if args.method is not None and not args.solve:
         raise SeqformError("--method needs --solve")
+    if args.cfr is not None:
+        if not args.cfr > 0:
+            raise SeqformError(f"--cfr needs a positive number of seconds, not {args.cfr:g}")
+        if args.solve or args.own_view:
+            raise SeqformError("--cfr brackets the value through the lossless abstraction; drop "
+                               + ("--solve" if args.solve else "--own-view"))
+        if args.target_width is not None and not args.target_width > 0:
+            raise SeqformError(f"--target-width must be positive, not {args.target_width:g}")
+        if args.bracket_every < 1:
+            raise SeqformError(f"--bracket-every must be at least 1, not {args.bracket_every}")
+    elif args.target_width is not None or args.bracket_every != 200:
+        raise SeqformError("--target-width and --bracket-every need --cfr")
     args.method = args.method or "auto"
     if args.solve and args.own_view:
         raise SeqformError("--solve needs the lossless abstraction; drop --own-view")
@@ -78,15 +97,26 @@ def cmd_shrink(args) -> int:
         except OSError as e:
             raise SeqformError(f"cannot write {args.out}: {e.strerror or e}") from None
         prog(f"wrote {args.out}")
+    cfr = _run_cfr(sh, args, prog) if args.cfr is not None else None
     out = dict(sh.sizes)
     out["seconds"] = dict(sh.seconds)
+    if cfr is not None:
+        ran = cfr.to_json()
+        ran["seconds"] = {**out["seconds"], **{f"cfr_{k}": v for k, v in cfr.seconds.items()}}
+        out.update(ran)
     if res is not None:
         solved = res.to_json()
         solved["seconds"] = {**out["seconds"], **res.seconds}
         out.update(solved)
+    status = 0
+    if cfr is not None and cfr.stopped == "interrupted":
+        import sys
+        print(f"seqform: interrupted; the bracket is the average profile's after {cfr.iterations:,} iterations",
+              file=sys.stderr)
+        status = 130
     if args.json:
         print(json.dumps(out))
-        return 0
+        return status
     kind = "lossless" if sh.abstraction.respect_opponents else "own-view (the paper's counts; NOT lossless in general)"
     print(f"game              {game.name}")
     print(f"abstraction       {kind}, {sh.abstraction.iterations} refinement passes")
@@ -104,8 +134,47 @@ def cmd_shrink(args) -> int:
             print(f"value             not certified (abstract certificate: "
                   f"{res.abstract_solution.certificate.note if res.abstract_solution.certificate else 'none'}; "
                   f"lifted exploitability {res.exploitability})")
+    if cfr is not None:
+        print(f"value bracket     {float(cfr.lower):.9f} <= value <= {float(cfr.upper):.9f}  (width {cfr.width:.3g}; "
+              f"CFR+ in vector form, {cfr.iterations:,} iterations, stopped: {cfr.stopped}; best responses with "
+              f"rigorous float error bounds)")
     print("seconds           " + ", ".join(f"{k} {v:.3f}" for k, v in out["seconds"].items()))
-    return 0
+    return status
+
+
+def _run_cfr(sh, args, prog):
+    """``--cfr``: CFR+ in vector form on the abstraction (``lossless.vectorcfr``), a progress bar over
+    the time allowed (tqdm, standard error) showing the latest bracket's width."""
+    import sys
+
+    from tqdm import tqdm
+
+    from lossless.sequencelayout import sequence_layout
+    from lossless.vectorcfr import cfr_plus
+    prog("numbering the abstract sequences")
+    layout = sequence_layout(sh.abstraction)
+    prog(f"CFR+ in vector form for up to {args.cfr:g} s ({layout.num_sequences[0]:,} / "
+         f"{layout.num_sequences[1]:,} sequences)")
+    bar = tqdm(total=round(args.cfr), unit="s", desc="CFR+", file=sys.stderr, disable=args.quiet, dynamic_ncols=True,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s [{remaining} left{postfix}]")
+
+    state = {"width": "", "shown": 0.0}
+
+    def tick(t, elapsed):
+        if elapsed - state["shown"] >= 0.5 or elapsed >= args.cfr:  # a refresh per half second, not per iteration
+            state["shown"] = elapsed
+            bar.n = min(elapsed, bar.total)
+            bar.set_postfix_str(f"iteration {t:,}{state['width']}", refresh=False)
+            bar.refresh()
+
+    def bracketed(row):
+        state["width"] = f", width {row['width']:.3g}"
+
+    try:
+        return cfr_plus(layout, seconds=args.cfr, bracket_every=args.bracket_every, target_width=args.target_width,
+                        progress=bracketed, tick=tick)
+    finally:
+        bar.close()
 
 
 def register(registry) -> None:

@@ -70,6 +70,7 @@ class VectorCFRResult(Result):
 
     def json_fields(self) -> dict:
         return {"iterations": self.iterations, "width": self.width, "stopped": self.stopped,
+                "lower_float": float(self.lower), "upper_float": float(self.upper),
                 "history": [list(h) for h in self.history]}
 
 
@@ -153,11 +154,14 @@ def _update(layout: SequenceLayout, cards: CardMatrices, p: int, behaviour: np.n
 
 def cfr_plus(layout: SequenceLayout, iterations: int | None = None, seconds: float | None = None,
              cards: CardMatrices | None = None, bracket_every: int = 100, target_width: float | None = None,
-             progress: Callable[[dict], None] | None = None) -> VectorCFRResult:
+             progress: Callable[[dict], None] | None = None,
+             tick: Callable[[int, float], None] | None = None) -> VectorCFRResult:
     """Run CFR+ in vector form (module docstring) until ``iterations``, ``seconds`` or a bracket
     narrower than ``target_width``, whichever comes first (at least one must be given); bracket
     the average profile every ``bracket_every`` iterations and at the end. ``progress(row)`` is
-    told each bracket: iteration, seconds, lower, upper, width.
+    told each bracket: iteration, seconds, lower, upper, width; ``tick(iteration, seconds)``
+    each iteration. Ctrl-C (``KeyboardInterrupt``) stops the run cleanly: the average so far is
+    bracketed and returned with ``stopped`` "interrupted".
 
     The conventions are ``seqform.iterative.cfr``'s "cfr+" (OpenSpiel's ``CFRPlusSolver``):
     alternating updates, player 0 first; the average weights iteration t's strategy by t.
@@ -191,29 +195,37 @@ def cfr_plus(layout: SequenceLayout, iterations: int | None = None, seconds: flo
             best = b
         return b
 
-    while True:
-        t += 1
-        for p in (0, 1):  # alternating updates: player 1 answers player 0's new strategy
-            o = 1 - p
-            y, _ = plan_from_behaviour(layout, o, beh[o])
-            x, _ = plan_from_behaviour(layout, p, beh[p])
-            avg[p] += t * x  # linear averaging of the strategies played at iteration t
-            _update(layout, cards, p, beh[p], q[p], y)
-            beh[p] = _regret_matching_plus(layout, p, q[p])
-        elapsed = time.perf_counter() - t_start
-        done = (iterations is not None and t >= iterations) or (seconds is not None and elapsed >= seconds)
-        if t % bracket_every == 0 or done:
-            b = measure()
-            if target_width is not None and b.width <= target_width:
-                stopped = f"bracket width {b.width:.3g} <= {target_width:g}"
+    try:
+        while True:
+            t += 1
+            for p in (0, 1):  # alternating updates: player 1 answers player 0's new strategy
+                o = 1 - p
+                y, _ = plan_from_behaviour(layout, o, beh[o])
+                x, _ = plan_from_behaviour(layout, p, beh[p])
+                avg[p] += t * x  # linear averaging of the strategies played at iteration t
+                _update(layout, cards, p, beh[p], q[p], y)
+                beh[p] = _regret_matching_plus(layout, p, q[p])
+            elapsed = time.perf_counter() - t_start
+            if tick:
+                tick(t, elapsed)
+            done = (iterations is not None and t >= iterations) or (seconds is not None and elapsed >= seconds)
+            if t % bracket_every == 0 or done:
+                b = measure()
+                if target_width is not None and b.width <= target_width:
+                    stopped = f"bracket width {b.width:.3g} <= {target_width:g}"
+                    break
+            if done:
+                stopped = f"{t} iterations" if iterations is not None and t >= iterations else f"{seconds:g} s"
                 break
-        if done:
-            stopped = f"{t} iterations" if iterations is not None and t >= iterations else f"{seconds:g} s"
-            break
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+        if avg[0].any() and avg[1].any():  # both players have played at least once
+            measure()
+    if best is None:
+        raise KeyboardInterrupt  # interrupted before anything could be bracketed
     secs["iterations"] = time.perf_counter() - t_start
     secs["total"] = time.perf_counter() - t0
     behaviours = [behaviour_from_plan(layout, p, avg[p]) for p in range(2)]
-    assert best is not None
     last = history[-1]
     notes = (f"best bracket at iteration {next(h[0] for h in history if h[2] == best.lower and h[3] == best.upper)}; "
              f"last at {last[0]}: [{last[2]:.9g}, {last[3]:.9g}]",)

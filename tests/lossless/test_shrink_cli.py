@@ -69,3 +69,51 @@ def test_bench_shrink_smoke(tmp_path):
     row = next(ln for ln in proc.stdout.splitlines() if ln.startswith("| four_card | 113 |"))
     assert row.rstrip().endswith("| yes |")
     assert list(tmp_path.glob("shrink-*.md")) and list(tmp_path.glob("shrink-*.json"))
+
+
+def test_cfr_bracket_holds_the_exact_value():
+    """``--cfr``: CFR+ in vector form brackets the value; the exact value comes from
+    ``lossless.solve`` (exact LP on the abstraction, certified in the original game)."""
+    from fractions import Fraction
+
+    import lossless
+    r = run("shrink", "leduc_os", "--cfr", "2", "--json", "--quiet", "--no-nonzeros")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)  # exactly one JSON object on standard output
+    exact = lossless.solve(lossless.leduc_os()).value
+    assert data["method"] == "vector-cfr+" and data["iterations"] > 0
+    assert Fraction(data["lower"]) <= exact <= Fraction(data["upper"])
+    assert data["lower_float"] <= float(exact) <= data["upper_float"]
+    r = run("shrink", "leduc_os", "--cfr", "60", "--target-width", "0.05", "--no-nonzeros")
+    assert r.returncode == 0 and "value bracket" in r.stdout and "bracket width" in r.stdout, r.stderr
+
+
+def test_cfr_bad_options_are_one_line_errors():
+    for args, words in ((["--cfr", "0"], "positive"), (["--cfr", "5", "--solve"], "--solve"),
+                        (["--cfr", "5", "--own-view"], "--own-view"), (["--target-width", "1"], "need --cfr"),
+                        (["--cfr", "5", "--bracket-every", "0"], "at least 1")):
+        r = run("shrink", "leduc_os", *args)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and r.stdout == "" and len(lines) == 1 and words in lines[0], (args, r.stderr)
+
+
+def test_cfr_stops_cleanly_on_ctrl_c():
+    """Ctrl-C during CFR+: status 130, and the bracket of the average so far is still printed."""
+    import signal
+    import time
+    p = subprocess.Popen([sys.executable, "-m", "seqform", "shrink", "rhode_island(ranks=3,suits=2)", "--cfr", "120",
+                          "--json", "--no-nonzeros"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 120
+        seen = ""
+        while "CFR+" not in seen and time.monotonic() < deadline:  # wait until the iterations run
+            seen += p.stderr.readline()
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        p.kill()
+    assert p.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["lower_float"] <= data["upper_float"]
