@@ -10,7 +10,9 @@
 * At scale, without the game tree or the payoff matrix: ``sequence_layout(abstraction)`` numbers
   the abstract sequences, ``card_matrices`` holds the card part of the payoffs, ``bracket`` gives
   a certified bracket of the value from any profile (vector-form best responses with rigorous
-  float error bounds) and ``cfr_plus`` runs CFR+ in the same vector form.
+  float error bounds) and ``cfr_plus`` runs CFR+ in the same vector form; ``sparsified_lp`` builds
+  the abstract LP with its card matrices factorised (blocks, rank one plus a correction, sorted
+  showdowns) and ``solve_sparsified`` gives it to HiGHS.
 
 References:
 
@@ -29,6 +31,7 @@ from .shrink import Shrunk, ShrunkSolution, shrink, solve
 from .signaltree import SignalTree, build_signal_tree
 from .cardmatrices import CardMatrices, card_matrices
 from .sequencelayout import SequenceLayout, sequence_layout
+from .sparsifiedlp import SparsifiedLP, SparsifiedSolution, solve_sparsified, sparsified_lp
 from .vectorbestresponse import Bracket, VectorBestResponse, bracket
 from .vectorcfr import VectorCFRResult, cfr_plus
 
@@ -36,4 +39,5 @@ __all__ = ["OrderedSignalGame", "PUBLIC", "Betting", "BettingBuilder", "limit_be
            "DECIDE", "NEXT", "FOLD", "SHOWDOWN", "rhode_island", "leduc_os", "four_card", "shrink", "solve", "Shrunk",
            "ShrunkSolution", "gameshrink", "Abstraction", "AbstractGame", "SignalTree", "build_signal_tree",
            "OrderedSignalError", "AbstractionError", "CardMatrices", "card_matrices", "SequenceLayout",
-           "sequence_layout", "Bracket", "VectorBestResponse", "bracket", "VectorCFRResult", "cfr_plus"]
+           "sequence_layout", "Bracket", "VectorBestResponse", "bracket", "VectorCFRResult", "cfr_plus", "SparsifiedLP",
+           "SparsifiedSolution", "solve_sparsified", "sparsified_lp"]

@@ -20,48 +20,66 @@ from seqform.lp.sequenceform import SequenceForm
 from .betting import FOLD, SHOWDOWN
 from .errors import AbstractionError
 from .gameshrink import Abstraction, compact
-from .sequencelayout import sequence_layout
+from .sequencelayout import SequenceLayout, sequence_layout
 
 
 def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
     """E, e, F, f, A (``seqform.lp.sequenceform.SequenceForm`` with ``tree=None``) of the abstract
     game of ``ab``, a two-player zero-sum game with ordered signals (module docstring)."""
     say = progress or (lambda msg: None)
-    game, st, bet = ab.game, ab.signals, ab.game.betting
-    if game.num_players != 2:
+    if ab.game.num_players != 2:
         raise AbstractionError("the sequence-form LP is for two players")
-    nr = bet.num_rounds
     lay = sequence_layout(ab)
-    cls, ncls, base, ibase, parent_of = lay.cls, lay.ncls, lay.base, lay.ibase, lay.parent_of
-    nseq, ninf = lay.num_sequences, lay.num_infosets
-    seq_of = lay.seq_of
+    (E, e), (F, f) = constraint_matrices(lay)
+    ar, ac, av = payoff_entries(lay, range(ab.game.betting.num_rounds), say)
+    say("assembling A")
+    A = sp.csr_matrix((np.concatenate(av), (np.concatenate(ar), np.concatenate(ac))),
+                      shape=(lay.num_sequences[0], lay.num_sequences[1]))
+    A.sum_duplicates()
+    A.eliminate_zeros()
+    return SequenceForm(None, E, e, F, f, A)
 
+
+def constraint_matrices(lay: SequenceLayout) -> list:
+    """``[(E, e), (F, f)]``: each player's sequence-form constraints (one row per information set
+    and the root row), as ``seqform.lp.sequenceform`` lays them out."""
+    bet = lay.abstraction.game.betting
     mats = []
     for i in range(2):
         rows, cols, vals = [np.array([0])], [np.array([0])], [np.array([1.0])]
-        for v in sorted(ibase):
+        for v in sorted(lay.ibase):
             if bet.player[v] != i:
                 continue
             r = bet.round[v]
-            c = np.arange(ncls[i][r])
-            row = 1 + ibase[v] + c
+            c = np.arange(lay.ncls[i][r])
+            row = 1 + lay.ibase[v] + c
             rows.append(row)
-            cols.append(seq_of(i, parent_of[v][i], r, c))
+            cols.append(lay.seq_of(i, lay.parent_of[v][i], r, c))
             vals.append(-np.ones(len(c)))
             for a in range(len(bet.actions[v])):
                 rows.append(row)
-                cols.append(base[v, a] + c)
+                cols.append(lay.base[v, a] + c)
                 vals.append(np.ones(len(c)))
         M = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                          shape=(1 + ninf[i], nseq[i]))
-        vec = np.zeros(1 + ninf[i])
+                          shape=(1 + lay.num_infosets[i], lay.num_sequences[i]))
+        vec = np.zeros(1 + lay.num_infosets[i])
         vec[0] = 1.0
         mats.append((M, vec))
-    # the payoff matrix, round by round, over the pairs of classes the worlds reach
+    return mats
+
+
+def payoff_entries(lay: SequenceLayout, rounds, say=None) -> tuple:
+    """The payoff matrix's entries ``(rows, cols, values)`` (lists of arrays, duplicates to be
+    summed) from the leaves of the given rounds, over the pairs of classes the worlds reach:
+    chance mass times payoff, player 0's."""
+    say = say or (lambda msg: None)
+    ab = lay.abstraction
+    st, bet = ab.signals, ab.game.betting
+    cls = lay.cls
     prob = None if st.prob is None else np.array([float(p) for p in st.prob])
     nout = len(st.outcomes)
     ar, ac, av = [], [], []
-    for r in range(nr):
+    for r in rounds:
         leaves = bet.nodes_of_round(r, FOLD, SHOWDOWN)
         if not leaves:
             continue
@@ -82,13 +100,8 @@ def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
                     omass = omass / (st.num_worlds if prob is None else 1.0)
                 val = omass @ np.array([float(bet.payoff[v][o][0]) for o in st.outcomes])
             keep = val != 0
-            own = parent_of[v]
-            ar.append(seq_of(0, own[0], r, c0[keep]).astype(np.int32))
-            ac.append(seq_of(1, own[1], r, c1[keep]).astype(np.int32))
+            own = lay.parent_of[v]
+            ar.append(lay.seq_of(0, own[0], r, c0[keep]).astype(np.int32))
+            ac.append(lay.seq_of(1, own[1], r, c1[keep]).astype(np.int32))
             av.append(val[keep])
-    say("assembling A")
-    A = sp.csr_matrix((np.concatenate(av), (np.concatenate(ar), np.concatenate(ac))), shape=(nseq[0], nseq[1]))
-    A.sum_duplicates()
-    A.eliminate_zeros()
-    (E, e), (F, f) = mats
-    return SequenceForm(None, E, e, F, f, A)
+    return ar, ac, av

@@ -10,6 +10,8 @@ the worlds:
 * ``obs[i][j]``: (W,) id of player i's observation after its j-th observed level
   (``game.observed[i][j]``), ids numbering the distinct observations (ids are dense and follow
   the lexicographic order of the observed cards);
+* ``hand_rank``: (n, W) each player's complete hand's position in one common order (higher is
+  better), from which ``outcome`` is computed;
 * ``prob``: None for a uniform deck (every world equally likely), else the exact probability of
   each world (a list of Fractions; weighted decks are for small games).
 
@@ -65,6 +67,9 @@ class SignalTree:
     prob: list | None
     num_nodes: int
     _codes_cache: dict = field(default_factory=dict, repr=False)
+    #: (n, W) each player's complete hand's position in one order common to all players (higher:
+    #: better), world by world; the outcomes are computed from it
+    hand_rank: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def num_worlds(self) -> int:
@@ -181,7 +186,7 @@ def build_signal_tree(game: OrderedSignalGame, progress=None) -> SignalTree:
     prob = None
     if game.weights is not None:
         prob = _world_probabilities(game, worlds)
-    return SignalTree(game, worlds, outcome, outs, obs, num_obs, prob, signal_tree_nodes(game))
+    return SignalTree(game, worlds, outcome, outs, obs, num_obs, prob, signal_tree_nodes(game), hand_rank=ranks.astype(np.int32))
 
 
 def _world_probabilities(game: OrderedSignalGame, worlds: np.ndarray) -> list:

@@ -120,3 +120,23 @@ def test_bench_lcp_threat_game(tmp_path):
     (r,) = data["rows"]
     assert r["certified"] and r["qpe_certified"]
     assert r["pygambit_rational"]["status"] == "ok" and r["pygambit_rational"]["equilibria"] >= 1
+
+
+def test_rhode_island_benches_run(tmp_path):
+    """bench/bench_rhode_island.py and bench/bench_sparsified_lp.py on small decks: they run, write
+    their files, and what they report holds together (a bracket narrows; both LPs agree)."""
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_rhode_island.py"), "--game",
+                           "rhode_island(ranks=2,suits=3)", "--seconds", "3", "--bracket-every", "20",
+                           "--out-dir", str(tmp_path)], cwd=str(ROOT), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = json.loads(next(tmp_path.glob("rhode-island-*.json")).read_text())
+    hist = data["history"]
+    assert len(hist) >= 2 and all(lo <= up for _, _, lo, up in hist) and hist[-1][3] - hist[-1][2] < hist[0][3] - hist[0][2]
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_sparsified_lp.py"), "--games",
+                           "rhode_island(ranks=2,suits=3)", "--out-dir", str(tmp_path)],
+                          cwd=str(ROOT), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = json.loads(next(tmp_path.glob("sparsified-lp-*.json")).read_text())["rows"]
+    plain, sparse = rows
+    assert plain["status"] == sparse["status"] == "ok"
+    assert abs(plain["value"] - sparse["value"]) < 1e-7 and sparse["lower"] <= sparse["value"] + 1e-9
