@@ -15,6 +15,7 @@ Usage (from the repository root)::
 
     python bench/bench_sparsified_lp.py                      # the default small decks
     python bench/bench_sparsified_lp.py --full 3600          # and full Rhode Island for an hour
+    python bench/bench_sparsified_lp.py --games --full 900 --tag full   # full Rhode Island only
 
 Writes ``bench/results/sparsified-lp-YYYY-MM-DD[-TAG].md`` and ``.json``.
 """
@@ -99,7 +100,7 @@ def markdown(rep: dict) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", nargs="+", default=GAMES)
+    ap.add_argument("--games", nargs="*", default=GAMES, help="small games to run both LPs on (none: only --full)")
     ap.add_argument("--method", default="ipm", choices=["ipm", "simplex"])
     ap.add_argument("--cap", type=float, default=1800.0, help="seconds before a cell's process is killed")
     ap.add_argument("--full", type=float, default=0.0, metavar="SECONDS",
