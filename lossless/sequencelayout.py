@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .betting import DECIDE
+from .betting import DECIDE, FOLD
 from .errors import AbstractionError
 from .gameshrink import Abstraction
 
@@ -58,6 +58,32 @@ class SequenceLayout:
         if key not in self._cache:
             bet = self.abstraction.game.betting
             self._cache[key] = [v for v in sorted(self.ibase, key=self.ibase.get) if bet.player[v] == i]
+        return self._cache[key]
+
+    def leaf_sequences(self, i: int, r: int, kind: str) -> tuple:
+        """Round r's leaves of ``kind`` (a list, preorder) and (classes of player i during r,
+        leaves) player i's last sequence before each leaf for each of its classes (cached)."""
+        key = ("leaves", i, r, kind)
+        if key not in self._cache:
+            bet = self.abstraction.game.betting
+            leaves = bet.nodes_of_round(r, kind)
+            c = np.arange(self.ncls[i][r])
+            idx = np.stack([self.seq_of(i, self.parent_of[v][i], r, c) for v in leaves], axis=1) if leaves else None
+            self._cache[key] = (leaves, idx)
+        return self._cache[key]
+
+    def leaf_payoffs(self, p: int, r: int, kind: str) -> list:
+        """Player p's payoffs at round r's leaves of ``kind`` (in ``leaf_sequences``' order), as
+        float arrays: one for folds, one per showdown outcome (``signals.outcomes``' order) for
+        showdowns (cached)."""
+        key = ("payoffs", p, r, kind)
+        if key not in self._cache:
+            bet = self.abstraction.game.betting
+            leaves = bet.nodes_of_round(r, kind)
+            rows = [[bet.payoff[v]] for v in leaves] if kind == FOLD else \
+                [[bet.payoff[v][o] for o in self.abstraction.signals.outcomes] for v in leaves]
+            self._cache[key] = [np.array([float(row[j][p]) for row in rows]) for j in range(len(rows[0]))] \
+                if rows else []
         return self._cache[key]
 
     def parent_sequences(self, i: int, v: int) -> np.ndarray:

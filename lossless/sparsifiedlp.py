@@ -266,17 +266,16 @@ def sparsified_lp(ab: Abstraction, layout: SequenceLayout | None = None, cards: 
         groups: dict = {}
         for v in leaves:
             own0 = lay.parent_of[v][0]
+            xcol = lay.seq_of(0, own0, r, c0)
             if own0 not in groups:
                 base = n_aux
                 n_aux += L
                 groups[own0] = base
-                xcol = lay.seq_of(0, own0, r, c0)
                 k = np.arange(L)
                 CR += [base + k, base + k[prev], base + lev_col0]
                 CC += [-(base + k) - 1, -(base + k[prev] - 1) - 1, xcol]
                 CV += [np.ones(L), -np.ones(int(prev.sum())), -fac.a]
             base = groups[own0]
-            xcol = lay.seq_of(0, own0, r, c0)
             yrow = m_e + lay.seq_of(1, lay.parent_of[v][1], r, c1)
             last = base + fac.level_offset[fac.block1] + fac.nlevels[fac.block1] - 1
             if bet.kind[v] == FOLD:

@@ -73,12 +73,11 @@ def normalised_behaviour(layout: SequenceLayout, i: int, behaviour: np.ndarray) 
     out[0] = 1.0
     for v in layout.decision_nodes(i):
         k, n = len(bet.actions[v]), layout.ncls[i][bet.round[v]]
-        block = np.stack([b[layout.base[v, a]:layout.base[v, a] + n] for a in range(k)])
+        s = layout.base[v, 0]
+        block = b[s:s + k * n].reshape(k, n)  # actions' blocks are consecutive (sequencelayout)
         tot = block.sum(axis=0)
         zero = tot <= 0
-        block = np.where(zero, 1.0 / k, block / np.where(zero, 1.0, tot))
-        for a in range(k):
-            out[layout.base[v, a]:layout.base[v, a] + n] = block[a]
+        out[s:s + k * n] = np.where(zero, 1.0 / k, block / np.where(zero, 1.0, tot)).ravel()
     return out
 
 
@@ -110,31 +109,39 @@ def behaviour_from_plan(layout: SequenceLayout, i: int, x: np.ndarray) -> np.nda
     return normalised_behaviour(layout, i, np.maximum(np.asarray(x, dtype=np.float64), 0.0))
 
 
-def leaf_values(layout: SequenceLayout, cards: CardMatrices, v: int, p: int, y: np.ndarray) -> tuple:
-    """At leaf v (fold or showdown) of round r: player p's values per class during r,
-    ``M_v @ y_v`` (module docstring; world-count scale), their magnitude ``|M_v| @ y_v``, the
-    largest number of terms in one dot product and the number of products summed per entry (for
-    error bounds). ``y``: the opponent's realization plan over its sequences."""
+def leaf_values(layout: SequenceLayout, cards: CardMatrices, p: int, y: np.ndarray, magnitudes: bool = True) -> dict:
+    """Player p's values at every leaf v (fold or showdown) of round r, per class during r:
+    ``v -> (M_v @ y_v, |M_v| @ y_v)`` (module docstring; world-count scale), the second for error
+    bounds (None without ``magnitudes``). ``y``: the opponent's realization plan over its
+    sequences. One sparse-times-dense product per round and card matrix, the leaves' opponent
+    weights stacked as columns."""
     bet = layout.abstraction.game.betting
-    r, o = bet.round[v], 1 - p
-    yz = y[layout.seq_of(o, layout.parent_of[v][o], r, np.arange(layout.ncls[o][r]))]
-    k = cards.max_row_nnz[r][p]
-    if bet.kind[v] == FOLD:
-        m = cards.total[r] if p == 0 else cards.total_t[r]
-        pay = float(bet.payoff[v][p])
-        t = m @ yz
-        return pay * t, abs(pay) * t, k, 1
-    mats = cards.by_outcome[r] if p == 0 else cards.by_outcome_t[r]
-    val = np.zeros(layout.ncls[p][r])
-    mag = np.zeros(layout.ncls[p][r])
-    for oi, out in enumerate(cards.outcomes):
-        pay = float(bet.payoff[v][out][p])
-        if pay == 0:
-            continue
-        t = mats[oi] @ yz
-        val += pay * t
-        mag += abs(pay) * t
-    return val, mag, k, len(cards.outcomes) + 1
+    o = 1 - p
+    out: dict = {}
+    for r in range(bet.num_rounds):
+        for kind in (FOLD, SHOWDOWN):
+            leaves, idx = layout.leaf_sequences(o, r, kind)
+            if not leaves:
+                continue
+            Y = y[idx]
+            pays = layout.leaf_payoffs(p, r, kind)
+            if kind == FOLD:
+                pay = pays[0]
+                t = (cards.total[r] if p == 0 else cards.total_t[r]) @ Y
+                val, mag = t * pay, (t * np.abs(pay) if magnitudes else None)
+            else:
+                mats = cards.by_outcome[r] if p == 0 else cards.by_outcome_t[r]
+                val = np.zeros((layout.ncls[p][r], len(leaves)))
+                mag = np.zeros_like(val) if magnitudes else None
+                for oi, pay in enumerate(pays):
+                    if np.any(pay != 0):
+                        t = mats[oi] @ Y
+                        val += t * pay
+                        if magnitudes:
+                            mag += t * np.abs(pay)
+            for j, v in enumerate(leaves):
+                out[v] = (val[:, j], mag[:, j] if magnitudes else None)
+    return out
 
 
 @dataclass
@@ -161,14 +168,17 @@ def best_response(layout: SequenceLayout, player: int, opponent_behaviour: np.nd
     cards = cards if cards is not None else card_matrices(layout)
     p, o = player, 1 - player
     y, delta = plan_from_behaviour(layout, o, normalised_behaviour(layout, o, opponent_behaviour))
+    leaves = leaf_values(layout, cards, p, y)
     val: dict = {}
     err: dict = {}
     choice: dict = {}
     for v in range(bet.num_nodes - 1, -1, -1):
         r, kind = bet.round[v], bet.kind[v]
         if kind in (FOLD, SHOWDOWN):
-            val[v], mag, k, extra = leaf_values(layout, cards, v, p, y)
-            err[v] = (gamma(k) + delta + gamma(extra)) * mag * _MARGIN
+            val[v], mag = leaves.pop(v)
+            # a dot product of at most k terms, then up to (outcomes) products summed per entry
+            extra = 1 if kind == FOLD else len(cards.outcomes) + 1
+            err[v] = (gamma(cards.max_row_nnz[r][p]) + delta + gamma(extra)) * mag * _MARGIN
         elif kind == NEXT:
             c = bet.children[v][0]
             grp = layout.anc[p][r + 1][r]
@@ -255,4 +265,4 @@ def bracket(layout: SequenceLayout, behaviour0: np.ndarray, behaviour1: np.ndarr
 
 
 __all__ = ["VectorBestResponse", "Bracket", "best_response", "bracket", "normalised_behaviour",
-           "plan_from_behaviour", "behaviour_from_plan", "gamma"]
+           "plan_from_behaviour", "behaviour_from_plan", "leaf_values", "gamma"]

@@ -33,11 +33,12 @@ import numpy as np
 
 from seqform.result import Result
 
-from .betting import DECIDE, FOLD, NEXT, SHOWDOWN
+from .betting import DECIDE, NEXT
 from .cardmatrices import CardMatrices, card_matrices
 from .errors import AbstractionError
 from .sequencelayout import SequenceLayout
-from .vectorbestresponse import Bracket, behaviour_from_plan, bracket, plan_from_behaviour
+from .vectorbestresponse import (Bracket, behaviour_from_plan, bracket, leaf_values, normalised_behaviour,
+                                 plan_from_behaviour)
 
 
 @dataclass
@@ -74,64 +75,12 @@ class VectorCFRResult(Result):
                 "history": [list(h) for h in self.history]}
 
 
-def _regret_matching_plus(layout: SequenceLayout, p: int, q: np.ndarray) -> np.ndarray:
-    """Player p's behaviour proportional to its (nonnegative) cumulative regrets ``q`` per
-    information set, uniform where they are all zero."""
-    bet = layout.abstraction.game.betting
-    b = np.empty_like(q)
-    b[0] = 1.0
-    for v in layout.decision_nodes(p):
-        k, n = len(bet.actions[v]), layout.ncls[p][bet.round[v]]
-        s = layout.base[v, 0]
-        block = q[s:s + k * n].reshape(k, n)  # actions' blocks are consecutive (sequencelayout)
-        tot = block.sum(axis=0)
-        b[s:s + k * n] = np.where(tot > 0, block / np.where(tot > 0, tot, 1.0), 1.0 / k).ravel()
-    return b
-
-
-def all_leaf_values(layout: SequenceLayout, cards: CardMatrices, p: int, y: np.ndarray) -> dict:
-    """Player p's values (world-count scale) at every leaf, as ``leaf_values`` computes them one
-    by one, but with one sparse-times-dense product per round and card matrix: the leaves' opponent
-    weights stacked as columns (one pass over each matrix instead of one per leaf)."""
-    bet = layout.abstraction.game.betting
-    o = 1 - p
-    out: dict = {}
-    for r in range(bet.num_rounds):
-        for kind in (FOLD, SHOWDOWN):
-            key = ("leaves", p, r, kind)
-            if key not in layout._cache:  # static: which leaves, their opponent sequences, payoffs
-                leaves = bet.nodes_of_round(r, kind)
-                c = np.arange(layout.ncls[o][r])
-                idx = np.stack([layout.seq_of(o, layout.parent_of[v][o], r, c) for v in leaves], axis=1) \
-                    if leaves else None
-                if kind == FOLD:
-                    pays = [np.array([float(bet.payoff[v][p]) for v in leaves])]
-                else:
-                    pays = [np.array([float(bet.payoff[v][oc][p]) for v in leaves]) for oc in cards.outcomes]
-                layout._cache[key] = (leaves, idx, pays)
-            leaves, idx, pays = layout._cache[key]
-            if not leaves:
-                continue
-            Y = y[idx]
-            if kind == FOLD:
-                V = ((cards.total[r] if p == 0 else cards.total_t[r]) @ Y) * pays[0]
-            else:
-                mats = cards.by_outcome[r] if p == 0 else cards.by_outcome_t[r]
-                V = np.zeros((layout.ncls[p][r], len(leaves)))
-                for oi, pay in enumerate(pays):
-                    if np.any(pay != 0):
-                        V += (mats[oi] @ Y) * pay
-            for j, v in enumerate(leaves):
-                out[v] = V[:, j]
-    return out
-
-
 def _update(layout: SequenceLayout, cards: CardMatrices, p: int, behaviour: np.ndarray, q: np.ndarray,
             y: np.ndarray) -> None:
     """One CFR+ regret update of player p in place (``q``), against the opponent's plan ``y``,
     with p playing ``behaviour``: a backward pass of counterfactual values (module docstring)."""
     bet = layout.abstraction.game.betting
-    val: dict = all_leaf_values(layout, cards, p, y)
+    val: dict = {v: vm[0] for v, vm in leaf_values(layout, cards, p, y, magnitudes=False).items()}
     for v in range(bet.num_nodes - 1, -1, -1):
         r, kind = bet.round[v], bet.kind[v]
         if kind == DECIDE:
@@ -176,10 +125,13 @@ def cfr_plus(layout: SequenceLayout, iterations: int | None = None, seconds: flo
     cards = cards if cards is not None else card_matrices(layout)
     secs = {"setup": time.perf_counter() - t0}
     q = [np.zeros(layout.num_sequences[p]) for p in range(2)]
-    beh = [_regret_matching_plus(layout, p, q[p]) for p in range(2)]
+    # regret matching+: the behaviour proportional to the (nonnegative) cumulative regrets per
+    # information set, uniform where they are all zero
+    beh = [normalised_behaviour(layout, p, q[p]) for p in range(2)]
+    plans = [plan_from_behaviour(layout, p, beh[p])[0] for p in range(2)]
     avg = [np.zeros(layout.num_sequences[p]) for p in range(2)]
     history: list = []
-    best: Bracket | None = None
+    best: tuple | None = None  # the narrowest bracket's history row
     stopped = ""
     t = 0
     t_start = time.perf_counter()
@@ -191,20 +143,18 @@ def cfr_plus(layout: SequenceLayout, iterations: int | None = None, seconds: flo
         history.append(row)
         if progress:
             progress({"iteration": t, "seconds": row[1], "lower": b.lower, "upper": b.upper, "width": b.width})
-        if best is None or b.width < best.width:
-            best = b
+        if best is None or b.width < best[3] - best[2]:
+            best = row
         return b
 
     try:
         while True:
             t += 1
             for p in (0, 1):  # alternating updates: player 1 answers player 0's new strategy
-                o = 1 - p
-                y, _ = plan_from_behaviour(layout, o, beh[o])
-                x, _ = plan_from_behaviour(layout, p, beh[p])
-                avg[p] += t * x  # linear averaging of the strategies played at iteration t
-                _update(layout, cards, p, beh[p], q[p], y)
-                beh[p] = _regret_matching_plus(layout, p, q[p])
+                avg[p] += t * plans[p]  # linear averaging of the strategies played at iteration t
+                _update(layout, cards, p, beh[p], q[p], plans[1 - p])
+                beh[p] = normalised_behaviour(layout, p, q[p])
+                plans[p] = plan_from_behaviour(layout, p, beh[p])[0]
             elapsed = time.perf_counter() - t_start
             if tick:
                 tick(t, elapsed)
@@ -227,9 +177,8 @@ def cfr_plus(layout: SequenceLayout, iterations: int | None = None, seconds: flo
     secs["total"] = time.perf_counter() - t0
     behaviours = [behaviour_from_plan(layout, p, avg[p]) for p in range(2)]
     last = history[-1]
-    notes = (f"best bracket at iteration {next(h[0] for h in history if h[2] == best.lower and h[3] == best.upper)}; "
-             f"last at {last[0]}: [{last[2]:.9g}, {last[3]:.9g}]",)
-    return VectorCFRResult(layout.abstraction.game.name, t, Fraction(best.lower), Fraction(best.upper),
+    notes = (f"best bracket at iteration {best[0]}; last at {last[0]}: [{last[2]:.9g}, {last[3]:.9g}]",)
+    return VectorCFRResult(layout.abstraction.game.name, t, Fraction(best[2]), Fraction(best[3]),
                            (last[3] - last[2]) / 2, behaviours, history, secs, notes, stopped)
 
 
