@@ -73,7 +73,10 @@ from seqform.result import Result
 from .treemodel import Deviation, TreeModel
 
 __all__ = ["Deviation", "SamplingResult", "sample_efce", "make_model", "validated_regret",
-           "exact_distribution", "regret_bound"]
+           "exact_distribution", "regret_bound", "full_profiles", "count_full_profiles", "MAX_EXACT_PROFILES"]
+
+#: ``expectations="auto"`` and ``"exact"`` enumerate at most this many full pure profiles
+MAX_EXACT_PROFILES = 65_536
 
 
 @dataclass
@@ -101,11 +104,17 @@ class SamplingResult(Result):
     #: which rule ended the run: "target", "rounds", "time_limit", "interrupted" (Ctrl-C) or
     #: "trivial" (every distribution is an EFCE)
     stopped_by: str = ""
-    method = "sampling (Dudik & Gordon 2009)"
+    #: "mcmc" (Gibbs samples of q_lambda) or "exact" (every full pure profile, weighted by q_lambda)
+    expectations: str = "mcmc"
+
+    @property
+    def method(self) -> str:
+        return ("boosting with exact expectations" if self.expectations == "exact" else "sampling") + \
+            " (Dudik & Gordon 2009)"
 
     def json_fields(self) -> dict:
         # "seconds" stays the total in seconds, as this command's JSON has always had it
-        return {"weights": list(self.weights) or None, "payoffs": [float(x) for x in self.payoffs],
+        return {"expectations": self.expectations, "weights": list(self.weights) or None, "payoffs": [float(x) for x in self.payoffs],
                 "max_regret": float(self.max_regret), "initial_regret": float(self.initial_regret),
                 "rounds": self.rounds, "samples": self.samples, "seconds": self.seconds["total"],
                 "peak_memory_bytes": self.peak_memory, "converged": self.converged,
@@ -139,7 +148,8 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 scenarios: int | None = None, r_max: float | None = None, sample_size: int = 100,
                 growth: float = 0.1, thin: int = 1, burn_in: int = 20, ess_min: float = 0.5, max_reuse: int = 10,
                 line_search: bool = True, step_cap: float = 10.0, progress=None, time_limit: float | None = None,
-                stop_ratio: float | None = None, engine: str | None = None, every: float = 2.0) -> SamplingResult:
+                stop_ratio: float | None = None, engine: str | None = None, every: float = 2.0,
+                expectations: str = "mcmc", corrective: bool = False) -> SamplingResult:
     """Approximate an extensive-form correlated equilibrium (EFCE) by sampling.
 
     The sampling algorithm of Dudik & Gordon 2009, "A Sampling-Based Approach to Computing
@@ -204,6 +214,20 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         or None: polymatrix when the game offers it, else tree.
     every : float, default 2.0
         Seconds between progress lines.
+    expectations : str, default "mcmc"
+        "mcmc": every expectation is a sample average over Gibbs samples of q_lambda (the
+        paper's algorithm). "exact": the same boosting with exact expectations, over every full
+        pure profile weighted by q_lambda (at most ``MAX_EXACT_PROFILES``; no sampling noise, no
+        sample reuse: ``sample_size``, ``growth``, ``thin``, ``burn_in``, ``ess_min`` and
+        ``max_reuse`` do not apply). Its limit is the maximum-entropy EFCE of eq. 2 itself, the
+        ground truth against which to measure MCMC's noise. "auto": exact when the game has at
+        most ``MAX_EXACT_PROFILES`` full pure profiles, else mcmc.
+    corrective : bool, default False
+        With exact expectations only: after each round's coordinate step, re-minimise the dual
+        log Z(lambda) over every recorded deviation's lambda >= 0 at once (L-BFGS-B, gradient
+        -E_q[r_phi]): totally corrective boosting. Coordinate steps alone can zig-zag for
+        thousands of rounds between deviations that pull the same profiles opposite ways; the
+        limit, the maximum-entropy EFCE, is the same.
 
     Returns
     -------
@@ -217,7 +241,8 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     Raises
     ------
     SeqformError
-        ``weights`` does not give one number per player; ``engine`` is unknown, or "polymatrix"
+        ``weights`` does not give one number per player; ``expectations`` is unknown, or "exact"
+        for a game with more than ``MAX_EXACT_PROFILES`` full pure profiles; ``engine`` is unknown, or "polymatrix"
         for a game that does not offer ``polymatrix()``; the game is too large for the tree engine;
         or, without ``r_max``, too large for ``regret_bound`` to walk.
 
@@ -240,17 +265,36 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         rmax = float(game.regret_bound())
     else:
         rmax = regret_bound(game)
+    if expectations not in ("mcmc", "exact", "auto"):
+        raise SeqformError(f"expectations: 'mcmc', 'exact' or 'auto', not {expectations!r}")
     tracemalloc.start()
     t0 = time.perf_counter()
-    model = make_model(game, w, scenarios, rng, engine)
-    S = model.new_profiles(sample_size, rng)
+    model = make_model(game, w, None if expectations == "exact" else scenarios, rng, engine)
+    full = count_full_profiles(model)
+    if expectations == "auto":
+        expectations = "exact" if full <= MAX_EXACT_PROFILES else "mcmc"
+        if expectations == "exact" and scenarios is not None:  # the model sampled chance: rebuild it exact
+            model = make_model(game, w, None, rng, engine)
+    exact = expectations == "exact"
+    if corrective and not exact:
+        tracemalloc.stop()
+        raise SeqformError("corrective: needs exact expectations (a sample would be overfitted)")
+    if exact:
+        if full > MAX_EXACT_PROFILES:
+            tracemalloc.stop()
+            raise SeqformError(f"{game.name!r} has {full:,} full pure strategy profiles; exact expectations "
+                               f"enumerate at most {MAX_EXACT_PROFILES:,}. Use expectations='mcmc'.")
+        S = full_profiles(model)
+    else:
+        S = model.new_profiles(sample_size, rng)
     if rmax <= 0:  # every leaf pays each player the same: every distribution is an EFCE
         u = model.statistics(S[:1]).U[0]
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         return SamplingResult(game.name, list(u), 0.0, 0.0, 0, 0, {"total": time.perf_counter() - t0}, peak,
-                              weights=tuple(w), converged=True, scenarios=scenarios, stopped_by="trivial")
-    for _ in range(burn_in):
+                              weights=tuple(w), converged=True, scenarios=None if exact else scenarios,
+                              stopped_by="trivial", expectations=expectations)
+    for _ in range(0 if exact else burn_in):
         model.sweep(S, rng)
     lam: list = []
     stats, om, drawn, drawn_at = None, np.zeros(0), 0, 0
@@ -262,7 +306,14 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         for t in (range(1, max_rounds + 1) if max_rounds is not None else itertools.count(1)):
             m = int(sample_size + growth * t)
             ess = _ess(om) if stats is not None else 0.0
-            if stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse:
+            if exact:
+                # q_lambda itself, from the energies (not by compounding reweightings, which drift)
+                if stats is None:
+                    stats, drawn = model.statistics(S), len(S)
+                e = model.energy(S)
+                om = np.exp(e - e.max())
+                ess = _ess(om)
+            elif stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse:
                 if len(S) < m:
                     S = np.vstack([S, S[rng.integers(len(S), size=m - len(S))]])
                 for _ in range(thin):
@@ -303,20 +354,27 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 R = model.bound(dev, rmax)
                 r = min(r_star, R * (1 - 1e-9))
                 step = math.log((R + r) / (R - r)) / (2 * R)
-                lo, hi = 0.0, step_cap * step
+                # exact expectations: no sample to overfit, so the search may go far enough to cut the
+                # profiles this deviation gains on by up to e^-50 (needed where the maximum-entropy EFCE
+                # gives profiles probability 0 and lambda must grow without bound)
+                lo, hi = 0.0, max(step_cap * step, 50.0 / R) if exact else step_cap * step
             else:  # lower the lambda whose deviation has the most negative regret
                 j = int(np.flatnonzero(lamv > 0)[np.argmax(-means[lamv > 0])])
                 R = model.bound(model.devs[j], rmax)
                 step = -min(lam[j], math.log((R + slack) / (R - min(slack, R * (1 - 1e-9)))) / (2 * R))
                 lo, hi = -lam[j], 0.0
             rs = model.deviation_regrets(stats, model.devs[j])
-            if line_search:
-                step = _line_search(om, rs, lo, hi, step, ess_min * len(om))
+            if line_search:  # exact expectations: no sample to wear out, so no effective-size floor
+                step = _line_search(om, rs, lo, hi, step, 0.0 if exact else ess_min * len(om))
             if step < 0 and lam[j] + step <= 1e-6 * lam[j]:
                 step = -lam[j]  # the search only nears its bound: a lambda that should be 0 is 0
             lam[j] += step
             model.add(model.devs[j], step)
             om = _reweight(om, step, rs)
+            if corrective:
+                for k, d in enumerate(_refit(model, stats, S, lam)):
+                    lam[k] += d
+                    model.add(model.devs[k], d)
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
                 say(f"time limit of {time_limit:g} s reached")
                 stopped_by = "time_limit"
@@ -331,7 +389,45 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     tracemalloc.stop()
     return SamplingResult(game.name, list(payoffs), best_r, initial or 0.0, rounds, drawn,
                           {"total": time.perf_counter() - t0}, peak, history, list(model.devs), lam, tuple(w), converged,
-                          scenarios, stopped_by)
+                          None if exact else scenarios, stopped_by, expectations)
+
+
+def _refit(model, stats, S: np.ndarray, lam: list) -> np.ndarray:
+    """The change to every recorded lambda that minimises log Z(lambda) over lambda >= 0 (the
+    dual of eq. 2, exactly, over the enumerated profiles ``S``), from the current lambda."""
+    from scipy.optimize import minimize
+    Rm = np.column_stack([model.deviation_regrets(stats, d) for d in model.devs])   # (profiles, deviations)
+    lam0 = np.asarray(lam, dtype=float)
+    base = model.energy(S) + Rm @ lam0          # w . u(s), the part of the energy lambda does not move
+
+    def dual(x):
+        e = base - Rm @ x
+        top = e.max()
+        q = np.exp(e - top)
+        z = q.sum()
+        return math.log(z) + top, -(q @ Rm) / z
+    got = minimize(dual, lam0, jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * len(lam0),
+                   options={"maxiter": 500, "ftol": 1e-15, "gtol": 1e-12})
+    new = got.x if got.fun <= dual(lam0)[0] else lam0
+    return new - lam0
+
+
+def count_full_profiles(model) -> int:
+    """The number of full pure strategy profiles (an action at every information set) of a
+    model's game: the product of its information sets' action counts (an exact integer)."""
+    return math.prod(int(k) for k in model.A)
+
+
+def full_profiles(model, limit: int = MAX_EXACT_PROFILES) -> np.ndarray:
+    """Every full pure strategy profile of a model's game, as rows in the models' layout
+    (information sets + 1 columns, the last the padding column, always 0), in
+    ``itertools.product`` order; more than ``limit`` of them is refused."""
+    sizes = [int(k) for k in model.A]
+    count = math.prod(sizes)
+    if count > limit:
+        raise SeqformError(f"{count:,} full pure strategy profiles; too many to enumerate (at most {limit:,})")
+    grids = np.indices(sizes, dtype=np.int64).reshape(len(sizes), -1).T if sizes else np.zeros((1, 0), np.int64)
+    return np.hstack([grids, np.zeros((len(grids), 1), dtype=np.int64)])
 
 
 def _ess(weights: np.ndarray) -> float:
@@ -452,11 +548,10 @@ def exact_distribution(game: Game, result: SamplingResult, tree=None):
     tree = compile_tree(game) if tree is None else tree
     prof = profiles(tree)
     model = _loaded(game, result, engine="tree")
-    sizes = [int(k) for k in tree.infoset_num_actions]
-    if math.prod(sizes) > 200_000:
-        raise SeqformError(f"{game.name!r} has {math.prod(sizes):,} full pure profiles; too many to enumerate")
-    S = np.array(list(itertools.product(*(range(k) for k in sizes))), dtype=np.int64).reshape(-1, len(sizes))
-    S = np.hstack([S, np.zeros((len(S), 1), dtype=np.int64)])
+    try:
+        S = full_profiles(model, 200_000)
+    except SeqformError as exc:
+        raise SeqformError(f"{game.name!r}: {exc}") from None
     e = model.energy(S)
     pr = np.exp(e - e.max())
     pr /= pr.sum()
