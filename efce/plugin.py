@@ -23,6 +23,14 @@ def add_parser(sub) -> None:
                     help="exact ground truth for small games: maximum entropy over the EFCE polytope (cvxpy)")
     ep.add_argument("--welfare", action="store_true",
                     help="exact: the EFCE of best social welfare (or of best weighted payoff with --weights), HiGHS")
+    ep.add_argument("--ranges", action="store_true",
+                    help="exact: each player's least and greatest payoff over the EFCE polytope (LPs)")
+    ep.add_argument("--warm-start", type=float, default=30.0, metavar="S",
+                    help="with --welfare or --ranges on games too large to enumerate (column generation): "
+                         "seconds of the sampling algorithm whose profiles seed the LP (default 30)")
+    ep.add_argument("--pricing-time-limit", type=float, default=None, metavar="S",
+                    help="column generation: seconds for each pricing integer program (default: none); one "
+                         "that stops early leaves the optimum unproved, and the output says so")
     ep.add_argument("--base", choices=["full", "reduced"], default=None,
                     help="with --exact: entropy over full (Dudik & Gordon's choice, the default) or reduced pure "
                          "strategy profiles")
@@ -40,6 +48,10 @@ def add_parser(sub) -> None:
     ep.add_argument("--max-reuse", type=int, default=10, metavar="N",
                     help="sampling: most rounds one sample serves (0: no cap, Dudik & Gordon's rule: while its "
                          "effective size lasts)")
+    ep.add_argument("--expectations", choices=["auto", "mcmc", "exact"], default="auto",
+                    help="sampling: expectations from MCMC samples (Dudik & Gordon's algorithm) or exact, over "
+                         "every full pure profile (totally corrective; at most 65,536 profiles); auto, the "
+                         "default: exact when the game is that small")
     ep.add_argument("--validate", type=int, default=0, metavar="N",
                     help="sampling: afterwards, re-estimate the regret on two fresh samples of N profiles")
     ep.add_argument("--burn-in", type=int, default=30, metavar="N",
@@ -55,13 +67,16 @@ def check(args) -> None:
     at_least("--validate", args.validate, 0)
     at_least("--burn-in", args.burn_in, 0)
     at_least("--max-reuse", args.max_reuse, 0)
-    if args.exact and args.welfare:
-        raise SeqformError("--exact and --welfare are two different exact EFCEs: give one")
-    exact = args.exact or args.welfare
+    at_least("--warm-start", args.warm_start, 0)
+    if args.pricing_time_limit is not None:
+        positive("--pricing-time-limit", args.pricing_time_limit)
+    if sum((args.exact, args.welfare, args.ranges)) > 1:
+        raise SeqformError("--exact, --welfare and --ranges are different exact computations: give one")
+    exact = args.exact or args.welfare or args.ranges
     if args.base is not None and not args.exact:
         raise SeqformError("--base applies to --exact only")
     sampling = {"--rounds": args.rounds is not None, "--time-limit": args.time_limit is not None,
-                "--validate": args.validate > 0}
+                "--validate": args.validate > 0, "--expectations": args.expectations != "auto"}
     if exact and any(sampling.values()):
         flags = ", ".join(f for f, given in sampling.items() if given)
         raise SeqformError(f"{flags} applies to the sampling algorithm, not to --exact or --welfare")
@@ -81,26 +96,33 @@ def cmd_efce(args) -> int:
             raise SeqformError(f"--weights: expected numbers separated by commas, got {args.weights!r}") from None
         if len(w) != game.num_players:
             raise SeqformError(f"--weights: {game.name!r} has {game.num_players} players, got {len(w)} weights")
-    if args.exact or args.welfare:
-        from efce.exact import max_entropy, solve_lp
+    if args.welfare or args.ranges:
+        out = _exact_lp(game, w, args, prog)
+    elif args.exact:
+        from efce.exact import max_entropy
         from efce.strategies import profiles
         tree = build_tree(game, args, prog)
         t0 = time.perf_counter()
         prof = profiles(tree)
         prog(f"{prof.count:,} reduced strategy profiles ({' x '.join(map(str, prof.shape))})")
-        res = solve_lp(prof, "welfare" if w is None else w) if args.welfare else max_entropy(prof, w, base=args.base)
+        res = max_entropy(prof, w, base=args.base)
         res.game, res.profiles, res.weights = game.name, prof.count, w
-        res.method = "lp (best welfare)" if args.welfare else f"maximum entropy (cvxpy, base {args.base})"
+        res.method = f"maximum entropy (cvxpy, base {args.base})"
         res.seconds = {"total": time.perf_counter() - t0}
         out = res.to_json()
     else:
-        from efce.sampling import sample_efce, validated_regret
+        from efce.sampling import MAX_EXACT_PROFILES, count_full_profiles, make_model, sample_efce, validated_regret
         # no hidden stopping rule: a round limit applies when asked for, or by default (said in
         # --help and in the output) when no time limit is given either
         rounds = args.rounds if args.rounds is not None or args.time_limit is not None else DEFAULT_EFCE_ROUNDS
+        expectations = args.expectations
+        if expectations == "auto":  # decided here, so that exact runs get the corrective refit
+            full = count_full_profiles(make_model(game, [0.0] * game.num_players))
+            expectations = "exact" if full <= MAX_EXACT_PROFILES else "mcmc"
         res = sample_efce(game, w, target=args.target, max_rounds=rounds, seed=args.seed,
                           sample_size=args.sample_size, progress=prog, time_limit=args.time_limit,
-                          max_reuse=args.max_reuse if args.max_reuse > 0 else 10**9)
+                          max_reuse=args.max_reuse if args.max_reuse > 0 else 10**9, expectations=expectations,
+                          corrective=expectations == "exact")
         out = res.to_json()
         out.update({"weights": w, "round_limit": rounds,
                     "round_limit_is_default": args.rounds is None and rounds is not None})
@@ -116,14 +138,29 @@ def cmd_efce(args) -> int:
         return status
     print(f"game             {out['game']}")
     print(f"method           {out['method']}" + (f", weights {w}" if w else ""))
+    if not out.get("proved_optimal", True):
+        print("optimality       NOT proved: a pricing integer program stopped at --pricing-time-limit")
+    if "ranges" in out:
+        for n, (lo, hi) in enumerate(out["ranges_exact"]):
+            print(f"player {n} payoff   from {lo} to {hi} over the EFCE polytope (exact)")
+        print(f"max regret       {out['max_regret']:.6g} (exact: the largest over the 2N extreme EFCEs)")
+        print(f"profiles         {out['profiles']:,} in the LP")
+        print(f"seconds          {out['seconds']:.3f}")
+        return status
     print("payoffs          " + ", ".join(f"player {n}: {v:.6g}" for n, v in enumerate(out["payoffs"])))
     print(f"max regret       {out['max_regret']:.6g}" + (" (exact, best causal deviation)" if "profiles" in out
+                                                         else " (largest causal-deviation regret, exact expectations "
+                                                              "in floats)" if out.get("expectations") == "exact"
                                                          else " (largest estimated causal-deviation regret)"))
     if "rounds" in out:
         print(f"rounds           {out['rounds']:,} ({'converged' if out['converged'] else 'not converged'}); "
               f"initial regret {out['initial_regret']:.6g}")
         print(f"stopped by       {_stop_reason(out, args)}")
-        print(f"samples          {out['samples']:,} profiles drawn")
+        if out["expectations"] == "exact":
+            print(f"expectations     exact: every one of the {out['samples']:,} full pure profiles, weighted by "
+                  f"q_lambda (totally corrective)")
+        else:
+            print(f"samples          {out['samples']:,} profiles drawn (MCMC)")
         if "validated_regret" in out:
             print(f"fresh sample     largest regret {out['fresh_max_regret']:.6g}; that deviation on a second "
                   f"sample: {out['validated_regret']:.6g} +- {out['validated_stderr']:.2g}")
@@ -133,6 +170,59 @@ def cmd_efce(args) -> int:
         print(f"memory           {out['peak_memory_bytes'] / 2**20:.1f} MiB peak (tracemalloc)")
     print(f"seconds          {out['seconds']:.3f}")
     return status
+
+
+def _exact_lp(game, w, args, prog) -> dict:
+    """--welfare and --ranges: the EFCE LP over every reduced profile when there are at most
+    ``efce.strategies.MAX_PROFILES`` of them, else by column generation (``efce.columngeneration``)."""
+    import math
+
+    import numpy as np
+
+    from efce.strategies import MAX_PROFILES, count_reduced
+    tree = build_tree(game, args, prog)
+    t0 = time.perf_counter()
+    N = game.num_players
+    count = math.prod(count_reduced(tree, n) for n in range(N))
+    weights = [np.eye(N)[n] * sgn for n in range(N) for sgn in (-1, 1)] if args.ranges else \
+        [np.ones(N) if w is None else np.asarray(w, dtype=float)]
+    results = []
+    if count <= MAX_PROFILES:
+        from efce.exact import solve_lp
+        from efce.strategies import profiles
+        prof = profiles(tree)
+        prog(f"{prof.count:,} reduced strategy profiles ({' x '.join(map(str, prof.shape))}): the full LP")
+        for wt in weights:
+            results.append(solve_lp(prof, wt))
+        method, size = "lp over every reduced profile (HiGHS)", prof.count
+        proved = True
+    else:
+        from efce.columngeneration import EFCEColumnGeneration
+        prog(f"{'~10^' + str(len(str(count)) - 1) if count >= 10**6 else f'{count:,}'} reduced strategy profiles: "
+             f"column generation")
+        cg = EFCEColumnGeneration(game, progress=prog, seed=args.seed)
+        if args.warm_start > 0:
+            cg.warm_start(args.warm_start)
+        for wt in weights:
+            results.append(cg.solve(wt, pricing_time_limit=args.pricing_time_limit))
+        method, size = "column generation (exact EFCE LP, HiGHS)", len(cg.S)
+        proved = all(r.proved_optimal for r in results)
+    worst = max(r.max_regret for r in results)
+    seconds = {"total": time.perf_counter() - t0}
+    if args.ranges:
+        from efce.columngeneration import PayoffRanges
+        rng = [(results[2 * n].payoffs[n], results[2 * n + 1].payoffs[n]) for n in range(N)]
+        return PayoffRanges(game.name, rng, worst, size, proved, method, seconds).to_json()
+    r = results[0]
+    r.game, r.seconds = game.name, seconds
+    if hasattr(r, "profiles"):
+        r.profiles = size
+    out = r.to_json()
+    out.update({"payoffs_exact": [str(x) for x in r.payoffs], "welfare_exact": str(sum(r.payoffs)), "weights": w,
+                "max_regret_exact": str(worst), "certified": bool(worst <= 0), "proved_optimal": proved,
+                "profiles": size,
+                "method": ("best welfare: " if w is None else "best weighted payoff: ") + method})
+    return out
 
 
 def _stop_reason(out: dict, args) -> str:

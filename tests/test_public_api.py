@@ -30,7 +30,8 @@ PUBLIC = {
                  "VectorCFRResult", "cfr_plus", "SparsifiedLP", "SparsifiedSolution", "solve_sparsified",
                  "sparsified_lp"],
     "doracle": ["DoubleOracleResult", "MODES", "double_oracle", "extended_profile", "solve"],
-    "efce": ["EFCEResult", "SamplingResult", "grid_game", "indian_poker", "job_market", "max_entropy", "profiles",
+    "efce": ["ColumnGenerationResult", "EFCEColumnGeneration", "EFCEResult", "SamplingResult", "efce_column_generation",
+             "grid_game", "indian_poker", "job_market", "max_entropy", "payoff_ranges", "profiles",
              "sample_efce", "solve_lp", "validated_regret"],
 }
 
@@ -61,5 +62,6 @@ def test_solvers_return_the_one_result_type():
     import refinements
     import seqform
     for cls in (seqform.Solution, seqform.GeneralSumSolution, refinements.RefinedSolution, doracle.DoubleOracleResult,
-                lossless.ShrunkSolution, efce.SamplingResult, efce.EFCEResult):
+                lossless.ShrunkSolution, efce.SamplingResult, efce.EFCEResult,
+                efce.ColumnGenerationResult):
         assert issubclass(cls, seqform.Result), cls

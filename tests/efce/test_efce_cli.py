@@ -25,12 +25,13 @@ def test_welfare_and_weights():
 
 
 def test_sampling_text_reports_rounds_samples_time_memory():
-    r = run("job_market", "--rounds", "5", "--seed", "3")
+    r = run("job_market", "--rounds", "5", "--seed", "3", "--expectations", "mcmc")
     assert r.returncode == 0, r.stderr
     for word in ("payoffs", "max regret", "rounds", "samples", "memory", "seconds"):
         assert word in r.stdout
     assert "round 1:" in r.stderr
-    out = json.loads(run("job_market", "--rounds", "5", "--seed", "3", "--json", "--quiet").stdout)
+    out = json.loads(run("job_market", "--rounds", "5", "--seed", "3", "--json", "--quiet", "--expectations",
+                         "mcmc").stdout)
     assert len(out["payoffs"]) == 2 and 1 <= out["rounds"] <= 5 and "max_regret" in out
 
 
@@ -44,11 +45,45 @@ def test_sampling_validates_on_fresh_samples_and_runs_large_grids():
     assert out["validation_burn_in"] == 30 and "validation_energy_drift" in out
 
 
+@pytest.mark.parametrize("seed", ["0", "7"])
+def test_default_job_market_run_ends_near_the_maximum_entropy_efce(seed):
+    """The issue's check: a default run, any seed, within 0.05 of cvxpy's maximum-entropy payoffs
+    (the default uses exact expectations on a game this small: 32 full pure profiles)."""
+    import efce
+    from efce.strategies import profiles
+    from seqform.model.tree import compile_tree
+    truth = efce.max_entropy(profiles(compile_tree(efce.job_market())))
+    out = json.loads(run("job_market", "--seed", seed, "--json", "--quiet").stdout)
+    assert out["expectations"] == "exact" and out["stopped_by"] == "target"
+    assert out["payoffs"] == pytest.approx([float(x) for x in truth.payoffs], abs=0.05)
+
+
+def test_payoff_ranges_equal_column_generation():
+    import numpy as np
+
+    from efce.columngeneration import EFCEColumnGeneration
+    from efce.games import job_market
+    out = json.loads(run("job_market", "--ranges", "--json", "--quiet").stdout)
+    assert out["certified"] and out["proved_optimal"] and out["max_regret"] <= 0
+    cg = EFCEColumnGeneration(job_market())
+    for n in range(2):
+        e = np.eye(2)[n]
+        assert out["ranges_exact"][n] == [str(cg.solve(-e).payoffs[n]), str(cg.solve(e).payoffs[n])]
+    text = run("job_market", "--ranges").stdout
+    assert "player 0 payoff   from 0 to 9/2" in text
+
+
 def test_errors():
     r = run("job_market", "--weights", "1,2,3")
     assert r.returncode == 2 and "2 players, got 3 weights" in r.stderr
     r = run("indian_poker(cards=8)", "--exact")
     assert r.returncode == 2 and "reduced pure strategy profiles" in r.stderr and "sampling method" in r.stderr
+    r = run("indian_poker(cards=3)", "--expectations", "exact", "--rounds", "1")
+    assert r.returncode == 2 and "full pure strategy profiles" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("job_market", "--ranges", "--welfare")
+    assert r.returncode == 2 and "give one" in r.stderr
+    r = run("job_market", "--ranges", "--expectations", "mcmc")
+    assert r.returncode == 2 and "--expectations" in r.stderr
 
 
 def test_bench_efce_smoke(tmp_path):

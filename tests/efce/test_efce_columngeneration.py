@@ -1,0 +1,154 @@
+"""Column generation for the EFCE LP (``efce.columngeneration``) and its pricing oracle
+(``efce.factormap``), against independent computations:
+
+* the MAP profile against brute force over every full pure profile;
+* the optimum against the full EFCE LP over every reduced profile (``efce.exact.solve_lp``), where
+  it fits (tolerance 1e-7: that LP's distribution is rounded to denominators of at most 10^6);
+* the exact distribution's regret against ``efce.causalregret``'s dynamic program, which walks the
+  tree in rationals over the distribution's own profiles (not the LP's statistics).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from efce.causalregret import causal_regrets
+from efce.columngeneration import EFCEColumnGeneration
+from efce.exact import solve_lp
+from efce.factormap import FactorMAP
+from efce.games import grid_game, indian_poker, job_market
+from efce.sampling import full_profiles, make_model
+from efce.strategies import profiles
+from seqform.games.explicit import TreeGame
+from seqform.model.tree import compile_tree
+from tests.strategies import random_trees
+
+
+class _SupportProfiles:
+    """What ``causal_regrets`` reads of ``Profiles``, for an explicit list of full profiles: the
+    k-th 'profile' plays the k-th full profile's reduced plans."""
+
+    def __init__(self, tree, S):
+        self.tree = tree
+        self.plans = [[_plan(tree, n, row) for row in S] for n in range(tree.num_players)]
+
+    def profile(self, k):
+        return (k,) * self.tree.num_players
+
+
+def _plan(tree, n, row):
+    """The sequences player n's full strategy ``row`` (an action per information set) reaches."""
+    plan = {0}
+    changed = True
+    while changed:
+        changed = False
+        for m in tree.player_infosets[n].tolist():
+            s = int(tree.infoset_first_seq[m]) + int(row[m])
+            if int(tree.infoset_parent_seq[m]) in plan and s not in plan:
+                plan.add(s)
+                changed = True
+    return frozenset(plan)
+
+
+def _independent_regret(game, res) -> Fraction:
+    tree = compile_tree(game)
+    keep = [k for k, v in enumerate(res.p_exact) if v]
+    sp_ = _SupportProfiles(tree, res.columns[keep])
+    return max((d.regret for d in causal_regrets(sp_, [res.p_exact[k] for k in keep])), default=Fraction(0))
+
+
+def _random_duals(model, rng):
+    model.L[:-1] = np.abs(rng.normal(size=len(model.L) - 1))
+    model.Lam[:-1] = np.abs(rng.normal(size=len(model.Lam) - 1))
+
+
+@pytest.mark.parametrize("game", [job_market(), grid_game(2, 0), grid_game(3, 1)], ids=lambda g: g.name)
+def test_map_profile_is_the_brute_force_maximum(game):
+    rng = np.random.default_rng(7)
+    model = make_model(game, rng.normal(size=game.num_players))
+    _random_duals(model, rng)
+    sol = FactorMAP(model).solve()
+    brute = model.energy(full_profiles(model, 10**5)).max()
+    assert sol.energy == pytest.approx(brute, abs=1e-9) and sol.bound >= brute - 1e-7
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True))
+def test_map_profile_on_random_games(tree):
+    game = TreeGame(tree, "random")
+    rng = np.random.default_rng(3)
+    model = make_model(game, rng.normal(size=game.num_players), engine="tree")
+    _random_duals(model, rng)
+    assert FactorMAP(model).solve().energy == pytest.approx(model.energy(full_profiles(model)).max(), abs=1e-9)
+
+
+def _check_against_full_lp(game, weight_list):
+    prof = profiles(compile_tree(game))
+    cg = EFCEColumnGeneration(game)
+    for w in weight_list:
+        res = cg.solve(w)
+        full = solve_lp(prof, w)
+        assert float(res.objective) == pytest.approx(full.objective, abs=1e-7)
+        assert res.certified and res.max_regret <= 0 and sum(res.p_exact) == 1
+        assert _independent_regret(game, res) <= 0
+        assert res.objective == sum(Fraction(x).limit_denominator(10**12) * p for x, p in zip(w, res.payoffs))
+
+
+def test_job_market_welfare_and_payoff_ranges_equal_the_full_lp():
+    e = np.eye(2)
+    _check_against_full_lp(job_market(), [np.ones(2), e[0], -e[0], e[1], -e[1]])
+
+
+def test_grid_payoff_ranges_equal_the_full_lp():
+    e = np.eye(4)
+    _check_against_full_lp(grid_game(2, 0), [np.ones(4), e[0], -e[0], e[3], -e[3]])
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True))
+def test_random_games_equal_the_full_lp(tree):
+    game = TreeGame(tree, "random")
+    _check_against_full_lp(game, [np.ones(game.num_players), np.eye(game.num_players)[0]])
+
+
+def _grid_ce_regret(game, res) -> Fraction:
+    """The largest gain of a (player i, recommended a, played b) switch, by brute force over the
+    distribution's profiles with the game's integer payoff tables (a grid's EFCE is its
+    correlated equilibrium: one information set per player)."""
+    worst = Fraction(0)
+    keep = [k for k, v in enumerate(res.p_exact) if v]
+    for i in range(game.num_players):
+        for a in range(3):
+            for b in range(3):
+                gain = Fraction(0)
+                for k in keep:
+                    s = res.columns[k][:game.num_players].tolist()
+                    if s[i] != a:
+                        continue
+                    d = sum(int(game.payoff[i][j][b, s[j]]) - int(game.payoff[i][j][a, s[j]]) for j in game.neighbours[i])
+                    gain += res.p_exact[k] * Fraction(d, 1000)
+                worst = max(worst, gain)
+    return worst
+
+
+def test_grid_beyond_enumeration_is_an_exact_efce():
+    # 4 x 4: 3^16 = 43 million profiles, far beyond the full LP's 200,000
+    game = grid_game(4, 1)
+    e = np.zeros(16)
+    e[5] = 1.0
+    cg = EFCEColumnGeneration(game)
+    for case, w in enumerate((np.ones(16), -e)):
+        res = cg.solve(w)
+        assert res.certified and res.max_regret <= 0 and sum(res.p_exact) == 1
+        assert _grid_ce_regret(game, res) <= 0
+        welfare = sum(res.p_exact[k] * sum(Fraction(x).limit_denominator(1000) for x in game.profile_utility(
+            res.columns[k][:16])) for k in range(len(res.p_exact)) if res.p_exact[k])
+        if case == 0:
+            assert welfare == res.objective
+        else:  # player 5's own payoff, by the game's tables
+            own = sum(res.p_exact[k] * Fraction(game.profile_utility(res.columns[k][:16])[5]).limit_denominator(1000)
+                      for k in range(len(res.p_exact)) if res.p_exact[k])
+            assert own == res.payoffs[5] and res.objective == own * int(w[5])
