@@ -9,15 +9,17 @@
   who did not, 0 for not hiring. So the cooperative outcome (study, hired) pays (4, 5), as in
   the paper, and no Nash or correlated equilibrium has anyone study or be hired: a student who
   does not study can give any answer a student who studies gives.
-* ``indian_poker(cards)``: Dudik & Gordon 2009, section 2.1. Three players, each dealt one of ``cards``
+* ``indian_poker(cards, uncalled="pot")``: Dudik & Gordon 2009, section 2.1. Three players, each dealt one of ``cards``
   distinct cards, seeing the other two cards but not its own; ante 1 each. In turn (players 0,
   1, 2) each passes or bets 1; after the first bet, the players after the bettor, around to
   just before it, each call (bet 1) or fold. All pass: antes returned. Otherwise the highest
-  card among the bettor and the callers takes the pot (antes and bets). Net payoffs are -2, -1,
-  0, 2, 3 and 4: a bettor nobody calls wins 2, a value the paper's list {-2, -1, 0, 3, 4} leaves out
-  though its rules produce it. Sequence complexity
+  card among the bettor and the callers takes the pot (antes and bets). A bettor nobody calls
+  (``uncalled``): "pot" (default) takes the pot, winning 2, so net payoffs are -2, -1, 0, 2, 3
+  and 4, a value the paper's list {-2, -1, 0, 3, 4} leaves out; "refund": the hand is not
+  contested, antes and bet are returned (all 0), the one reading of the paper's text whose net
+  payoffs are exactly its list (docs/indian-poker-sign.md). Sequence complexity
   24 C (C - 1); C (C-1) (C-2) deals (336 for C = 8); reduced strategies 9, 10 and 16 per
-  observation, as the paper counts.
+  observation, as the paper counts, under either rule.
 * ``grid_game(size, seed)``: Dudik & Gordon 2009, section 2.1 (Vickrey & Koller 2002). ``size`` x ``size``
   players on a grid, each choosing one of 3 actions without seeing the others; each player's
   payoff is the sum, over its grid neighbours, of its entry in a 3 x 3 matrix for that pair.
@@ -88,16 +90,38 @@ def job_market(hire=5, study_cost=1, good_hire=5, bad_hire=-5) -> JobMarket:
 
 
 class IndianPoker(Game):
-    """State: ``(cards, history)``: the dealt cards (a tuple, player order) and the betting so far,
-    a string over "p" (pass / fold) and "b" (bet / call), one letter per turn."""
+    """Three-player Indian poker of Dudik & Gordon (2009, "A Sampling-Based Approach to Computing
+    Equilibria in Succinct Extensive-Form Games", section 2.1); rules in the module docstring.
+
+    State: ``(cards, history)``: the dealt cards (a tuple, player order) and the betting so far,
+    a string over "p" (pass / fold) and "b" (bet / call), one letter per turn.
+
+    ``uncalled`` is what a bettor whom nobody calls gets, the one rule the paper leaves open
+    (docs/indian-poker-sign.md):
+
+    - "pot" (default): it takes the pot, the three antes and its bet: net +2, the others -1.
+      The paper's text does not exclude it, but its list of utility values {-2, -1, 0, 3, 4}
+      leaves out the 2.
+    - "refund": the hand is not contested and everyone's money is returned, as when all three
+      pass: net 0 for all. The net payoffs are then exactly the paper's list.
+
+    The tree (and so the sequence complexity 24 C (C-1) and the 9, 10 and 16 reduced strategies
+    per observation) is the same under both; only payoffs differ.
+    """
 
     num_players = 3
+    #: the rules ``uncalled`` may name
+    UNCALLED = ("pot", "refund")
 
-    def __init__(self, cards: int = 8):
+    def __init__(self, cards: int = 8, uncalled: str = "pot"):
         if cards < 3:
             raise UnknownGameError(f"indian_poker needs at least 3 cards for 3 players; got {cards}")
+        if uncalled not in self.UNCALLED:
+            raise UnknownGameError(f"indian_poker's uncalled is one of {', '.join(map(repr, self.UNCALLED))}; "
+                                   f"got {uncalled!r}")
         self.cards = cards
-        self.name = f"indian_poker(cards={cards})"
+        self.uncalled = uncalled
+        self.name = f"indian_poker(cards={cards}" + ("" if uncalled == "pot" else f",uncalled={uncalled!r}") + ")"
         self._acts: dict = {}
         self._keys: dict = {}
         self._payoffs: dict = {}
@@ -152,7 +176,8 @@ class IndianPoker(Game):
         return (cards, hist + "pb"[a])
 
     def regret_bound(self) -> float:
-        """r_max: net payoffs range from -2 to 4."""
+        """r_max: net payoffs range from -2 (ante and bet lost) to 4 (two callers' antes and bets
+        won), under either ``uncalled`` rule: the lone bettor's 2 or 0 lies inside."""
         return 6.0
 
     def utility(self, h):
@@ -168,18 +193,26 @@ class IndianPoker(Game):
             return (0, 0, 0)
         # who put money in: the bettor and the callers (each "b" after the first bet)
         who = [(first + k) % 3 for k, c in enumerate(hist[first:]) if c == "b"]
+        if len(who) == 1 and self.uncalled == "refund":
+            return (0, 0, 0)  # not contested: antes and the bet returned
         pot = 3 + len(who)
         winner = max(who, key=lambda i: cards[i])
         return tuple((pot if i == winner else 0) - 1 - (1 if i in who else 0) for i in range(3))
 
 
-def indian_poker(cards: int = 8) -> IndianPoker:
-    """Three-player Indian poker of Dudik & Gordon (2009), module docstring."""
-    return IndianPoker(cards)
+def indian_poker(cards: int = 8, uncalled: str = "pot") -> IndianPoker:
+    """Three-player Indian poker of Dudik & Gordon (2009, "A Sampling-Based Approach to Computing
+    Equilibria in Succinct Extensive-Form Games"), module docstring. ``uncalled``: what a bettor
+    nobody calls gets, "pot" (net +2; default) or "refund" (net 0 for all, the paper's list of
+    utility values)."""
+    return IndianPoker(cards, uncalled)
 
 
 class GridGame(Game):
     """State: the tuple of actions chosen so far, player by player in row-major order."""
+
+    #: every payoff is a multiple of 1/1000 (exact statistics in ``efce.columngeneration``)
+    payoff_denominator = 1000
 
     def __init__(self, size: int = 3, seed: int = 0):
         if size < 1:
