@@ -22,11 +22,23 @@ def test_value_equals_the_full_lp(game):
     full = seqform.solve(game)
     assert res.converged and res.value == full.value and res.lower == res.upper
     assert res.history[-1]["restricted_nodes"] <= full.sizes["histories"]
+    if game.name == flipit(3).name:
+        # Flip-It's restricted game stays small (a tenth of the 15,685-node full game)
+        assert res.history[-1]["restricted_nodes"] < 15_685 / 10
+    # the same run's profile, extended by the default strategy, is an equilibrium of the full game
+    # (test_do_restricted.test_the_profile_extends_to_an_equilibrium_of_the_full_game's check,
+    # made here so that each game's double oracle runs once)
+    check_profile_extends_to_an_equilibrium(game, res)
 
 
-def test_flipit_restricted_game_stays_small():
-    res = double_oracle(flipit(3))
-    assert res.history[-1]["restricted_nodes"] < 15_685 / 10
+def check_profile_extends_to_an_equilibrium(game, res):
+    from doracle.extend import extended_profile
+    from seqform.verify.evaluate import evaluate
+    tree = compile_tree(game)
+    ev = evaluate(tree, extended_profile(tree, res.profile), exact=True)
+    assert res.converged
+    assert ev.values[0] == res.value
+    assert ev.best_response_values[0] == res.value and ev.best_response_values[1] == -res.value
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
