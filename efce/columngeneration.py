@@ -128,6 +128,7 @@ class EFCEColumnGeneration:
         self.U = np.zeros((0, game.num_players))
         self.rng = np.random.default_rng(seed)
         self.heuristic_rounds = 1 if heuristic else 0
+        self.primal_time_limit = 10.0
 
     # ------------------------------------------------------------------ the rows
     def _structure(self) -> None:
@@ -221,7 +222,7 @@ class EFCEColumnGeneration:
         return len(new)
 
     # ------------------------------------------------------------------ the restricted LP
-    def _lp(self, c: np.ndarray, phase1: bool, basis=None):
+    def _lp(self, c: np.ndarray, phase1: bool, basis=None, primal: bool = True):
         """Solve the restricted LP over (v, eps, p); returns the HiGHS result. Phase 1 minimises
         eps, the largest gain any trigger's best deviation may keep (so the restricted LP is
         always feasible, and its duals say which profiles would lower the worst regret); phase
@@ -239,7 +240,13 @@ class EFCEColumnGeneration:
         hi = np.r_[np.full(self.nv, np.inf), np.inf if phase1 else 0.0, np.full(K, np.inf)]
         rlo = np.r_[np.full(self.nrows, -np.inf), 1.0]
         rhi = np.r_[np.zeros(self.nrows), 1.0]
-        res = solve_highs(Amat, cost, lo, hi, rlo, rhi, maximize=True, basis=basis)
+        # new columns leave the last basis primal feasible: primal simplex goes on from there
+        # (primal simplex can stall on the degenerate first phase: past primal_time_limit seconds
+        # the caller starts again from scratch, with dual simplex)
+        warm = basis is not None and primal
+        res = solve_highs(Amat, cost, lo, hi, rlo, rhi, maximize=True, basis=basis,
+                          options={"simplex_strategy": 4} if warm else None,
+                          time_limit=self.primal_time_limit if warm else None)
         return res, Amat, cost
 
     def _price(self, res, Amat, cost, w: np.ndarray) -> tuple:
@@ -348,7 +355,8 @@ class EFCEColumnGeneration:
                 c = self.U @ w
                 basis = self._basis(res, K0) if res is not None else None
                 try:
-                    res, Amat, cost = self._lp(c, phase1, basis)
+                    # the first solve of a phase changes the objective (and fixes eps): dual simplex
+                    res, Amat, cost = self._lp(c, phase1, basis, primal=K0 != self.Gt.shape[1] or phase1)
                 except SolverError:
                     res, Amat, cost = self._lp(c, phase1, None)
                 K0 = self.Gt.shape[1]
@@ -417,7 +425,8 @@ class EFCEColumnGeneration:
         objective = sum((Fraction(wn).limit_denominator(10**12) * pn for wn, pn in zip(w.tolist(), payoffs)), Fraction(0))
         certified = all(v >= 0 for v in p) and sum(p) == 1 and regret <= 0
         return ColumnGenerationResult(self.game.name, w.tolist(), payoffs, objective, regret, self.S.copy(), p,
-                                      bound, it, certified, worst, {"total": time.perf_counter() - t0})
+                                      bound=bound, iterations=it, certified=certified, worst_deviation=worst,
+                                      seconds={"total": time.perf_counter() - t0})
 
     def _basis_solution(self, res, ncols: int) -> list:
         """The optimal basis's primal solution in rationals: the p part."""

@@ -259,17 +259,17 @@ def test_contradictory_or_invalid_options_are_refused(args, flags):
 
 
 def test_efce_time_limit_is_not_cut_short_by_a_hidden_round_limit():
-    r = run("efce", "job_market", "--target", "1e-12", "--time-limit", "4", "--json", "--quiet")
+    r = run("efce", "job_market", "--target", "1e-12", "--time-limit", "4", "--expectations", "mcmc", "--json", "--quiet")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["stopped_by"] == "time_limit" and out["round_limit"] is None
     assert out["seconds"] >= 4
     # without either limit, the documented default round limit applies, and the output says so
-    r = run("efce", "job_market", "--target", "1e-12", "--json", "--quiet")
+    r = run("efce", "job_market", "--target", "1e-12", "--expectations", "mcmc", "--json", "--quiet")
     out = json.loads(r.stdout)
     assert out["stopped_by"] == "rounds" and out["rounds"] == out["round_limit"] == 1000
     assert out["round_limit_is_default"] is True
-    text = run("efce", "job_market", "--target", "1e-12", "--rounds", "20", "--quiet").stdout
+    text = run("efce", "job_market", "--target", "1e-12", "--expectations", "mcmc", "--rounds", "20", "--quiet").stdout
     assert "stopped by       the round limit of 20" in text
 
 
