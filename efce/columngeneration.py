@@ -561,9 +561,50 @@ class PayoffRanges(Result):
 def efce_column_generation(game, weights, *, engine: str | None = None, progress=None,
                            time_limit: float | None = None, warm_start: float = 0.0,
                            seed: int = 0) -> ColumnGenerationResult:
-    """The EFCE maximising sum_n weights[n] E[u_n], exactly, by column generation (module
-    docstring): for games whose reduced profiles are too many to enumerate. ``warm_start``:
-    seconds of the sampling algorithm first (``EFCEColumnGeneration.warm_start``)."""
+    """Compute the EFCE that maximises a weighted sum of payoffs, exactly, by column generation.
+
+    The EFCE LP (von Stengel & Forges 2008, "Extensive-Form Correlated Equilibrium: Definition and
+    Computational Complexity") over a growing pool of pure profiles, priced by the most likely
+    profile of Dudik & Gordon (2009)'s exponential family under the LP's duals (the
+    ``efce.columngeneration`` module docstring): for games whose reduced profiles are too many to
+    enumerate. The answer is solved again in rationals and verified by the causal-deviation
+    dynamic program.
+
+    Parameters
+    ----------
+    game : Game
+        Any number of players; its tree must compile, or it must be a polymatrix game.
+    weights : sequence of float
+        One weight per player: maximise sum_n weights[n] E[u_n] (all ones: social welfare).
+    engine : str, optional
+        "tree" or "polymatrix" (``efce.sampling.make_model``); None picks.
+    progress : callable, optional
+        ``progress(message)`` gets a line per pricing round.
+    time_limit : float, optional
+        Seconds; past them ``SolverError``.
+    warm_start : float, default 0.0
+        Seconds of the sampling algorithm whose profiles seed the pool.
+    seed : int, default 0
+        Seeds the annealed chains (the answer's value does not depend on it).
+
+    Returns
+    -------
+    ColumnGenerationResult
+        ``p_exact`` on ``columns``, exact ``payoffs`` and ``objective``, exact ``max_regret``
+        (0 or below: an EFCE), ``certified``, ``proved_optimal``.
+
+    Raises
+    ------
+    SolverError
+        HiGHS fails, or the time limit passes.
+
+    Examples
+    --------
+    >>> import efce
+    >>> res = efce.efce_column_generation(efce.job_market(), [1, 1])
+    >>> res.certified, res.objective, [str(x) for x in res.payoffs]
+    (True, Fraction(9, 1), ['4', '5'])
+    """
     cg = EFCEColumnGeneration(game, engine, progress=progress, seed=seed)
     if warm_start > 0:
         cg.warm_start(warm_start)
@@ -572,8 +613,33 @@ def efce_column_generation(game, weights, *, engine: str | None = None, progress
 
 def payoff_ranges(game, *, engine: str | None = None, progress=None, time_limit: float | None = None,
                   warm_start: float = 0.0, seed: int = 0) -> list:
-    """Each player's least and greatest payoff over the EFCE polytope, exactly: a list of
-    (min result, max result) per player, sharing one pool of profiles."""
+    """Compute each player's least and greatest payoff over the EFCE polytope, exactly.
+
+    2N LPs over the EFCE polytope (maximise and minimise each player's expected payoff), by
+    column generation sharing one pool of profiles (``efce_column_generation``; von Stengel &
+    Forges 2008, "Extensive-Form Correlated Equilibrium: Definition and Computational
+    Complexity").
+
+    Parameters
+    ----------
+    game : Game
+        As for ``efce_column_generation``.
+    engine, progress, time_limit, warm_start, seed
+        As for ``efce_column_generation`` (``time_limit`` applies to each LP).
+
+    Returns
+    -------
+    list of tuple
+        Per player, (the result that minimises its payoff, the one that maximises it): each a
+        ``ColumnGenerationResult``, whose ``payoffs[n]`` is the exact bound.
+
+    Examples
+    --------
+    >>> import efce
+    >>> lo, hi = efce.payoff_ranges(efce.job_market())[0]
+    >>> str(lo.payoffs[0]), str(hi.payoffs[0]), lo.certified and hi.certified
+    ('0', '9/2', True)
+    """
     cg = EFCEColumnGeneration(game, engine, progress=progress, seed=seed)
     if warm_start > 0:
         cg.warm_start(warm_start)
