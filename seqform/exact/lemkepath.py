@@ -116,6 +116,8 @@ def _lex_pick(basis: _RevisedBasis, rows: np.ndarray, alpha: np.ndarray, B0: sp.
     """Among ``rows``, the row whose ``(X[i, :], (B^{-1} B0)[i, :]) / alpha_i`` is lexicographically
     smallest (``minimise``) or largest, ties within the relative tolerance ``tie``."""
     cand = np.asarray(rows)
+    if not len(cand):  # nothing blocks the entering variable in floating point: a ray
+        raise SolverError("Lemke (floating point): no blocking row, the path ends on a ray")
     sign = 1.0 if minimise else -1.0
     X = basis.X
     # a ratio's rounding error is about the error of its numerator (relative to its column's
