@@ -13,7 +13,6 @@ Writes ``bench/results/efce-exact-YYYY-MM-DD.{md,json}``.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import sys
 import time
@@ -24,6 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.isolated import TAG, run_isolated  # noqa: E402
+from bench.report import finish, start  # noqa: E402
 
 
 def child(spec: str, ranges: bool, sampler: float) -> dict:
@@ -88,10 +88,8 @@ def main(argv=None) -> int:
                           str(args.sampler)], cap=args.cap)
         r.setdefault("game", spec)
         rows.append(r)
-    day = _dt.date.today().isoformat()
-    command = "python bench/bench_efce_exact.py" + "".join(f" '{a}'" if " " in a or ";" in a or "(" in a else f" {a}"
-                                                           for a in (argv if argv is not None else sys.argv[1:]))
-    lines = [f"# Exact EFCE by column generation ({day})", "", f"Command: `{command}`", "",
+    day, folder, head = start(args.out_dir, "Exact EFCE by column generation")
+    lines = head + ["",
              "Each game in a fresh process (one core of two), cap per game as in the command. *certified*: the "
              "final basis solved in rationals and the distribution verified by the causal-deviation dynamic "
              "program in rationals (largest gain <= 0). *proved optimal*: the last pricing integer program proved "
@@ -119,13 +117,10 @@ def main(argv=None) -> int:
             x = r["sampler"]
             lines.append(f"| {r['game']} | {x['seconds']:g} | {x['rounds']:,} | {x['largest_distance_outside']:.3g} | "
                          f"{x['validated_regret']:.3g} +- {x['validated_stderr']:.2g} | {x['in_sample_regret']:.3g} |")
-    md = "\n".join(lines) + "\n"
-    print(md)
-    if not args.no_write:
-        stem = Path(args.out_dir) / f"efce-exact-{day}"
-        stem.parent.mkdir(parents=True, exist_ok=True)
-        stem.with_suffix(".md").write_text(md)
-        stem.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n")
+    if args.no_write:
+        print("\n".join(lines))
+    else:
+        finish(folder, f"efce-exact-{day}", lines, rows)
     return 0
 
 

@@ -22,7 +22,6 @@ Writes ``bench/results/efce-noise-YYYY-MM-DD.{md,json}``.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import sys
 import time
@@ -33,6 +32,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from bench.report import finish, start  # noqa: E402
 
 
 def measure(spec: str, sizes: list, seeds: int, max_rounds: int) -> dict:
@@ -69,12 +70,10 @@ def measure(spec: str, sizes: list, seeds: int, max_rounds: int) -> dict:
             "rows": rows}
 
 
-def report(out: dict, day: str, command: str) -> str:
-    """The results as markdown: one line per sample size, the worst and the median over seeds."""
+def report(out: dict) -> list:
+    """The results as markdown lines: one line per sample size, the worst and the median over seeds."""
     rows = out["rows"]
-    lines = [f"# MCMC noise in the sampling EFCE algorithm, {out['game']} ({day})", "",
-             f"Command: `{command}`", "",
-             f"Ground truth: the maximum-entropy EFCE from cvxpy, payoffs "
+    lines = ["", f"Ground truth: the maximum-entropy EFCE from cvxpy, payoffs "
              f"({', '.join(f'{x:.6f}' for x in out['truth'])}). Boosting with exact expectations (totally "
              f"corrective, {out['exact_boosting_rounds']} rounds) reaches it to "
              f"{out['exact_boosting_error']:.1e} in payoffs, {out['exact_boosting_tv']:.1e} in total variation.", "",
@@ -94,7 +93,7 @@ def report(out: dict, day: str, command: str) -> str:
         lines.append(f"| {m:,} | {len(rs)} | {sum(r['stopped_by'] == 'target' for r in rs)} | {wm('reported_error')} | "
                      f"{wm('exact_error')} | {wm('tv')} | {wm('exact_regret')} | "
                      f"{np.median([r['seconds'] for r in rs]):.2f} |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def main(argv=None) -> int:
@@ -107,15 +106,12 @@ def main(argv=None) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     out = measure(args.game, [int(x) for x in args.sizes.split(",") if x], args.seeds, args.max_rounds)
-    day = _dt.date.today().isoformat()
-    command = "python bench/bench_efce_noise.py" + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
-    md = report(out, day, command)
-    print(md)
-    if not args.no_write:
-        stem = Path(args.out_dir) / f"efce-noise-{day}"
-        stem.parent.mkdir(parents=True, exist_ok=True)
-        stem.with_suffix(".md").write_text(md)
-        stem.with_suffix(".json").write_text(json.dumps(out, indent=1) + "\n")
+    day, folder, head = start(args.out_dir, f"MCMC noise in the sampling EFCE algorithm, {out['game']}")
+    lines = head + report(out)
+    if args.no_write:
+        print("\n".join(lines))
+    else:
+        finish(folder, f"efce-noise-{day}", lines, out)
     return 0
 
 
