@@ -203,6 +203,11 @@ def lemke_path(G: sp.spmatrix, H: np.ndarray, complement: dict, free: set, z0: i
     grows = np.flatnonzero(constrained & (zc < -pivot_tol))
     if np.any(constrained & (zc > pivot_tol)):
         raise SolverError("Lemke: the starting basis is not feasible for large z0")
+    # rows z0 does not move keep their start values whatever z0 (a best response to the prior
+    # that ties, broken the wrong way for the opponent's actual plan): as in the exact algorithm
+    still = constrained & (np.abs(zc) <= pivot_tol)
+    if not _lex_nonnegative(basis.X[still][:, :-2], tie):
+        raise SolverError("Lemke: the starting basis is infeasible whatever z0")
     if _lex_nonnegative(basis.X[constrained][:, :-2], tie):  # the start solves the LCP already
         return PathResult(list(basis.basis), 0, basis.refactorizations)
     r = _lex_pick(basis, grows, zc, B0, tie, minimise=False)

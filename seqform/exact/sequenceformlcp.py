@@ -327,26 +327,35 @@ def _build(tree: Tree, bounds: list | None, eps) -> _LCP:
                 A, B, M, lam, beta, symbolic)
 
 
-def _perturbed_best_response(tree: Tree, p: int, c: list, beta) -> list:
-    """Player p's pure best response in ``x'`` (module docstring) to payoffs ``c`` per ``x'``
-    sequence: a unit more of ``x'`` at action a of I adds ``c[Ia]`` and frees ``1 - sum_b
-    beta[Jb]`` for each information set J right below, so ``v(Ia) = c[Ia] + sum_J (1 - sum_b
-    beta[Jb]) max_b v(Jb)``; chosen: the first best action (values compared for small eps when
-    symbolic)."""
+def _perturbed_best_response(tree: Tree, p: int, a: list, beta) -> list:
+    """Player p's pure best response in ``x'`` (module docstring) to direct payoffs ``a`` per
+    sequence (the leaves right below it, against the opponent's prior; not expanded by ``M``).
+    A unit of ``x'_s`` is a unit of ``x_s``, worth
+
+        W(s) = a[s] + sum_J [ sum_b beta[Jb] W(Jb) + (1 - sum_b beta[Jb]) max_b W(Jb) ]
+
+    over the information sets J right below s: the trembles' forced share of each action of J,
+    and the free rest on J's best action. The forced share carries its own free mass further
+    down, so W(Jb) and not the expanded payoff ``(M^T a)[Jb]`` is its worth. Chosen: the first
+    best action at every information set (values compared for small eps when symbolic)."""
     first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
     below = [None] * tree.num_sequences[p]
     choice = {}
     for i in reversed(tree.player_infosets[p].tolist()):
         f, k = int(first[i]), int(nact[i])
-        vals = [c[s_] + below[s_] if below[s_] is not None else c[s_] for s_ in range(f, f + k)]
+        vals = [a[s_] + below[s_] if below[s_] is not None else a[s_] for s_ in range(f, f + k)]
         best = 0
-        for a in range(1, k):
-            if _sign(vals[a] - vals[best]) > 0:
-                best = a
+        for b in range(1, k):
+            if _sign(vals[b] - vals[best]) > 0:
+                best = b
         choice[i] = f + best
-        free = 1 - sum((beta[s_] for s_ in range(f, f + k)), 0 * vals[0]) if beta is not None else 1
+        if beta is not None:
+            forced = sum((beta[f + b] * vals[b] for b in range(k)), 0 * vals[0])
+            free = 1 - sum((beta[s_] for s_ in range(f, f + k)), 0 * vals[0])
+            add = forced + free * vals[best]
+        else:
+            add = vals[best]
         ps = int(pseq[i])
-        add = free * vals[best]
         below[ps] = add if below[ps] is None else below[ps] + add
     return [0] + [choice[int(I)] for I in tree.player_infosets[p]]
 
@@ -360,11 +369,15 @@ def _covering(tree: Tree, lcp: _LCP, rng: random.Random) -> tuple:
     if lcp.polynomial:
         xbar, ybar = [fmpq_of(v) for v in xbar], [fmpq_of(v) for v in ybar]
     cov_x, cov_y = [zero] * n0, [zero] * n1
-    # the payoff of each x' sequence against the opponent's prior: (M0^T A ybar)
+    direct_x, direct_y = [zero] * n0, [zero] * n1
+    # the payoff of each x' sequence against the opponent's prior: (M0^T A ybar); and of its
+    # own leaves only (A ybar), from which the perturbed best response values the trembles
     for (s_, t), a in lcp.A.items():
+        direct_x[s_] += a * ybar[t]
         for s2, c0 in lcp.M[0][s_].items():
             cov_x[s2] += c0 * a * ybar[t]
     for (s_, t), b in lcp.B.items():
+        direct_y[t] += b * xbar[s_]
         for t2, c1 in lcp.M[1][t].items():
             cov_y[t2] += c1 * b * xbar[s_]
     ints, _ = _integers(cov_x + cov_y, lcp.polynomial)
@@ -373,8 +386,8 @@ def _covering(tree: Tree, lcp: _LCP, rng: random.Random) -> tuple:
     if lcp.beta[0] is None and lcp.beta[1] is None:
         bx, by = _pure_best_response(tree, 0, cov_x), _pure_best_response(tree, 1, cov_y)
     else:
-        bx = _perturbed_best_response(tree, 0, cov_x, lcp.beta[0])
-        by = _perturbed_best_response(tree, 1, cov_y, lcp.beta[1])
+        bx = _perturbed_best_response(tree, 0, direct_x, lcp.beta[0])
+        by = _perturbed_best_response(tree, 1, direct_y, lcp.beta[1])
     sx, sy = set(bx), set(by)
     # slacks first (unit columns, in their own rows: no arithmetic), then the plans, then p, q
     WX, WY = 0, n0

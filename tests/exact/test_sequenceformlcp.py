@@ -134,9 +134,11 @@ def test_floating_point_path_ends_on_an_exact_equilibrium(g):
     try:
         fast = solve_lcp(tree, method="float-path")
     except SolverError as e:
-        # rounding can end the float path on a ray in degenerate games (the CI example below);
-        # the default method then tries another prior
-        assert "ray" in str(e)
+        # rounding can end the float path on a ray in degenerate games (the CI example below),
+        # and a prior whose best responses tie can give an infeasible start (the path used to
+        # run from it and end on a basis that fails the exact check); the default method then
+        # tries another prior
+        assert "ray" in str(e) or "starting basis" in str(e), e
         fast = solve_lcp(tree)
     else:
         assert fast.path == "floating point"

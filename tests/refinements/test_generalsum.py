@@ -109,6 +109,50 @@ def test_fixed_eps_against_every_perturbed_pure_strategy(concept, eps):
         _pure_check(tree, sol, eps)
 
 
+def _tremble_start_games():
+    """Two games hypothesis found on which every prior's starting basis was infeasible for the
+    symbolic EFPE LCP: a player with no moves or constant payoffs and a chance outcome of
+    probability 0 leave the best responses to the prior tied at order 1, and the perturbed best
+    response broke the tie at order eps without the trembles' own free mass below them."""
+    from seqform.games.explicit import TreeGame
+    F = Fraction
+    leaf = lambda *u: ("leaf", u)  # noqa: E731
+    go = lambda name, u: ("decision", 0, name, ("go",), (leaf(*u),))  # noqa: E731
+    # player 0 moves at P0, P1 and P2 (one action); player 1 never moves. L then R' risks a
+    # tremble to L' and 0, so the EFPE plays R at P0, for (1, 0).
+    def branch(u):
+        return ("decision", 0, "P0", ("L", "R"), (
+            ("decision", 0, "P1", ("L", "R"), (go("P2", (0, 0)), leaf(*u))), leaf(*u)))
+    first = TreeGame(("chance", ("c0", "c1"), (F(0), F(1)), (branch((0, 0)), branch((1, 0)))))
+    second = TreeGame(("decision", 1, "Q0", ("l", "r"), (
+        ("decision", 1, "Q1", ("l", "m", "r"), (leaf(0, 1), leaf(0, 3), ("decision", 1, "Q2", ("l", "m", "r"), (
+            go("P0", (0, 0)), go("P0", (0, 0)), leaf(0, 0))))),
+        ("decision", 0, "P0", ("go",), (("chance", ("c0", "c1", "c2"), (F(0), F(2, 5), F(3, 5)), (
+            ("decision", 0, "P1", ("L", "R"), (leaf(0, 0), leaf(0, 0))), leaf(0, 0), leaf(0, 5))),)))))
+    return first, second
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_tremble_start_is_feasible_for_every_prior(which):
+    """The start is the perturbed best response to the prior; it must be feasible whatever the
+    prior, so one attempt per seed succeeds. The refined equilibria pass their definitions."""
+    tree = seqform.compile_tree(_tremble_start_games()[which])
+    pert = refinements.perturbation.efpe(tree)
+    bounds = [(pert.behavioural[p] or None, pert.realization[p] or None) for p in range(2)]
+    for seed in range(5):
+        eq = solve_lcp(tree, bounds=bounds, seed=seed, attempts=1)
+        assert eq.seed == seed
+    for concept in ("efpe", "qpe"):
+        sol = refinements.refine(tree, concept)
+        assert sol.certified and sol.certificates[concept].holds
+        fixed = refinements.refine(tree, concept, 0.1)
+        assert fixed.certified
+        _pure_check(tree, fixed, 0.1)
+    if which == 0:
+        sol = refinements.refine(tree, "efpe")
+        assert sol.values == [1, 0] and sol.exact_profile.behaviour[0][2] == 1  # R at P0
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(general_sum_games(max_nodes=18))
 def test_random_general_sum_games(g):
