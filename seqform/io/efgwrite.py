@@ -130,7 +130,8 @@ def _lines(tree: Tree, title: str | None, comment: str | None):
     players = " ".join(_q(f"Player {p + 1}") for p in range(N))
     if comment is None:
         s = tree.sizes()
-        comment = (f"written by seqform from {tree.name}: {s['histories']} nodes, {s['terminals']} terminals, "
+        # the name as the title line writes it, so a file read back and written again is the same file
+        comment = (f"written by seqform from {efg_label(tree.name)}: {s['histories']} nodes, {s['terminals']} terminals, "
                    f"information sets {s['infosets']}; player p of seqform is Player p+1")
     yield f"EFG 2 R {_q(title)} {{ {players} }}\n{_q(efg_label(comment))}\n\n"
 
