@@ -39,7 +39,7 @@ if str(ROOT) not in sys.path:
 EPS = (0.1, 0.05, 0.01, 0.001)
 
 
-def run(traversals: int, eps_list, say, perturbed: bool = True) -> tuple:
+def run(traversals: int, eps_list, say, perturbed: bool = True, ranks: int = 5) -> tuple:
     import numpy as np
 
     import seqform
@@ -48,7 +48,7 @@ def run(traversals: int, eps_list, say, perturbed: bool = True) -> tuple:
     from seqform.model.tree import compile_tree
     from seqform.study.convergence import verify
 
-    tree = compile_tree(seqform.games.leduc(ranks=5))
+    tree = compile_tree(seqform.games.leduc(ranks=ranks))
     runs = {"CFR+": lambda: RegretMinimizer(tree, "cfr+"), "EGT": lambda: ExcessiveGap(tree)}
     for e in eps_list:
         runs[f"EGT, eps={e:g}"] = (lambda e=e: ExcessiveGap(tree, perturbation="efpe", eps=e))
@@ -95,6 +95,8 @@ def plot(reports: dict, key: str, ylabel: str, path: Path, title: str) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--traversals", type=int, default=100_000)
+    ap.add_argument("--ranks", type=int, default=5,
+                    help="Leduc's deck: 2 x RANKS cards (the paper's Leduc 5: 5; the tests' smoke run: 3)")
     ap.add_argument("--eps", default=",".join(str(e) for e in EPS))
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
@@ -103,7 +105,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     eps_list = [float(e) for e in args.eps.split(",") if e]
     tree, reports = run(args.traversals, eps_list, lambda m: print(m, file=sys.stderr, flush=True),
-                        perturbed=not args.no_perturbed_measures)
+                        perturbed=not args.no_perturbed_measures, ranks=args.ranks)
     day = _dt.date.today().isoformat()
     rows = ["| solver | iterations | traversals | NashConv (sum of regrets) | max information-set regret | "
             "perturbed game: NashConv | perturbed game: max information-set regret |",
@@ -114,8 +116,8 @@ def main(argv=None) -> int:
                 if p.perturbed_exploitability is not None else "- | -")
         rows.append(f"| {name} | {p.iteration:,} | {p.traversals:,} | {2 * p.exploitability:.3e} | "
                     f"{p.max_infoset_regret:.3e} | {pert} |")
-    md = (f"# Kroer, Farina & Sandholm (2017)'s experiments on Leduc 5 ({day})\n\n"
-          f"Game: `leduc(ranks=5)`, {tree.num_nodes:,} nodes, {tree.num_sequences[0]:,} sequences per player; "
+    md = (f"# Kroer, Farina & Sandholm (2017)'s experiments on Leduc {args.ranks} ({day})\n\n"
+          f"Game: `leduc(ranks={args.ranks})`, {tree.num_nodes:,} nodes, {tree.num_sequences[0]:,} sequences per player; "
           f"certified value {reports['CFR+'].game_value} (= {float(reports['CFR+'].game_value):.9f}).\n"
           f"Command: `python bench/smoothing_leduc.py {' '.join(argv if argv is not None else sys.argv[1:])}`.\n\n"
           + "\n".join(rows) + "\n")
@@ -123,15 +125,15 @@ def main(argv=None) -> int:
     if not args.no_write:
         out = Path(args.out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        stem = out / f"smoothing-leduc5-{day}"
+        stem = out / f"smoothing-leduc{args.ranks}-{day}"
         plot(reports, "exploitability", "sum of regrets (NashConv), unperturbed game", Path(f"{stem}-nashconv.png"),
-             "Leduc 5: convergence to Nash equilibrium (Kroer, Farina & Sandholm 2017, Figure 2)")
+             f"Leduc {args.ranks}: convergence to Nash equilibrium (Kroer, Farina & Sandholm 2017, Figure 2)")
         plot(reports, "max_infoset_regret", "max information-set regret", Path(f"{stem}-infoset-regret.png"),
-             "Leduc 5: refinement measure (Kroer, Farina & Sandholm 2017, Figure 3)")
+             f"Leduc {args.ranks}: refinement measure (Kroer, Farina & Sandholm 2017, Figure 3)")
         if any(r.points[-1].perturbed_exploitability is not None for r in reports.values()):
             plot({k: r for k, r in reports.items() if r.points[-1].perturbed_exploitability is not None},
                  "perturbed_exploitability", "NashConv in its own eps-perturbed game",
-                 Path(f"{stem}-perturbed.png"), "Leduc 5: perturbed EGT measured in the game it solves")
+                 Path(f"{stem}-perturbed.png"), f"Leduc {args.ranks}: perturbed EGT measured in the game it solves")
         Path(f"{stem}.md").write_text(md)
         Path(f"{stem}.json").write_text(json.dumps({k: r.to_json() for k, r in reports.items()}, indent=1))
         print(f"wrote {stem}.md, .json, -nashconv.png, -infoset-regret.png", file=sys.stderr)

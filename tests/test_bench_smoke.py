@@ -44,17 +44,18 @@ def test_bench_solve_kuhn_skip_peers(tmp_path):
 
 
 def test_smoothing_experiment_smoke(tmp_path):
-    """bench/smoothing_leduc.py at a tiny budget: runs, writes its table, JSON and its three plots
+    """bench/smoothing_leduc.py at a tiny budget, on Leduc 3 (Leduc 5's exact perturbed equilibrium
+    alone takes a minute): runs, writes its table, JSON and its three plots
     (NashConv, information-set regret, and perturbed EGT in its own perturbed game)."""
     import pytest
     pytest.importorskip("matplotlib")
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "smoothing_leduc.py"), "--traversals", "60",
-                           "--eps", "0.05", "--out-dir", str(tmp_path)],
+                           "--eps", "0.05", "--ranks", "3", "--out-dir", str(tmp_path)],
                           cwd=str(ROOT), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| CFR+ |" in proc.stdout and "| EGT, eps=0.05 |" in proc.stdout
-    assert len(list(tmp_path.glob("smoothing-leduc5-*.png"))) == 3
-    data = json.loads(next(tmp_path.glob("smoothing-leduc5-*.json")).read_text())
+    assert len(list(tmp_path.glob("smoothing-leduc3-*.png"))) == 3
+    data = json.loads(next(tmp_path.glob("smoothing-leduc3-*.json")).read_text())
     assert set(data) == {"CFR+", "EGT", "EGT, eps=0.05"}
     last = data["EGT, eps=0.05"]["points"][-1]
     assert data["EGT, eps=0.05"]["perturbed"]["concept"] == "efpe" and last["perturbed_exploitability"] >= -1e-12
