@@ -28,16 +28,18 @@ from bench.isolated import TAG, run_isolated  # noqa: E402
 
 
 def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str, check: int,
-          step_cap: float, burn_in: int, thin: int) -> dict:
+          step_cap: float, burn_in: int, thin: int, growth: float = 0.1) -> dict:
     import seqform
     import efce  # registers the games
     del efce
     from efce.sampling import sample_efce, validated_regret
     game = seqform.games.load(spec)
     # "seed": keep a sample while its effective size lasts (section 3.4, no round cap);
-    # "capped": our default, at most 10 rounds per sample
+    # "capped": our default, at most 10 rounds per sample; "balanced": no longer than the draw took
     res = sample_efce(game, None, seed=seed, time_limit=time_limit, stop_ratio=stop_ratio, max_rounds=10**7,
-                      max_reuse=10**9 if reuse == "seed" else 10, step_cap=step_cap, thin=thin, progress=lambda m: print(m, file=sys.stderr, flush=True),
+                      max_reuse=10 if reuse == "capped" else 10**9, reuse_time=1.0 if reuse == "balanced" else None,
+                      step_cap=step_cap, thin=thin,
+                      growth=growth, progress=lambda m: print(m, file=sys.stderr, flush=True),
                       every=30)
     val = validated_regret(game, res, samples=check, burn_in=burn_in)
     if hasattr(game, "polymatrix"):
@@ -47,7 +49,8 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
         gamma = int(sum(n - 1 for n in compile_tree(game).num_sequences))
     step = max(1, len(res.history) // 400)  # the plot needs a few hundred points, not every round
     hist = [h for k, h in enumerate(res.history) if k % step == 0 or k == len(res.history) - 1]
-    return {"game": game.name, "gamma": gamma, "reuse": reuse, "step_cap": step_cap, "thin": thin, "rounds": res.rounds,
+    return {"game": game.name, "gamma": gamma, "reuse": reuse, "step_cap": step_cap, "thin": thin,
+            "growth": growth, "rounds": res.rounds,
             "initial_regret": res.initial_regret, "final_regret": res.max_regret,
             "ratio": res.max_regret / res.initial_regret if res.initial_regret else None,
             "converged": res.converged, "seconds": res.seconds["total"], "samples": res.samples,
@@ -59,17 +62,20 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--child", nargs=9, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=10, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--poker", default="8", help="Indian poker deck sizes")
     ap.add_argument("--grids", default="5,10,15,20", help="grid sizes L")
     ap.add_argument("--grid-seeds", default="0", help="random grid games per size")
     ap.add_argument("--time-limit", type=float, default=600, help="seconds per run")
     ap.add_argument("--poker-time-limit", type=float, default=None, help="seconds per poker run (default --time-limit)")
-    ap.add_argument("--reuse", default="seed", choices=["seed", "capped"],
-                    help="sample reuse: the paper's (while the effective size lasts) or ours (at most 10 rounds)")
+    ap.add_argument("--reuse", default="seed", choices=["seed", "capped", "balanced"],
+                    help="sample reuse: the paper's (while the effective size lasts), ours (at most 10 rounds), or "
+                         "balanced (the paper's, and no longer than the sample took to draw)")
     ap.add_argument("--step-cap", type=float, default=10.0,
                     help="the line search's cap, in eq. 7 steps (sample_efce's step_cap; its default is 10)")
     ap.add_argument("--thin", type=int, default=1, help="Gibbs sweeps per fresh sample (sample_efce's thin)")
+    ap.add_argument("--growth", type=float, default=0.1,
+                    help="profiles added to a fresh sample per round (sample_efce's growth; the paper's 0.1)")
     ap.add_argument("--check", type=int, default=1000, help="profiles per validation sample")
     ap.add_argument("--burn-in", type=int, default=100,
                     help="Gibbs sweeps from uniform profiles before the validation samples are read")
@@ -81,9 +87,9 @@ def main(argv=None) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
-        spec, tl, ratio, seed, reuse, check, cap, burn, thin = args.child
+        spec, tl, ratio, seed, reuse, check, cap, burn, thin, growth = args.child
         print(TAG + json.dumps(child(spec, float(tl), float(ratio), int(seed), reuse, int(check), float(cap), int(burn),
-                                     int(thin))))
+                                     int(thin), float(growth))))
         return 0
     ptl = args.poker_time_limit or args.time_limit
     runs = [(f"indian_poker(cards={c})", 1e-4, ptl) for c in args.poker.split(",") if c] + \
@@ -98,18 +104,21 @@ def main(argv=None) -> int:
         print(f"{spec}: sampling, up to {tl:g} s", file=sys.stderr, flush=True)
         out = run_isolated([str(Path(__file__).resolve()), "--child", spec, str(tl), str(ratio), str(args.seed),
                             args.reuse, str(args.check), str(args.step_cap), str(args.burn_in),
-                            str(args.thin)], cap=tl + 3600, echo=True)
+                            str(args.thin), str(args.growth)], cap=tl + 3600, echo=True)
         out["target_ratio"] = ratio
         out["time_limit"] = tl
         rows.append(out)
     day = _dt.date.today().isoformat()
     reuse = {"seed": "the paper's (section 3.4): a sample is kept while its effective size stays above half its size",
-             "capped": "ours: a sample is kept at most 10 rounds, and while its effective size stays above half"}
+             "capped": "ours: a sample is kept at most 10 rounds, and while its effective size stays above half",
+             "balanced": "ours: a sample is kept while its effective size stays above half its size, and its rounds "
+                         "take no longer than drawing it took (sample_efce's reuse_time=1)"}
     for r in rows:  # rows from JSON files written before the column existed
         r.setdefault("reuse", args.reuse)
         r.setdefault("step_cap", 10.0)  # the only cap before the column existed
         r.setdefault("validation_burn_in", 20)  # the bench's only burn-in before the column existed
         r.setdefault("thin", 1)
+        r.setdefault("growth", 0.1)
     used = sorted({r["reuse"] for r in rows})
     lines = [f"# Dudik & Gordon (2009)'s experiments, sampling EFCE ({day})", "",
              "Each run in a fresh process, MCMC seed 0, until the time limit in the table. A run stops early when the "
@@ -124,15 +133,15 @@ def main(argv=None) -> int:
              "* *burn-in*: Gibbs sweeps from uniform profiles before the validation samples were read; *drift*: how "
              "far the chains' mean energy moved over the second half of them, in standard errors (above 3: still "
              "moving, so the validation may be off too; blank: not measured).", "",
-             "| game | reuse | cap | thin | sequence complexity | target | time limit (s) | rounds | initial regret | final regret | "
+             "| game | reuse | cap | thin | growth | sequence complexity | target | time limit (s) | rounds | initial regret | final regret | "
              "final / initial | reached | check | burn-in | drift | fresh max | validated | seconds | samples | "
              "peak MiB (OS) | peak MiB (tracemalloc) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r or "rounds" not in r:
-            lines.append(f"| {r.get('spec', '?')} | | | | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | | | | | |")
+            lines.append(f"| {r.get('spec', '?')} | | | | | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | | | | | |")
             continue
-        lines.append(f"| {r['game']} | {r['reuse']} | {r['step_cap']:g} | {r['thin']} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
+        lines.append(f"| {r['game']} | {r['reuse']} | {r['step_cap']:g} | {r['thin']} | {r['growth']:g} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
                      f"{r['rounds']:,} | {r['initial_regret']:.4g} | "
                      f"{r['final_regret']:.4g} | {r['ratio']:.3g} | {'yes' if r['converged'] else 'no'} | "
                      f"{r['check_samples']:,} | {r['validation_burn_in']} | "

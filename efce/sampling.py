@@ -149,7 +149,8 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 growth: float = 0.1, thin: int = 1, burn_in: int = 20, ess_min: float = 0.5, max_reuse: int = 10,
                 line_search: bool = True, step_cap: float = 10.0, progress=None, time_limit: float | None = None,
                 stop_ratio: float | None = None, engine: str | None = None, every: float = 2.0,
-                expectations: str = "mcmc", corrective: bool = False) -> SamplingResult:
+                expectations: str = "mcmc", corrective: bool = False,
+                reuse_time: float | None = None) -> SamplingResult:
     """Approximate an extensive-form correlated equilibrium (EFCE) by sampling.
 
     The sampling algorithm of Dudik & Gordon 2009, "A Sampling-Based Approach to Computing
@@ -195,6 +196,10 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         would fall below (never cutting below eq. 7's step). The paper names no threshold.
     max_reuse : int, default 10
         A sample serves at most this many rounds.
+    reuse_time : float, optional
+        A sample serves rounds for at most this multiple of the seconds its drawing took (sweeps
+        and statistics), so a long run spends comparable time drawing and fitting instead of
+        fitting one sample's noise for thousands of rounds (our addition; None: no such limit).
     line_search : bool, default True
         After eq. 7's step, search for the step that minimises the sample estimate of log Z,
         capped at ``step_cap`` times eq. 7's step; False keeps eq. 7's step.
@@ -298,6 +303,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         model.sweep(S, rng)
     lam: list = []
     stats, om, drawn, drawn_at = None, np.zeros(0), 0, 0
+    drawn_until, draw_cost = 0.0, 0.0
     history: list = []
     best_r, initial, rounds, converged = float("inf"), None, 0, False
     last_say = -math.inf
@@ -313,7 +319,9 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 e = model.energy(S)
                 om = np.exp(e - e.max())
                 ess = _ess(om)
-            elif stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse:
+            elif stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse or \
+                    (reuse_time is not None and time.perf_counter() - drawn_until > reuse_time * draw_cost):
+                tic = time.perf_counter()
                 if len(S) < m:
                     S = np.vstack([S, S[rng.integers(len(S), size=m - len(S))]])
                 for _ in range(thin):
@@ -321,6 +329,8 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 stats = model.statistics(S)
                 drawn += len(S)
                 drawn_at = t
+                drawn_until = time.perf_counter()
+                draw_cost = drawn_until - tic
                 om = np.ones(len(S))
                 ess = float(len(S))
             r_star, dev, _ = model.best_deviation(stats, om)

@@ -95,7 +95,7 @@ def test_bench_efce_smoke(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     # the children's progress reaches the parent's stderr, as whole lines
     assert "\nround 1: largest regret" in r.stderr and "grid_game(size=2,seed=0): sampling" in r.stderr
-    assert "| indian_poker(cards=3) | seed | 10 | 1 | 144 |" in r.stdout and "| grid_game(size=2,seed=0) | seed | 10 | 1 | 12 |" in r.stdout
+    assert "| indian_poker(cards=3) | seed | 10 | 1 | 0.1 | 144 |" in r.stdout and "| grid_game(size=2,seed=0) | seed | 10 | 1 | 0.1 | 12 |" in r.stdout
     assert len(list(tmp_path.glob("efce-*.png"))) == 2 and len(list(tmp_path.glob("efce-*.json"))) == 1
     rows = json.loads(next(tmp_path.glob("efce-*.json")).read_text())
     assert all(r["validation_burn_in"] == 100 and isinstance(r["energy_drift"], float) for r in rows)

@@ -69,6 +69,17 @@ def test_sampled_scenarios_run():
     assert res.rounds == 3 and len(res.payoffs) == 3 and res.scenarios == 30
 
 
+def test_reuse_time_bounds_how_long_a_sample_serves():
+    """``reuse_time`` 0: every round after the first draws afresh; without it (and no round cap, no
+    effective-size floor) the first sample serves every round. ``samples`` counts the profiles drawn."""
+    g = job_market()
+    common = dict(max_rounds=6, seed=0, sample_size=50, growth=0.0, max_reuse=10**9, ess_min=0.0, target=1e-9)
+    fresh = sample_efce(g, None, reuse_time=0.0, **common)
+    kept = sample_efce(g, None, **common)
+    assert fresh.rounds == kept.rounds == 6
+    assert fresh.samples == 6 * 50 and kept.samples == 50
+
+
 def test_same_seed_same_run():
     from efce.games import indian_poker
     a = sample_efce(indian_poker(3), None, max_rounds=30, seed=5, sample_size=50)
