@@ -26,7 +26,7 @@ from bench.isolated import TAG, run_isolated  # noqa: E402
 from bench.report import finish, start  # noqa: E402
 
 
-def child(spec: str, ranges: bool, sampler: float) -> dict:
+def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"), warm: float = 0.0) -> dict:
     import numpy as np
 
     import seqform
@@ -35,21 +35,32 @@ def child(spec: str, ranges: bool, sampler: float) -> dict:
     game = seqform.games.load(spec)
     t0 = time.perf_counter()
     cg = EFCEColumnGeneration(game, progress=lambda m: print(m, file=sys.stderr, flush=True))
+    if warm > 0:
+        cg.warm_start(warm)
     N = game.num_players
     runs = [("welfare", np.ones(N))]
     if ranges:
         runs += [(f"{'max' if s > 0 else 'min'} u{n}", s * np.eye(N)[n]) for n in range(N) for s in (1, -1)]
     out = []
+    from seqform.errors import SolverError
     for name, w in runs:
         t = time.perf_counter()
-        r = cg.solve(w)
+        left = budget - (t - t0)
+        if left <= 0:
+            out.append({"objective": name, "unfinished": "no time left in the budget"})
+            continue
+        try:
+            r = cg.solve(w, time_limit=left)
+        except SolverError as e:  # one objective's time limit: the others' results stand
+            out.append({"objective": name, "unfinished": str(e), "seconds": time.perf_counter() - t})
+            continue
         out.append({"objective": name, "value": str(r.objective), "value_float": float(r.objective),
                     "payoffs": [str(x) for x in r.payoffs], "certified": bool(r.certified),
                     "max_regret": str(r.max_regret), "proved_optimal": bool(r.proved_optimal),
                     "pricing_bound": r.bound, "iterations": r.iterations, "support": r.support,
                     "seconds": time.perf_counter() - t})
     row = {"game": game.name, "runs": out, "profiles": int(len(cg.S)), "seconds": time.perf_counter() - t0}
-    if ranges and sampler > 0:
+    if ranges and sampler > 0 and not any("unfinished" in x for x in out):
         # the sampling algorithm's maximum-entropy payoffs must lie in the exact ranges
         from fractions import Fraction
 
@@ -67,7 +78,7 @@ def child(spec: str, ranges: bool, sampler: float) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--child", nargs=3, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=5, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--games", default="grid_game(size=3);grid_game(size=4);grid_game(size=5);"
                                         "indian_poker(cards=3);indian_poker(cards=4)", help="games, separated by ;")
     ap.add_argument("--ranges", action="store_true", help="also each player's least and greatest payoff")
@@ -75,17 +86,22 @@ def main(argv=None) -> int:
     ap.add_argument("--sampler", type=float, default=0.0,
                     help="with --ranges: also run the sampling algorithm this many seconds and check that its "
                          "payoffs lie in the exact ranges")
+    ap.add_argument("--warm-start", type=float, default=0.0, metavar="S",
+                    help="seconds of the sampling algorithm whose profiles seed the pool (the CLI's --warm-start; "
+                         "default 0: column generation alone)")
+    ap.add_argument("--name", default="efce-exact", help="results file stem: NAME-YYYY-MM-DD.{md,json}")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
-        print(TAG + json.dumps(child(args.child[0], args.child[1] == "1", float(args.child[2]))))
+        print(TAG + json.dumps(child(args.child[0], args.child[1] == "1", float(args.child[2]), float(args.child[3]),
+                                     float(args.child[4]))))
         return 0
     rows = []
     for spec in [g for g in args.games.split(";") if g]:
         print(f"{spec}: column generation, cap {args.cap:g} s", file=sys.stderr, flush=True)
         r = run_isolated([str(Path(__file__).resolve()), "--child", spec, "1" if args.ranges else "0",
-                          str(args.sampler)], cap=args.cap)
+                          str(args.sampler), str(0.95 * args.cap), str(args.warm_start)], cap=args.cap, echo=True)
         r.setdefault("game", spec)
         rows.append(r)
     day, folder, head = start(args.out_dir, "Exact EFCE by column generation")
@@ -102,6 +118,10 @@ def main(argv=None) -> int:
                          f"{r.get('wall_seconds', float('nan')):.0f} |")
             continue
         for x in r["runs"]:
+            if "unfinished" in x:
+                lines.append(f"| {r['game']} | {x['objective']} | not finished: {x['unfinished'][:80]} | | | | | | | "
+                             f"{x.get('seconds', 0):.0f} |")
+                continue
             val = x["value"] if len(x["value"]) <= 30 else x["value"][:27] + "..."
             lines.append(f"| {r['game']} | {x['objective']} | {val} | {x['value_float']:.6g} | "
                          f"{'yes' if x['certified'] else 'no'} | {'yes' if x['proved_optimal'] else 'no'} | "
@@ -120,7 +140,7 @@ def main(argv=None) -> int:
     if args.no_write:
         print("\n".join(lines))
     else:
-        finish(folder, f"efce-exact-{day}", lines, rows)
+        finish(folder, f"{args.name}-{day}", lines, rows)
     return 0
 
 

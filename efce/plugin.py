@@ -25,9 +25,10 @@ def add_parser(sub) -> None:
                     help="exact: the EFCE of best social welfare (or of best weighted payoff with --weights), HiGHS")
     ep.add_argument("--ranges", action="store_true",
                     help="exact: each player's least and greatest payoff over the EFCE polytope (LPs)")
-    ep.add_argument("--warm-start", type=float, default=30.0, metavar="S",
+    ep.add_argument("--warm-start", type=float, default=0.0, metavar="S",
                     help="with --welfare or --ranges on games too large to enumerate (column generation): "
-                         "seconds of the sampling algorithm whose profiles seed the LP (default 30)")
+                         "seconds of the sampling algorithm whose profiles seed the LP (default 0: none, so "
+                         "the result depends on the seed alone, not on the machine's speed)")
     ep.add_argument("--pricing-time-limit", type=float, default=None, metavar="S",
                     help="column generation: seconds for each pricing integer program (default: none); one "
                          "that stops early leaves the optimum unproved, and the output says so")

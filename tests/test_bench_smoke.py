@@ -143,6 +143,13 @@ def test_rhode_island_benches_run(tmp_path):
     assert abs(plain["value"] - sparse["value"]) < 1e-7 and sparse["lower"] <= sparse["value"] + 1e-9
 
 
+def test_efce_sweep_speed_runs():
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "efce_sweep_speed.py"), "--game", "job_market",
+                           "--sizes", "20", "--repeat", "1"], cwd=str(ROOT), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "| 20 | " in proc.stdout
+
+
 def test_efce_exact_and_noise_benches_run(tmp_path):
     """bench_efce_exact on a 2 x 2 grid (the welfare LP equals the full LP's, 1421/250, and is
     certified) and bench_efce_noise on one small sample, so the scripts do not rot."""

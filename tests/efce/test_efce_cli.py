@@ -73,6 +73,24 @@ def test_payoff_ranges_equal_column_generation():
     assert "player 0 payoff   from 0 to 9/2" in text
 
 
+def test_four_card_indian_poker_welfare_is_an_exact_efce():
+    """Issue 26's check: beyond enumeration (~10^31 reduced profiles), column generation returns a
+    distribution whose largest causal-deviation gain, by the dynamic program in rationals, is at
+    most 0. Any EFCE is welfare-optimal in this zero-sum game, so the exact welfare must be 0; the
+    3-card game's distribution is also checked by the independent oracle in
+    ``test_efce_columngeneration``. About 3 minutes (159 pricing rounds; the default has no warm start,
+    so the run depends on the seed alone)."""
+    from fractions import Fraction
+    r = subprocess.run([sys.executable, "-m", "seqform", "efce", "indian_poker(cards=4)", "--welfare", "--json",
+                        "--quiet"], capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout)
+    assert out["certified"] and out["proved_optimal"] and Fraction(out["max_regret_exact"]) <= 0
+    pay = [Fraction(x) for x in out["payoffs_exact"]]
+    assert sum(pay) == 0 and Fraction(out["welfare_exact"]) == 0
+    assert [float(x) for x in pay] == pytest.approx(out["payoffs"], abs=1e-12)
+
+
 def test_errors():
     r = run("job_market", "--weights", "1,2,3")
     assert r.returncode == 2 and "2 players, got 3 weights" in r.stderr

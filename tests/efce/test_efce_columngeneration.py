@@ -87,11 +87,16 @@ def test_map_profile_on_random_games(tree):
 
 def _check_against_full_lp(game, weight_list):
     prof = profiles(compile_tree(game))
-    cg = EFCEColumnGeneration(game)
+    said = []
+    cg = EFCEColumnGeneration(game, progress=said.append)
     for w in weight_list:
+        said.clear()
         res = cg.solve(w)
         full = solve_lp(prof, w)
         assert float(res.objective) == pytest.approx(full.objective, abs=1e-7)
+        # every weak-duality bound reported along the way lies above the optimum
+        bounds = [float(m.rsplit("optimum at most ", 1)[1]) for m in said if "optimum at most" in m]
+        assert all(b >= full.objective - 1e-7 for b in bounds)
         assert res.certified and res.max_regret <= 0 and sum(res.p_exact) == 1
         assert _independent_regret(game, res) <= 0
         assert res.objective == sum(Fraction(x).limit_denominator(10**12) * p for x, p in zip(w, res.payoffs))
