@@ -73,6 +73,7 @@ def test_payoff_ranges_equal_column_generation():
     assert "player 0 payoff   from 0 to 9/2" in text
 
 
+@pytest.mark.slow
 def test_four_card_indian_poker_welfare_is_an_exact_efce():
     """Issue 26's check: beyond enumeration (~10^31 reduced profiles), column generation returns a
     distribution whose largest causal-deviation gain, by the dynamic program in rationals, is at

@@ -53,6 +53,10 @@ def test_value_preserved_and_lifted_strategies_certified(game):
     assert res.abstract_solution.sizes["histories"] < original.sizes["histories"]
 
 
+# slow tier (100 s): the default tier checks lifted strategies on rhode_island(2, 3)
+# (test_value_preserved_and_lifted_strategies_certified) and the classes' sequence form on smaller
+# games; this adds the 3-rank game, where the original LP's certificate fails, and its own-view gap
+@pytest.mark.slow
 def test_rhode_island_three_ranks_solved_through_the_abstraction():
     """The original LP (388,717 nodes) takes 90 s and its certificate fails; the abstract one
     (194,233 nodes) certifies, and its lifted strategies are exact equilibria of the original
