@@ -30,6 +30,7 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
     import numpy as np
 
     import seqform
+    from seqform.errors import SolverError
     import efce  # registers the games
     from efce.columngeneration import EFCEColumnGeneration
     game = seqform.games.load(spec)
@@ -42,7 +43,6 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
     if ranges:
         runs += [(f"{'max' if s > 0 else 'min'} u{n}", s * np.eye(N)[n]) for n in range(N) for s in (1, -1)]
     out = []
-    from seqform.errors import SolverError
     for name, w in runs:
         t = time.perf_counter()
         left = budget - (t - t0)

@@ -379,8 +379,8 @@ class EFCEColumnGeneration:
                     if added:
                         continue
                     sol, rc, ub = self._price_exact(res)
-                if not phase1 and ub is not None:
-                    best_bound = min(best_bound, res.objective + max(0.0, ub, rc))
+                if not phase1:   # ub is the MIP's bound on the largest reduced cost (never below rc)
+                    best_bound = min(best_bound, res.objective + max(0.0, ub))
                 self.say(f"{'phase 1' if phase1 else 'phase 2'}, round {it}: {len(self.S):,} profiles, LP "
                          f"{res.objective:.9g}, largest reduced cost {rc:.3g} (integer program)"
                          + (f", optimum at most {best_bound:.9g}" if best_bound < math.inf else ""))
