@@ -227,7 +227,11 @@ class TreeModel(DeviationFamily):
             zs, slot, owner = zs[order], slot[order], owner[order]
             owners, starts = np.unique(owner, return_index=True)
             sub = _Rows(*(x[:, zs].copy() for x in (r.J, r.A, r.P, r.pb, r.U, r.tb, r.up)), r.c[zs], r.wu[zs])
-            self.classes.append((owners, (sub, slot, starts, self.A[owner], zs)))
+            sizes = np.diff(np.append(starts, len(zs)))
+            # every owner above the same number of leaves (Indian poker's first class): a reshape
+            # sums them, several times faster than reduceat
+            even = int(sizes[0]) if (sizes == sizes[0]).all() else 0
+            self.classes.append((owners, (sub, slot, starts, self.A[owner], zs, even, owner)))
 
     # ---------------------------------------------------------------- energies
     def _reach(self, Sz: np.ndarray, d: _Rows):
@@ -275,6 +279,8 @@ class TreeModel(DeviationFamily):
         self.K = int(self.radix.prod(0).max()) if self.radix.size else 1
         self.use_table = self.K * self.radix.shape[1] <= self.table_limit
         self._table = None
+        self._sweep_plan = None
+        self._stats_tables = None
 
     def table(self) -> np.ndarray:
         """e_z for every leaf z and every combination of actions on its path, (T * K,), leaf-major:
@@ -306,41 +312,150 @@ class TreeModel(DeviationFamily):
                 out[a:a + chunk] = self._leaf_energy(Sz, r).sum(1)
         return out
 
-    def sweep(self, S: np.ndarray, rng: np.random.Generator, chunk: int = 256) -> None:
+    def sweep(self, S: np.ndarray, rng: np.random.Generator, chunk: int = 64) -> None:
         """One Gibbs sweep over every colour class, in every row of S (in place). Rows are
-        independent chains, taken ``chunk`` at a time: the leaves' gathered actions take
-        chunk x depth x leaves integers, not a copy of that for the whole sample."""
+        independent chains, taken ``chunk`` at a time, so that a chunk's leaf codes (chunk x
+        leaves) stay in cache: on 8-card Indian poker 64 chains a chunk sweep about 1.5 times
+        faster than 256 (``bench/efce_sweep_speed.py --chunks``)."""
         tab = self.table() if self.use_table else None
         for a0 in range(0, len(S), chunk):
-            self._sweep(S[a0:a0 + chunk], rng, tab)  # a view: the chains are updated in place
+            if tab is None:
+                self._sweep_direct(S[a0:a0 + chunk], rng)  # a view: the chains are updated in place
+            else:
+                self._sweep_table(S[a0:a0 + chunk], rng, tab)
 
-    def _sweep(self, S: np.ndarray, rng: np.random.Generator, tab: np.ndarray | None) -> None:
+    def _sweep_table(self, S: np.ndarray, rng: np.random.Generator, tab: np.ndarray) -> None:
+        """A sweep that gathers leaf energies from ``table``. Each leaf's table entry (its code,
+        (C, T)) is computed once per sweep and then kept up to date: a class changes only the
+        codes of its own leaves, by the redrawn slot's new action times its stride. Codes are
+        int32 (the table has at most ``table_limit`` entries), which halves the memory the
+        gathers read: with the codes kept, about 2.5 times faster than recomputing every leaf's
+        code per class in int64 (8-card Indian poker)."""
+        r = self.rows
+        if self._sweep_plan is None:
+            stride = self.stride.astype(np.int32)
+            plan = []
+            for owners, data in self.classes:
+                if data is None:
+                    plan.append((owners, None))
+                    continue
+                _, slot, starts, arow, zs, even, mine = data
+                st = self.stride[slot, zs].astype(np.int32)
+                offs = [(np.minimum(a, arow - 1) * st).astype(np.int32) for a in range(int(self.A[owners].max()))]
+                every = np.array_equal(zs, np.arange(r.J.shape[1]))   # all leaves, in order: no gather
+                plan.append((owners, (starts, zs, even, mine, st, offs, every)))
+            self._sweep_plan = (stride, (np.arange(r.J.shape[1]) * self.K).astype(np.int32), plan)
+        stride, base, plan = self._sweep_plan
+        S32 = S.astype(np.int32)
+        code = base + S32.take(r.J[0], axis=1) * stride[0]
+        for k in range(1, self.D):
+            code += S32.take(r.J[k], axis=1) * stride[k]
+        for owners, data in plan:
+            if data is None:
+                S32[:, owners] = rng.random((len(S), len(owners))) * self.A[owners]
+                continue
+            starts, zs, even, mine, st, offs, every = data
+            rest = (code if every else code.take(zs, axis=1)) - S32.take(mine, axis=1) * st
+            E = np.empty((len(S), len(owners), len(offs)))
+            for a, off in enumerate(offs):
+                v = tab.take(rest + off)
+                E[:, :, a] = v.reshape(len(S), len(owners), even).sum(2) if even else np.add.reduceat(v, starts, axis=1)
+            S32[:, owners] = gumbel_draw(E, self.A[owners], rng)
+            if every:
+                code = rest + S32.take(mine, axis=1) * st
+            else:
+                code[:, zs] = rest + S32.take(mine, axis=1) * st
+        S[:] = S32
+
+    def _sweep_direct(self, S: np.ndarray, rng: np.random.Generator) -> None:
+        """A sweep that computes every leaf energy per profile (games too large for a table)."""
         for owners, data in self.classes:
             if data is None:
                 S[:, owners] = (rng.random((len(S), len(owners))) * self.A[owners]).astype(np.int64)
                 continue
-            sub, slot, starts, arow, zs = data
+            sub, slot, starts, arow = data[:4]
             Sz = S[:, sub.J]
-            R = len(slot)
-            ar = np.arange(R)
+            ar = np.arange(len(slot))
             kmax = int(self.A[owners].max())
             E = np.empty((len(S), len(owners), kmax))
-            if tab is not None:
-                # the leaf's combination without the redrawn slot, then each action's term added
-                st = self.stride[slot, zs]
-                rest = zs * self.K + (Sz * self.stride[:, zs]).sum(1) - Sz[:, slot, ar] * st
-                for a in range(kmax):
-                    E[:, :, a] = np.add.reduceat(tab[rest + np.minimum(a, arow - 1) * st], starts, axis=1)
-            else:
-                for a in range(kmax):
-                    Sz[:, slot, ar] = np.minimum(a, arow - 1)
-                    E[:, :, a] = np.add.reduceat(self._leaf_energy(Sz, sub), starts, axis=1)
+            for a in range(kmax):
+                Sz[:, slot, ar] = np.minimum(a, arow - 1)
+                E[:, :, a] = np.add.reduceat(self._leaf_energy(Sz, sub), starts, axis=1)
             S[:, owners] = gumbel_draw(E, self.A[owners], rng)
 
     # ---------------------------------------------------------------- a sample's statistics
     def statistics(self, S: np.ndarray, chunk: int = 128) -> SampleStats:
         """The λ-free statistics of the profiles S that every round's best deviation needs: G (C,
         pairs), B (C, triggers) and the utilities (C, N)."""
+        if self.use_table:
+            return self._statistics_table(S, chunk)
+        return self._statistics_direct(S, chunk)
+
+    def _stat_tables(self) -> tuple:
+        """What each leaf adds to G and B for every combination of actions on its path (the
+        leaf codes of ``table``), λ-free so built once: the pair (D', T K) and trigger (D', T K)
+        each slot's term lands on, or the dummy column where it adds nothing, over the D' slots
+        some leaf uses; whether s plays the leaf, and whether any slot adds to G (T K,); and each
+        slot's term (D', T)."""
+        if self._stats_tables is None:
+            r = self.rows
+            D, T = self.radix.shape
+            gp = np.empty((D, self.K, T), dtype=np.int32)
+            bp = np.empty((D, self.K, T), dtype=np.int32)
+            plays = np.empty((self.K, T), dtype=bool)
+            step = max(1, self.table_limit // max(1, D * T))
+            for c0 in range(0, self.K, step):
+                c1 = min(c0 + step, self.K)
+                Sz = (np.arange(c0, c1)[:, None, None] // self.stride[None]) % self.radix[None]
+                ok, Q = self._reach(Sz, r)
+                plays[c0:c1] = ok
+                for k in range(D):
+                    live = r.P[k] >= 0
+                    gp[k, c0:c1] = np.where(Q(k) & live, r.pb[k] + Sz[:, k] * r.U[k], self.npairs)
+                    bp[k, c0:c1] = np.where(ok & live, r.tb[k] + Sz[:, k], self.ntrig)
+            tr = lambda x: np.ascontiguousarray(np.swapaxes(x, -1, -2)).reshape(*x.shape[:-2], T * self.K)
+            live = np.flatnonzero((r.P >= 0).any(1))   # slots that some leaf uses
+            gp, bp = tr(gp[live]), tr(bp[live])
+            self._stats_tables = (gp, bp, tr(plays), (gp < self.npairs).any(0), (r.c * r.up)[live])
+        return self._stats_tables
+
+    def _statistics_table(self, S: np.ndarray, chunk: int) -> SampleStats:
+        """``statistics`` from the leaf codes (as in ``_sweep_table``): each slot's pair and
+        trigger are gathered from ``_stat_tables``, only for the leaves that add something, and
+        summed per profile by one bincount into a dense (chunk, pairs) block, which needs no sort.
+        On 8-card Indian poker about 2.5 times faster than ``_statistics_direct`` (0.34 s against
+        0.84 s per 1,000 profiles, one process: ``bench/efce_sweep_speed.py``)."""
+        r = self.rows
+        gp, bp, plays, touch, val = self._stat_tables()
+        stride = self.stride.astype(np.int32)
+        base = (np.arange(r.J.shape[1]) * self.K).astype(np.int32)
+        gs, bs, us = [], [], []
+        for a0 in range(0, len(S), chunk):
+            S32 = S[a0:a0 + chunk].astype(np.int32)
+            C = len(S32)
+            code = base + S32.take(r.J[0], axis=1) * stride[0]
+            for k in range(1, self.D):
+                code += S32.take(r.J[k], axis=1) * stride[k]
+            # only the (profile, leaf) pairs that add something: about 1 in 4 for G, and for B
+            # the leaves the profile plays (1 in 13 in Indian poker)
+            cc, zz = np.nonzero(touch.take(code))
+            cz = code[cc, zz]
+            G = np.bincount((cc * (self.npairs + 1) + gp[:, cz]).ravel(), val[:, zz].ravel(), C * (self.npairs + 1))
+            cc, zz = np.nonzero(plays.take(code))
+            cz = code[cc, zz]
+            B = np.bincount((cc * (self.ntrig + 1) + bp[:, cz]).ravel(), val[:, zz].ravel(), C * (self.ntrig + 1))
+            U = np.zeros((C, self.N))
+            for n in range(self.N):
+                U[:, n] = np.bincount(cc, r.c[zz] * self.payoff[zz, n], C)
+            G, B = G.reshape(C, -1), B.reshape(C, -1)
+            G[:, -1] = B[:, -1] = 0   # the dummy columns collected the terms that do not count
+            gs.append(sp.csr_matrix(G))
+            bs.append(sp.csr_matrix(B))
+            us.append(U)
+        return SampleStats(sp.vstack(gs).tocsr(), sp.vstack(bs).tocsr(), np.vstack(us))
+
+    def _statistics_direct(self, S: np.ndarray, chunk: int) -> SampleStats:
+        """``statistics`` from each profile's paths, for games too large for leaf tables."""
         r = self.rows
         gs, bs, us = [], [], []
         for a0 in range(0, len(S), chunk):
