@@ -28,7 +28,7 @@ from bench.isolated import TAG, run_isolated  # noqa: E402
 
 
 def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str, check: int,
-          step_cap: float, burn_in: int, thin: int, growth: float = 0.1) -> dict:
+          step_cap: float, burn_in: int, thin: int, growth: float = 0.1, check_workers: int = 1) -> dict:
     import seqform
     import efce  # registers the games
     del efce
@@ -41,7 +41,7 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
                       step_cap=step_cap, thin=thin,
                       growth=growth, progress=lambda m: print(m, file=sys.stderr, flush=True),
                       every=30)
-    val = validated_regret(game, res, samples=check, burn_in=burn_in)
+    val = validated_regret(game, res, samples=check, burn_in=burn_in, workers=check_workers)
     if hasattr(game, "polymatrix"):
         gamma = int(sum(game.polymatrix().num_actions))
     else:
@@ -62,7 +62,7 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--child", nargs=10, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=11, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--poker", default="8", help="Indian poker deck sizes")
     ap.add_argument("--grids", default="5,10,15,20", help="grid sizes L")
     ap.add_argument("--grid-seeds", default="0", help="random grid games per size")
@@ -77,6 +77,8 @@ def main(argv=None) -> int:
     ap.add_argument("--growth", type=float, default=0.1,
                     help="profiles added to a fresh sample per round (sample_efce's growth; the paper's 0.1)")
     ap.add_argument("--check", type=int, default=1000, help="profiles per validation sample")
+    ap.add_argument("--check-workers", type=int, default=1,
+                    help="processes for the validation's burn-in (after the timed run, so it may use every core)")
     ap.add_argument("--burn-in", type=int, default=100,
                     help="Gibbs sweeps from uniform profiles before the validation samples are read")
     ap.add_argument("--seed", type=int, default=0)
@@ -87,9 +89,9 @@ def main(argv=None) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
-        spec, tl, ratio, seed, reuse, check, cap, burn, thin, growth = args.child
+        spec, tl, ratio, seed, reuse, check, cap, burn, thin, growth, cw = args.child
         print(TAG + json.dumps(child(spec, float(tl), float(ratio), int(seed), reuse, int(check), float(cap), int(burn),
-                                     int(thin), float(growth))))
+                                     int(thin), float(growth), int(cw))))
         return 0
     ptl = args.poker_time_limit or args.time_limit
     runs = [(f"indian_poker(cards={c})", 1e-4, ptl) for c in args.poker.split(",") if c] + \
@@ -104,7 +106,7 @@ def main(argv=None) -> int:
         print(f"{spec}: sampling, up to {tl:g} s", file=sys.stderr, flush=True)
         out = run_isolated([str(Path(__file__).resolve()), "--child", spec, str(tl), str(ratio), str(args.seed),
                             args.reuse, str(args.check), str(args.step_cap), str(args.burn_in),
-                            str(args.thin), str(args.growth)], cap=tl + 3600, echo=True)
+                            str(args.thin), str(args.growth), str(args.check_workers)], cap=tl + 3600, echo=True)
         out["target_ratio"] = ratio
         out["time_limit"] = tl
         rows.append(out)

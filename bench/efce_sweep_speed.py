@@ -7,6 +7,7 @@ Usage (from the repository root)::
 
     python bench/efce_sweep_speed.py                          # indian_poker(cards=8)
     python bench/efce_sweep_speed.py --game "grid_game(size=20)" --sizes 1000,4000
+    python bench/efce_sweep_speed.py --chunk 256                # chains per vectorised step
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def main(argv=None) -> int:
     ap.add_argument("--game", default="indian_poker(cards=8)")
     ap.add_argument("--sizes", default="1000,4000,16000", help="numbers of chains")
     ap.add_argument("--repeat", type=int, default=3, help="sweeps timed per size")
+    ap.add_argument("--chunk", type=int, default=None, help="chains per vectorised step, tree model only (default: the model's)")
     args = ap.parse_args(argv)
     import seqform
     import efce
@@ -40,10 +42,11 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|")
     for n in (int(x) for x in args.sizes.split(",")):
         S = model.new_profiles(n, rng)
-        model.sweep(S, rng)
+        kw = {} if args.chunk is None else {"chunk": args.chunk}
+        model.sweep(S, rng, **kw)
         t = time.perf_counter()
         for _ in range(args.repeat):
-            model.sweep(S, rng)
+            model.sweep(S, rng, **kw)
         sweep = (time.perf_counter() - t) / args.repeat
         t = time.perf_counter()
         stats = model.statistics(S)

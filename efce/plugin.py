@@ -57,6 +57,8 @@ def add_parser(sub) -> None:
                     help="sampling: afterwards, re-estimate the regret on two fresh samples of N profiles")
     ep.add_argument("--burn-in", type=int, default=30, metavar="N",
                     help="with --validate: Gibbs sweeps from uniform profiles before the fresh samples are read")
+    ep.add_argument("--workers", type=int, default=1, metavar="N",
+                    help="with --validate: processes for the fresh samples' burn-in (default 1)")
     common_options(ep)
     ep.set_defaults(func=cmd_efce)
 
@@ -67,6 +69,9 @@ def check(args) -> None:
     at_least("--sample-size", args.sample_size, 1)
     at_least("--validate", args.validate, 0)
     at_least("--burn-in", args.burn_in, 0)
+    at_least("--workers", args.workers, 1)
+    if args.workers > 1 and not args.validate:
+        raise SeqformError("--workers applies to --validate only")
     at_least("--max-reuse", args.max_reuse, 0)
     at_least("--warm-start", args.warm_start, 0)
     if args.pricing_time_limit is not None:
@@ -129,7 +134,8 @@ def cmd_efce(args) -> int:
                     "round_limit_is_default": args.rounds is None and rounds is not None})
         if args.validate > 0:
             prog(f"validating on two fresh samples of {args.validate:,} profiles")
-            v = validated_regret(game, res, samples=args.validate, seed=args.seed + 1, burn_in=args.burn_in)
+            v = validated_regret(game, res, samples=args.validate, seed=args.seed + 1, burn_in=args.burn_in,
+                                workers=args.workers)
             out.update({"fresh_max_regret": v.found, "validated_regret": v.validated,
                         "validated_stderr": v.stderr, "validation_burn_in": v.burn_in,
                         "validation_energy_drift": v.energy_drift, "validation_settled": v.settled})

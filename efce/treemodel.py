@@ -315,8 +315,8 @@ class TreeModel(DeviationFamily):
     def sweep(self, S: np.ndarray, rng: np.random.Generator, chunk: int = 64) -> None:
         """One Gibbs sweep over every colour class, in every row of S (in place). Rows are
         independent chains, taken ``chunk`` at a time, so that a chunk's leaf codes (chunk x
-        leaves) stay in cache: on 8-card Indian poker 64 chains a chunk sweep about 1.5 times
-        faster than 256 (``bench/efce_sweep_speed.py --chunks``)."""
+        leaves) stay in cache: on 8-card Indian poker 64 chains a chunk sweep about 1.2 times
+        faster than 256 (``bench/efce_sweep_speed.py --chunk 256``)."""
         tab = self.table() if self.use_table else None
         for a0 in range(0, len(S), chunk):
             if tab is None:

@@ -36,8 +36,10 @@ def test_sampling_text_reports_rounds_samples_time_memory():
 
 
 def test_sampling_validates_on_fresh_samples_and_runs_large_grids():
-    """An 8 x 8 grid (3^64 profiles; the polymatrix engine) and the re-estimated regret."""
-    r = run("grid_game(size=8)", "--rounds", "30", "--validate", "300", "--max-reuse", "0", "--json", "--quiet")
+    """An 8 x 8 grid (3^64 profiles; the polymatrix engine) and the re-estimated regret, its
+    burn-in in two worker processes."""
+    r = run("grid_game(size=8)", "--rounds", "30", "--validate", "300", "--max-reuse", "0", "--workers", "2", "--json",
+            "--quiet")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert len(out["payoffs"]) == 64 and out["rounds"] == 30
@@ -103,6 +105,8 @@ def test_errors():
     assert r.returncode == 2 and "give one" in r.stderr
     r = run("job_market", "--ranges", "--expectations", "mcmc")
     assert r.returncode == 2 and "--expectations" in r.stderr
+    r = run("job_market", "--workers", "2")
+    assert r.returncode == 2 and "--workers applies to --validate only" in r.stderr
 
 
 def test_bench_efce_smoke(tmp_path):

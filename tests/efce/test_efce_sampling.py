@@ -9,6 +9,8 @@ job market game enumerated) and require its payoffs within 0.15 of the maximum-e
 its largest causal-deviation regret below 0.2 (2% of r_max)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -170,3 +172,21 @@ def test_validation_reports_chains_still_drifting():
     res = sample_efce(jm, None, target=2e-3, max_rounds=40, seed=0, sample_size=1000, max_reuse=5)
     v = validated_regret(jm, res, samples=1000, burn_in=30)
     assert abs(v.energy_drift) < 4 and v.burn_in == 30
+
+
+def test_validation_split_over_worker_processes():
+    """``validated_regret(workers=2)``: the burn-in runs in two processes, each rebuilding
+    q_lambda from the pickled game and result (the parent checks their final energies against
+    its own model). The mixing check still sees 2 sweeps as far off and 100 as settled, and the
+    validated regret agrees with one process's within 5 combined standard errors (different
+    random streams, and possibly a different deviation found on the first sample; each is an
+    unbiased estimate of a regret no larger than the largest)."""
+    from efce.games import indian_poker
+    from efce.sampling import validated_regret
+    g = indian_poker(3)
+    res = sample_efce(g, None, max_rounds=2000, seed=0, sample_size=200, step_cap=100, max_reuse=10**9)
+    assert validated_regret(g, res, samples=500, burn_in=2, workers=2).energy_drift > 8
+    two = validated_regret(g, res, samples=1500, burn_in=100, workers=2)
+    one = validated_regret(g, res, samples=1500, burn_in=100)
+    assert abs(two.energy_drift) < 4 and two.samples == 1500
+    assert abs(two.validated - one.validated) <= 5 * math.hypot(one.stderr, two.stderr) + 1e-12
