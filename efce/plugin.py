@@ -58,7 +58,7 @@ def add_parser(sub) -> None:
     ep.add_argument("--burn-in", type=int, default=30, metavar="N",
                     help="with --validate: Gibbs sweeps from uniform profiles before the fresh samples are read")
     ep.add_argument("--workers", type=int, default=1, metavar="N",
-                    help="with --validate: processes for the fresh samples' burn-in (default 1)")
+                    help="sampling: processes that draw the MCMC samples, the run's and --validate's (default 1)")
     common_options(ep)
     ep.set_defaults(func=cmd_efce)
 
@@ -70,8 +70,7 @@ def check(args) -> None:
     at_least("--validate", args.validate, 0)
     at_least("--burn-in", args.burn_in, 0)
     at_least("--workers", args.workers, 1)
-    if args.workers > 1 and not args.validate:
-        raise SeqformError("--workers applies to --validate only")
+
     at_least("--max-reuse", args.max_reuse, 0)
     at_least("--warm-start", args.warm_start, 0)
     if args.pricing_time_limit is not None:
@@ -82,7 +81,8 @@ def check(args) -> None:
     if args.base is not None and not args.exact:
         raise SeqformError("--base applies to --exact only")
     sampling = {"--rounds": args.rounds is not None, "--time-limit": args.time_limit is not None,
-                "--validate": args.validate > 0, "--expectations": args.expectations != "auto"}
+                "--validate": args.validate > 0, "--expectations": args.expectations != "auto",
+                "--workers": args.workers > 1}
     if exact and any(sampling.values()):
         flags = ", ".join(f for f, given in sampling.items() if given)
         raise SeqformError(f"{flags} applies to the sampling algorithm, not to --exact or --welfare")
@@ -125,10 +125,13 @@ def cmd_efce(args) -> int:
         if expectations == "auto":  # decided here, so that exact runs get the corrective refit
             full = count_full_profiles(make_model(game, [0.0] * game.num_players))
             expectations = "exact" if full <= MAX_EXACT_PROFILES else "mcmc"
+        if args.workers > 1 and expectations == "exact" and not args.validate:
+            raise SeqformError(f"--workers: nothing to draw; {game.name!r} runs with exact expectations "
+                               "(add --expectations mcmc, or --validate)")
         res = sample_efce(game, w, target=args.target, max_rounds=rounds, seed=args.seed,
                           sample_size=args.sample_size, progress=prog, time_limit=args.time_limit,
                           max_reuse=args.max_reuse if args.max_reuse > 0 else 10**9, expectations=expectations,
-                          corrective=expectations == "exact")
+                          corrective=expectations == "exact", workers=args.workers if expectations == "mcmc" else 1)
         out = res.to_json()
         out.update({"weights": w, "round_limit": rounds,
                     "round_limit_is_default": args.rounds is None and rounds is not None})

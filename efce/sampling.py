@@ -153,7 +153,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 line_search: bool = True, step_cap: float = 10.0, progress=None, time_limit: float | None = None,
                 stop_ratio: float | None = None, engine: str | None = None, every: float = 2.0,
                 expectations: str = "mcmc", corrective: bool = False,
-                reuse_time: float | None = None) -> SamplingResult:
+                reuse_time: float | None = None, workers: int = 1) -> SamplingResult:
     """Approximate an extensive-form correlated equilibrium (EFCE) by sampling.
 
     The sampling algorithm of Dudik & Gordon 2009, "A Sampling-Based Approach to Computing
@@ -203,6 +203,10 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         A sample serves rounds for at most this multiple of the seconds its drawing took (sweeps
         and statistics), so a long run spends comparable time drawing and fitting instead of
         fitting one sample's noise for thousands of rounds (our addition; None: no such limit).
+    workers : int, default 1
+        Processes that draw the fresh samples (``efce.drawpool``: the chains split among them;
+        the boosting rounds stay in this process). MCMC with chance enumerated only. The
+        random streams differ from one process's, so the run does too.
     line_search : bool, default True
         After eq. 7's step, search for the step that minimises the sample estimate of log Z,
         capped at ``step_cap`` times eq. 7's step; False keeps eq. 7's step.
@@ -302,99 +306,116 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         return SamplingResult(game.name, list(u), 0.0, 0.0, 0, 0, {"total": time.perf_counter() - t0}, peak,
                               weights=tuple(w), converged=True, scenarios=None if exact else scenarios,
                               stopped_by="trivial", expectations=expectations)
-    for _ in range(0 if exact else burn_in):
-        model.sweep(S, rng)
-    lam: list = []
-    stats, om, drawn, drawn_at = None, np.zeros(0), 0, 0
-    drawn_until, draw_cost = 0.0, 0.0
-    history: list = []
-    best_r, initial, rounds, converged = float("inf"), None, 0, False
-    last_say = -math.inf
-    stopped_by = "rounds"
+    if workers > 1 and (exact or scenarios is not None):
+        tracemalloc.stop()
+        raise SeqformError("workers: only for MCMC with chance enumerated (exact expectations draw nothing; "
+                           "sampled scenarios would differ between the processes)")
+    pool = None
+    if workers > 1:
+        from .drawpool import DrawPool
+        pool = DrawPool(make_model, game, w, engine, workers)
     try:
-        for t in (range(1, max_rounds + 1) if max_rounds is not None else itertools.count(1)):
-            m = int(sample_size + growth * t)
-            ess = _ess(om) if stats is not None else 0.0
-            if exact:
-                # q_lambda itself, from the energies (not by compounding reweightings, which drift)
-                if stats is None:
-                    stats, drawn = model.statistics(S), len(S)
-                e = model.energy(S)
-                om = np.exp(e - e.max())
-                ess = _ess(om)
-            elif stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse or \
-                    (reuse_time is not None and time.perf_counter() - drawn_until > reuse_time * draw_cost):
-                tic = time.perf_counter()
-                if len(S) < m:
-                    S = np.vstack([S, S[rng.integers(len(S), size=m - len(S))]])
-                for _ in range(thin):
-                    model.sweep(S, rng)
-                stats = model.statistics(S)
-                drawn += len(S)
-                drawn_at = t
-                drawn_until = time.perf_counter()
-                draw_cost = drawn_until - tic
-                om = np.ones(len(S))
-                ess = float(len(S))
-            r_star, dev, _ = model.best_deviation(stats, om)
-            # a lambda > 0 whose deviation now has negative regret is too large (the dual's
-            # other coordinates)
-            means = model.mean_regrets(stats, om)
-            lamv = np.array(lam)
-            slack = float(np.max(-means[lamv > 0], initial=0.0))
-            initial = r_star if initial is None else initial
-            best_r = r_star
-            rounds = t
-            history.append({"round": t, "regret": r_star, "overshoot": slack, "sample": len(om), "ess": ess,
-                            "deviations": len(lam), "seconds": time.perf_counter() - t0,
-                            "memory": tracemalloc.get_traced_memory()[0]})
-            now = time.perf_counter()
-            if now - last_say >= every:
-                last_say = now
-                say(f"round {t}: largest regret {r_star:.4g} ({r_star / initial if initial else 0:.3g} of the first), "
-                    f"overshoot {slack:.3g}, sample {len(om)} (effective {ess:.0f}), deviations {len(lam)}, "
-                    f"{now - t0:.0f} s")
-            goal = target * rmax if stop_ratio is None else stop_ratio * initial
-            if max(r_star, slack) <= goal or (dev is None and slack == 0):
-                converged, stopped_by = True, "target"
-                break
-            # eq. 7 with the deviation's own bound R >= |r_phi(s)| (r_max times its trigger's
-            # chance mass) in place of r_max: the same analysis, a larger safe step
-            if r_star >= slack:  # raise lambda of the most violated deviation (eq. 7)
-                j = model.register(dev)
-                if j == len(lam):
-                    lam.append(0.0)
-                R = model.bound(dev, rmax)
-                r = min(r_star, R * (1 - 1e-9))
-                step = math.log((R + r) / (R - r)) / (2 * R)
-                # exact expectations: no sample to overfit, so the search may go far enough to cut the
-                # profiles this deviation gains on by up to e^-50 (needed where the maximum-entropy EFCE
-                # gives profiles probability 0 and lambda must grow without bound)
-                lo, hi = 0.0, max(step_cap * step, 50.0 / R) if exact else step_cap * step
-            else:  # lower the lambda whose deviation has the most negative regret
-                j = int(np.flatnonzero(lamv > 0)[np.argmax(-means[lamv > 0])])
-                R = model.bound(model.devs[j], rmax)
-                step = -min(lam[j], math.log((R + slack) / (R - min(slack, R * (1 - 1e-9)))) / (2 * R))
-                lo, hi = -lam[j], 0.0
-            rs = model.deviation_regrets(stats, model.devs[j])
-            if line_search:  # exact expectations: no sample to wear out, so no effective-size floor
-                step = _line_search(om, rs, lo, hi, step, 0.0 if exact else ess_min * len(om))
-            if step < 0 and lam[j] + step <= 1e-6 * lam[j]:
-                step = -lam[j]  # the search only nears its bound: a lambda that should be 0 is 0
-            lam[j] += step
-            model.add(model.devs[j], step)
-            om = _reweight(om, step, rs)
-            if corrective:
-                for k, d in enumerate(_refit(model, stats, S, lam)):
-                    lam[k] += d
-                    model.add(model.devs[k], d)
-            if time_limit is not None and time.perf_counter() - t0 > time_limit:
-                say(f"time limit of {time_limit:g} s reached")
-                stopped_by = "time_limit"
-                break
-    except KeyboardInterrupt:
-        say("interrupted: returning the current distribution")
-        stopped_by = "interrupted"
+        if pool is not None:
+            S = pool.draw(model, S, burn_in, rng, stats=False)[0]
+        for _ in range(0 if exact or pool is not None else burn_in):
+            model.sweep(S, rng)
+        lam: list = []
+        stats, om, drawn, drawn_at = None, np.zeros(0), 0, 0
+        drawn_until, draw_cost = 0.0, 0.0
+        history: list = []
+        best_r, initial, rounds, converged = float("inf"), None, 0, False
+        last_say = -math.inf
+        stopped_by = "rounds"
+        try:
+            for t in (range(1, max_rounds + 1) if max_rounds is not None else itertools.count(1)):
+                m = int(sample_size + growth * t)
+                ess = _ess(om) if stats is not None else 0.0
+                if exact:
+                    # q_lambda itself, from the energies (not by compounding reweightings, which drift)
+                    if stats is None:
+                        stats, drawn = model.statistics(S), len(S)
+                    e = model.energy(S)
+                    om = np.exp(e - e.max())
+                    ess = _ess(om)
+                elif stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse or \
+                        (reuse_time is not None and time.perf_counter() - drawn_until > reuse_time * draw_cost):
+                    tic = time.perf_counter()
+                    if len(S) < m:
+                        S = np.vstack([S, S[rng.integers(len(S), size=m - len(S))]])
+                    if pool is not None:
+                        S, stats = pool.draw(model, S, thin, rng)
+                    else:
+                        for _ in range(thin):
+                            model.sweep(S, rng)
+                        stats = model.statistics(S)
+                    drawn += len(S)
+                    drawn_at = t
+                    drawn_until = time.perf_counter()
+                    draw_cost = drawn_until - tic
+                    om = np.ones(len(S))
+                    ess = float(len(S))
+                r_star, dev, _ = model.best_deviation(stats, om)
+                # a lambda > 0 whose deviation now has negative regret is too large (the dual's
+                # other coordinates)
+                means = model.mean_regrets(stats, om)
+                lamv = np.array(lam)
+                slack = float(np.max(-means[lamv > 0], initial=0.0))
+                initial = r_star if initial is None else initial
+                best_r = r_star
+                rounds = t
+                history.append({"round": t, "regret": r_star, "overshoot": slack, "sample": len(om), "ess": ess,
+                                "deviations": len(lam), "seconds": time.perf_counter() - t0,
+                                "memory": tracemalloc.get_traced_memory()[0]})
+                now = time.perf_counter()
+                if now - last_say >= every:
+                    last_say = now
+                    say(f"round {t}: largest regret {r_star:.4g} ({r_star / initial if initial else 0:.3g} of the first), "
+                        f"overshoot {slack:.3g}, sample {len(om)} (effective {ess:.0f}), deviations {len(lam)}, "
+                        f"{now - t0:.0f} s")
+                goal = target * rmax if stop_ratio is None else stop_ratio * initial
+                if max(r_star, slack) <= goal or (dev is None and slack == 0):
+                    converged, stopped_by = True, "target"
+                    break
+                # eq. 7 with the deviation's own bound R >= |r_phi(s)| (r_max times its trigger's
+                # chance mass) in place of r_max: the same analysis, a larger safe step
+                if r_star >= slack:  # raise lambda of the most violated deviation (eq. 7)
+                    j = model.register(dev)
+                    if j == len(lam):
+                        lam.append(0.0)
+                    R = model.bound(dev, rmax)
+                    r = min(r_star, R * (1 - 1e-9))
+                    step = math.log((R + r) / (R - r)) / (2 * R)
+                    # exact expectations: no sample to overfit, so the search may go far enough to cut the
+                    # profiles this deviation gains on by up to e^-50 (needed where the maximum-entropy EFCE
+                    # gives profiles probability 0 and lambda must grow without bound)
+                    lo, hi = 0.0, max(step_cap * step, 50.0 / R) if exact else step_cap * step
+                else:  # lower the lambda whose deviation has the most negative regret
+                    j = int(np.flatnonzero(lamv > 0)[np.argmax(-means[lamv > 0])])
+                    R = model.bound(model.devs[j], rmax)
+                    step = -min(lam[j], math.log((R + slack) / (R - min(slack, R * (1 - 1e-9)))) / (2 * R))
+                    lo, hi = -lam[j], 0.0
+                rs = model.deviation_regrets(stats, model.devs[j])
+                if line_search:  # exact expectations: no sample to wear out, so no effective-size floor
+                    step = _line_search(om, rs, lo, hi, step, 0.0 if exact else ess_min * len(om))
+                if step < 0 and lam[j] + step <= 1e-6 * lam[j]:
+                    step = -lam[j]  # the search only nears its bound: a lambda that should be 0 is 0
+                lam[j] += step
+                model.add(model.devs[j], step)
+                om = _reweight(om, step, rs)
+                if corrective:
+                    for k, d in enumerate(_refit(model, stats, S, lam)):
+                        lam[k] += d
+                        model.add(model.devs[k], d)
+                if time_limit is not None and time.perf_counter() - t0 > time_limit:
+                    say(f"time limit of {time_limit:g} s reached")
+                    stopped_by = "time_limit"
+                    break
+        except KeyboardInterrupt:
+            say("interrupted: returning the current distribution")
+            stopped_by = "interrupted"
+    finally:
+        if pool is not None:
+            pool.close()
     if stats is None:
         stats, om = model.statistics(S), np.ones(len(S))
     payoffs = om @ stats.U / om.sum()

@@ -294,3 +294,25 @@ def test_ctrl_c_exits_130_with_the_partial_result(args, started):
     assert "Traceback" not in err
     obj = json.loads(out)  # still exactly one JSON object
     assert obj["interrupted"] is True
+
+
+def test_ctrl_c_with_worker_processes_exits_130_without_tracebacks():
+    """Ctrl-C at a terminal reaches the whole process group: the sampler's draw workers (spawned
+    processes) ignore it and the parent returns the partial result."""
+    import os
+    import signal
+    p = subprocess.Popen([sys.executable, "-m", "seqform", "efce", "indian_poker(cards=4)", "--target", "1e-12",
+                          "--time-limit", "300", "--expectations", "mcmc", "--workers", "2", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        for line in p.stderr:
+            if "round " in line:
+                break
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        p.kill()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert json.loads(out)["interrupted"] is True

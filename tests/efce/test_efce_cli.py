@@ -106,19 +106,22 @@ def test_errors():
     r = run("job_market", "--ranges", "--expectations", "mcmc")
     assert r.returncode == 2 and "--expectations" in r.stderr
     r = run("job_market", "--workers", "2")
-    assert r.returncode == 2 and "--workers applies to --validate only" in r.stderr
+    assert r.returncode == 2 and "nothing to draw" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("job_market", "--welfare", "--workers", "2")
+    assert r.returncode == 2 and "--workers applies to the sampling algorithm" in r.stderr
 
 
 def test_bench_efce_smoke(tmp_path):
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
     r = subprocess.run([sys.executable, str(root / "bench" / "bench_efce.py"), "--poker", "3", "--grids", "2",
-                        "--time-limit", "3", "--out-dir", str(tmp_path)], cwd=str(root), capture_output=True,
+                        "--time-limit", "3", "--workers", "2", "--check-workers", "2", "--out-dir", str(tmp_path)], cwd=str(root), capture_output=True,
                        text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     # the children's progress reaches the parent's stderr, as whole lines
     assert "\nround 1: largest regret" in r.stderr and "grid_game(size=2,seed=0): sampling" in r.stderr
-    assert "| indian_poker(cards=3) | seed | 10 | 1 | 0.1 | 144 |" in r.stdout and "| grid_game(size=2,seed=0) | seed | 10 | 1 | 0.1 | 12 |" in r.stdout
+    assert "| indian_poker(cards=3) | seed | 10 | 1 | 0.1 | 2 | 144 |" in r.stdout
+    assert "| grid_game(size=2,seed=0) | seed | 10 | 1 | 0.1 | 2 | 12 |" in r.stdout
     assert len(list(tmp_path.glob("efce-*.png"))) == 2 and len(list(tmp_path.glob("efce-*.json"))) == 1
     rows = json.loads(next(tmp_path.glob("efce-*.json")).read_text())
     assert all(r["validation_burn_in"] == 100 and isinstance(r["energy_drift"], float) for r in rows)

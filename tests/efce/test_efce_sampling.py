@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from efce.exact import max_entropy, solve_lp
+from seqform.errors import SeqformError
 from efce.games import job_market
 from efce.causalregret import max_regret
 from efce.sampling import exact_distribution, sample_efce
@@ -190,3 +191,22 @@ def test_validation_split_over_worker_processes():
     one = validated_regret(g, res, samples=1500, burn_in=100)
     assert abs(two.energy_drift) < 4 and two.samples == 1500
     assert abs(two.validated - one.validated) <= 5 * math.hypot(one.stderr, two.stderr) + 1e-12
+
+
+def test_samples_drawn_by_two_worker_processes():
+    """``workers=2`` (``efce.drawpool``): the chains advance in two processes with the parent's
+    lambda. Held to the same exact checks as one process's run on the job market game (the final
+    q_lambda computed exactly: its payoffs near the maximum-entropy EFCE's, its regret small), and
+    reproducible for a given seed and number of workers."""
+    g = job_market()
+    kw = dict(target=2e-3, max_rounds=40, seed=0, sample_size=1000, max_reuse=5, workers=2)
+    res = sample_efce(g, None, **kw)
+    q, prof = exact_distribution(g, res)
+    exact = max_entropy(prof)
+    pay = q @ prof.utility
+    assert abs(pay[0] - float(exact.payoffs[0])) <= 0.15 and abs(pay[1] - float(exact.payoffs[1])) <= 0.15
+    assert float(max_regret(prof, list(q)).regret) <= 0.2 and res.samples >= 1000
+    again = sample_efce(g, None, **kw)
+    assert again.lam == res.lam and again.payoffs == res.payoffs
+    with pytest.raises(SeqformError, match="workers"):
+        sample_efce(g, None, max_rounds=2, expectations="exact", workers=2)

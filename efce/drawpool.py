@@ -1,0 +1,76 @@
+"""Fresh samples drawn by several processes: the sampling algorithm's Gibbs sweeps and sample
+statistics (Dudik & Gordon (2009), section 3.3) split by chains over worker processes.
+
+The chains are independent given lambda, so each worker advances a share of them and computes
+that share's statistics (``efce.family.SampleStats``); the parent stacks the shares. Everything a
+worker needs is lambda aggregated per trigger (``L`` and ``Lam``, the model's only state that
+boosting changes), sent with each task: a few tens of kilobytes. Each worker builds its own
+model of q_lambda once, from the pickled game (``concurrent.futures`` with spawned processes; a
+spawned child inherits no threads or state from the caller). Random streams come from the
+parent's generator, so a run is reproducible for a given number of workers.
+
+References:
+
+- Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import scipy.sparse as sp
+
+from .family import SampleStats
+
+_MODEL = None   # the worker process's model of q_lambda
+
+
+def _start(make, game, w, engine) -> None:
+    """A worker's initializer: its model, ``make(game, w, None, None, engine)``; Ctrl-C is the
+    parent's to handle."""
+    global _MODEL
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _MODEL = make(game, w, None, None, engine)
+
+
+def _draw(S: np.ndarray, L: np.ndarray, Lam: np.ndarray, sweeps: int, seed: int, stats: bool) -> tuple:
+    """Advance the chains S (rows) by ``sweeps`` Gibbs sweeps of q_lambda; with their
+    statistics when asked."""
+    m = _MODEL
+    m.L[:] = L
+    m.Lam[:] = Lam
+    rng = np.random.default_rng(seed)
+    for _ in range(sweeps):
+        m.sweep(S, rng)
+    return S, (m.statistics(S) if stats else None)
+
+
+class DrawPool:
+    """``workers`` processes, each with a model of ``game``'s q_lambda for utility weights ``w``,
+    built by ``make`` (``efce.sampling.make_model``, passed in so that this module does not import
+    the sampler that uses it). ``draw`` is ``sweeps`` Gibbs sweeps of every chain and, optionally, their statistics, as the
+    parent ``model`` would compute them (with its current lambda)."""
+
+    def __init__(self, make, game, w, engine: str | None, workers: int):
+        self.workers = workers
+        self.ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
+                                      initargs=(make, game, np.asarray(w, dtype=float), engine))
+
+    def draw(self, model, S: np.ndarray, sweeps: int, rng: np.random.Generator, stats: bool = True) -> tuple:
+        """(S advanced, its SampleStats or None). S is split into ``workers`` contiguous shares."""
+        cuts = np.linspace(0, len(S), self.workers + 1).round().astype(int)
+        futs = [self.ex.submit(_draw, S[a:b], model.L, model.Lam, sweeps, int(rng.integers(2**63)), stats)
+                for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+        done = [f.result() for f in futs]
+        S = np.vstack([d[0] for d in done])
+        if not stats:
+            return S, None
+        st = [d[1] for d in done]
+        return S, SampleStats(sp.vstack([x.G for x in st]).tocsr(), sp.vstack([x.B for x in st]).tocsr(),
+                              np.vstack([x.U for x in st]))
+
+    def close(self) -> None:
+        """Stop the workers; a task under way is abandoned (Ctrl-C must not wait for it)."""
+        self.ex.shutdown(wait=False, cancel_futures=True)
