@@ -29,7 +29,7 @@ from bench.isolated import TAG, run_isolated  # noqa: E402
 
 def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str, check: int,
           step_cap: float, burn_in: int, thin: int, growth: float = 0.1, check_workers: int = 1,
-          workers: int = 1) -> dict:
+          workers: int = 1, overlap: bool = False) -> dict:
     import seqform
     import efce  # registers the games
     del efce
@@ -41,7 +41,7 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
                       max_reuse=10 if reuse == "capped" else 10**9, reuse_time=1.0 if reuse == "balanced" else None,
                       step_cap=step_cap, thin=thin,
                       growth=growth, progress=lambda m: print(m, file=sys.stderr, flush=True),
-                      every=30, workers=workers)
+                      every=30, workers=workers, overlap=overlap)
     val = validated_regret(game, res, samples=check, burn_in=burn_in, workers=check_workers)
     if hasattr(game, "polymatrix"):
         gamma = int(sum(game.polymatrix().num_actions))
@@ -51,7 +51,7 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
     step = max(1, len(res.history) // 400)  # the plot needs a few hundred points, not every round
     hist = [h for k, h in enumerate(res.history) if k % step == 0 or k == len(res.history) - 1]
     return {"game": game.name, "gamma": gamma, "reuse": reuse, "step_cap": step_cap, "thin": thin,
-            "growth": growth, "workers": workers, "rounds": res.rounds,
+            "growth": growth, "workers": workers, "overlap": overlap, "rounds": res.rounds,
             "initial_regret": res.initial_regret, "final_regret": res.max_regret,
             "ratio": res.max_regret / res.initial_regret if res.initial_regret else None,
             "converged": res.converged, "seconds": res.seconds["total"], "samples": res.samples,
@@ -63,7 +63,7 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--child", nargs=12, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=13, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--poker", default="8", help="Indian poker deck sizes")
     ap.add_argument("--grids", default="5,10,15,20", help="grid sizes L")
     ap.add_argument("--grid-seeds", default="0", help="random grid games per size")
@@ -80,6 +80,8 @@ def main(argv=None) -> int:
     ap.add_argument("--check", type=int, default=1000, help="profiles per validation sample")
     ap.add_argument("--workers", type=int, default=1,
                     help="processes drawing the fresh samples (sample_efce's workers; the rounds stay in one)")
+    ap.add_argument("--overlap", action="store_true",
+                    help="with --workers: draw the next sample while fitting on this one (sample_efce's overlap)")
     ap.add_argument("--check-workers", type=int, default=1,
                     help="processes for the validation's burn-in (after the timed run, so it may use every core)")
     ap.add_argument("--burn-in", type=int, default=100,
@@ -92,9 +94,9 @@ def main(argv=None) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
-        spec, tl, ratio, seed, reuse, check, cap, burn, thin, growth, cw, wk = args.child
+        spec, tl, ratio, seed, reuse, check, cap, burn, thin, growth, cw, wk, ov = args.child
         print(TAG + json.dumps(child(spec, float(tl), float(ratio), int(seed), reuse, int(check), float(cap), int(burn),
-                                     int(thin), float(growth), int(cw), int(wk))))
+                                     int(thin), float(growth), int(cw), int(wk), ov == "1")))
         return 0
     ptl = args.poker_time_limit or args.time_limit
     runs = [(f"indian_poker(cards={c})", 1e-4, ptl) for c in args.poker.split(",") if c] + \
@@ -110,7 +112,7 @@ def main(argv=None) -> int:
         out = run_isolated([str(Path(__file__).resolve()), "--child", spec, str(tl), str(ratio), str(args.seed),
                             args.reuse, str(args.check), str(args.step_cap), str(args.burn_in),
                             str(args.thin), str(args.growth), str(args.check_workers),
-                            str(args.workers)], cap=tl + 3600, echo=True)
+                            str(args.workers), "1" if args.overlap else "0"], cap=tl + 3600, echo=True)
         out["target_ratio"] = ratio
         out["time_limit"] = tl
         rows.append(out)
@@ -126,6 +128,7 @@ def main(argv=None) -> int:
         r.setdefault("thin", 1)
         r.setdefault("growth", 0.1)
         r.setdefault("workers", 1)
+        r.setdefault("overlap", False)
     used = sorted({r["reuse"] for r in rows})
     lines = [f"# Dudik & Gordon (2009)'s experiments, sampling EFCE ({day})", "",
              "Each run in a fresh process, MCMC seed 0, until the time limit in the table. A run stops early when the "
@@ -148,7 +151,7 @@ def main(argv=None) -> int:
         if "error" in r or "rounds" not in r:
             lines.append(f"| {r.get('spec', '?')} | | | | | | | | | | | | failed: {str(r.get('error', r))[:200]} | | | | | | | | | | |")
             continue
-        lines.append(f"| {r['game']} | {r['reuse']} | {r['step_cap']:g} | {r['thin']} | {r['growth']:g} | {r['workers']} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
+        lines.append(f"| {r['game']} | {r['reuse']} | {r['step_cap']:g} | {r['thin']} | {r['growth']:g} | {r['workers']}{' overlapped' if r['overlap'] else ''} | {r['gamma']} | {r['target_ratio']:g} | {r.get('time_limit', float('nan')):g} | "
                      f"{r['rounds']:,} | {r['initial_regret']:.4g} | "
                      f"{r['final_regret']:.4g} | {r['ratio']:.3g} | {'yes' if r['converged'] else 'no'} | "
                      f"{r['check_samples']:,} | {r['validation_burn_in']} | "

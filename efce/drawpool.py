@@ -50,27 +50,49 @@ def _draw(S: np.ndarray, L: np.ndarray, Lam: np.ndarray, sweeps: int, seed: int,
 class DrawPool:
     """``workers`` processes, each with a model of ``game``'s q_lambda for utility weights ``w``,
     built by ``make`` (``efce.sampling.make_model``, passed in so that this module does not import
-    the sampler that uses it). ``draw`` is ``sweeps`` Gibbs sweeps of every chain and, optionally, their statistics, as the
-    parent ``model`` would compute them (with its current lambda)."""
+    the sampler that uses it). ``submit`` starts ``sweeps`` Gibbs sweeps of every chain, and
+    optionally their statistics, with the parent ``model``'s current lambda; ``collect`` waits for
+    them. Between the two the parent may go on fitting (``sample_efce(overlap=True)``)."""
 
     def __init__(self, make, game, w, engine: str | None, workers: int):
         self.workers = workers
+        self.pending = None
         self.ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
                                       initargs=(make, game, np.asarray(w, dtype=float), engine))
 
-    def draw(self, model, S: np.ndarray, sweeps: int, rng: np.random.Generator, stats: bool = True) -> tuple:
-        """(S advanced, its SampleStats or None). S is split into ``workers`` contiguous shares."""
+    def submit(self, model, S: np.ndarray, sweeps: int, rng: np.random.Generator, stats: bool = True) -> None:
+        """Start advancing the chains S (split into ``workers`` contiguous shares). One draw is
+        pending at a time."""
         cuts = np.linspace(0, len(S), self.workers + 1).round().astype(int)
         futs = [self.ex.submit(_draw, S[a:b], model.L, model.Lam, sweeps, int(rng.integers(2**63)), stats)
                 for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
-        done = [f.result() for f in futs]
-        S = np.vstack([d[0] for d in done])
-        if not stats:
-            return S, None
-        st = [d[1] for d in done]
-        return S, SampleStats(sp.vstack([x.G for x in st]).tocsr(), sp.vstack([x.B for x in st]).tocsr(),
-                              np.vstack([x.U for x in st]))
+        self.pending = (futs, model.L.copy(), model.Lam.copy())
+
+    def ready(self) -> bool:
+        """Whether the pending draw has finished."""
+        return self.pending is not None and all(f.done() for f in self.pending[0])
+
+    def collect(self) -> tuple:
+        """(S advanced, its SampleStats or None, the L and Lam it was drawn with), waited for."""
+        futs, L, Lam = self.pending
+        self.pending = None
+        return (*_stacked([f.result() for f in futs]), L, Lam)
+
+    def draw(self, model, S: np.ndarray, sweeps: int, rng: np.random.Generator, stats: bool = True) -> tuple:
+        """``submit`` then ``collect``: (S advanced, its SampleStats or None)."""
+        self.submit(model, S, sweeps, rng, stats)
+        return self.collect()[:2]
 
     def close(self) -> None:
         """Stop the workers; a task under way is abandoned (Ctrl-C must not wait for it)."""
         self.ex.shutdown(wait=False, cancel_futures=True)
+
+
+def _stacked(done: list) -> tuple:
+    """The workers' shares, stacked: (S, SampleStats or None)."""
+    S = np.vstack([d[0] for d in done])
+    if done[0][1] is None:
+        return S, None
+    st = [d[1] for d in done]
+    return S, SampleStats(sp.vstack([x.G for x in st]).tocsr(), sp.vstack([x.B for x in st]).tocsr(),
+                          np.vstack([x.U for x in st]))

@@ -153,7 +153,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 line_search: bool = True, step_cap: float = 10.0, progress=None, time_limit: float | None = None,
                 stop_ratio: float | None = None, engine: str | None = None, every: float = 2.0,
                 expectations: str = "mcmc", corrective: bool = False,
-                reuse_time: float | None = None, workers: int = 1) -> SamplingResult:
+                reuse_time: float | None = None, workers: int = 1, overlap: bool = False) -> SamplingResult:
     """Approximate an extensive-form correlated equilibrium (EFCE) by sampling.
 
     The sampling algorithm of Dudik & Gordon 2009, "A Sampling-Based Approach to Computing
@@ -207,6 +207,14 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         Processes that draw the fresh samples (``efce.drawpool``: the chains split among them;
         the boosting rounds stay in this process). MCMC with chance enumerated only. The
         random streams differ from one process's, so the run does too.
+    overlap : bool, default False
+        With ``workers`` > 1: the next sample is drawn in the background while this process fits
+        on the current one, so that neither waits for the other. It is drawn with the lambda of
+        the moment it started, and weighted on arrival by q_lambda over that q (exp of the
+        energy change, -dL . G(s) + dLam . B(s): the reweighting that sample reuse does
+        anyway). It replaces the current sample when the usual rules call for a new one, or, with
+        ``reuse_time``, as soon as it is ready (then the run depends on timing, as it does with
+        ``reuse_time`` alone).
     line_search : bool, default True
         After eq. 7's step, search for the step that minimises the sample estimate of log Z,
         capped at ``step_cap`` times eq. 7's step; False keeps eq. 7's step.
@@ -306,6 +314,9 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         return SamplingResult(game.name, list(u), 0.0, 0.0, 0, 0, {"total": time.perf_counter() - t0}, peak,
                               weights=tuple(w), converged=True, scenarios=None if exact else scenarios,
                               stopped_by="trivial", expectations=expectations)
+    if overlap and workers <= 1:
+        tracemalloc.stop()
+        raise SeqformError("overlap: needs workers > 1 (the background draws run in the workers)")
     if workers > 1 and (exact or scenarios is not None):
         tracemalloc.stop()
         raise SeqformError("workers: only for MCMC with chance enumerated (exact expectations draw nothing; "
@@ -337,8 +348,23 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                     e = model.energy(S)
                     om = np.exp(e - e.max())
                     ess = _ess(om)
-                elif stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse or \
-                        (reuse_time is not None and time.perf_counter() - drawn_until > reuse_time * draw_cost):
+                elif overlap and (stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse or
+                                  (reuse_time is not None and pool.ready())):
+                    if pool.pending is None:   # the first draw
+                        pool.submit(model, S, thin, rng)
+                    S, stats, L0, Lam0 = pool.collect()
+                    # drawn from q at (L0, Lam0): weighted to today's lambda
+                    z = stats.B @ (model.Lam - Lam0) - stats.G @ (model.L - L0)
+                    om = np.exp(z - z.max())
+                    ess = _ess(om)
+                    drawn += len(S)
+                    drawn_at = t
+                    if len(S) < m:
+                        S = np.vstack([S, S[rng.integers(len(S), size=m - len(S))]])
+                    pool.submit(model, S, thin, rng)   # the chains go on from where this sample left them
+                elif not overlap and (stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse or
+                                      (reuse_time is not None and
+                                       time.perf_counter() - drawn_until > reuse_time * draw_cost)):
                     tic = time.perf_counter()
                     if len(S) < m:
                         S = np.vstack([S, S[rng.integers(len(S), size=m - len(S))]])

@@ -429,6 +429,7 @@ class TreeModel(DeviationFamily):
         gp, bp, plays, touch, val = self._stat_tables()
         stride = self.stride.astype(np.int32)
         base = (np.arange(r.J.shape[1]) * self.K).astype(np.int32)
+        chunk = max(1, min(chunk, (1 << 23) // (self.npairs + 1)))   # dense blocks of at most 64 MiB
         gs, bs, us = [], [], []
         for a0 in range(0, len(S), chunk):
             S32 = S[a0:a0 + chunk].astype(np.int32)

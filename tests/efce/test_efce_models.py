@@ -212,6 +212,25 @@ def test_table_sweeps_and_statistics_match_the_direct_computation_on_poker():
     check_table_paths(indian_poker(4), 5)
 
 
+@pytest.mark.parametrize("game", [job_market(), indian_poker(3)], ids=lambda g: g.name)
+def test_energy_change_of_lambda_is_linear_in_the_statistics(game):
+    """What ``sample_efce(overlap=True)`` weights a sample drawn at an older lambda by: the energy
+    change between two lambdas is -dL . G(s) + dLam . B(s), from the lambda-free statistics, and
+    it equals the difference of the energies computed from the leaf tables."""
+    tree = compile_tree(game)
+    rng = np.random.default_rng(8)
+    model = TreeModel(tree, rng.normal(size=tree.num_players))
+    S = model.new_profiles(60, rng)
+    some_deviations(model, S, rng, k=2)
+    L0, Lam0, e0 = model.L.copy(), model.Lam.copy(), model.energy(S)
+    assert some_deviations(model, S, rng, k=3)[0]
+    st = model.statistics(S)
+    predicted = st.B @ (model.Lam - Lam0) - st.G @ (model.L - L0)
+    e1 = model.energy(S)
+    assert np.abs(e1 - e0).max() > 1e-3
+    assert np.allclose(e1 - e0, predicted, rtol=0, atol=1e-9)
+
+
 def _stationary_tv(model, sizes, rng, chains=20000, sweeps=12):
     """Total variation between the chains' empirical distribution after ``sweeps`` Gibbs sweeps
     and softmax(energy) over every full profile; and q's own distance from uniform."""

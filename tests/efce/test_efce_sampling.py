@@ -208,5 +208,13 @@ def test_samples_drawn_by_two_worker_processes():
     assert float(max_regret(prof, list(q)).regret) <= 0.2 and res.samples >= 1000
     again = sample_efce(g, None, **kw)
     assert again.lam == res.lam and again.payoffs == res.payoffs
+    # drawing in the background while fitting, each sample weighted to the lambda it arrives at
+    res = sample_efce(g, None, overlap=True, **kw)
+    q, prof = exact_distribution(g, res)
+    pay = q @ prof.utility
+    assert abs(pay[0] - float(exact.payoffs[0])) <= 0.15 and abs(pay[1] - float(exact.payoffs[1])) <= 0.15
+    assert float(max_regret(prof, list(q)).regret) <= 0.2 and res.samples >= 1000
+    with pytest.raises(SeqformError, match="overlap"):
+        sample_efce(g, None, max_rounds=2, overlap=True)
     with pytest.raises(SeqformError, match="workers"):
         sample_efce(g, None, max_rounds=2, expectations="exact", workers=2)
