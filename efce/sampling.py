@@ -206,7 +206,8 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     workers : int, default 1
         Processes that draw the fresh samples (``efce.drawpool``: the chains split among them;
         the boosting rounds stay in this process). MCMC with chance enumerated only. The
-        random streams differ from one process's, so the run does too.
+        random streams differ from one process's, so the run does too. The workers are
+        spawned, so a script that uses them needs Python's ``if __name__ == "__main__":`` guard.
     overlap : bool, default False
         With ``workers`` > 1: the next sample is drawn in the background while this process fits
         on the current one, so that neither waits for the other. It is drawn with the lambda of
