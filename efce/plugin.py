@@ -70,7 +70,6 @@ def check(args) -> None:
     at_least("--validate", args.validate, 0)
     at_least("--burn-in", args.burn_in, 0)
     at_least("--workers", args.workers, 1)
-
     at_least("--max-reuse", args.max_reuse, 0)
     at_least("--warm-start", args.warm_start, 0)
     if args.pricing_time_limit is not None:

@@ -338,6 +338,10 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
         best_r, initial, rounds, converged = float("inf"), None, 0, False
         last_say = -math.inf
         stopped_by = "rounds"
+        def due(t: int, ess: float) -> bool:
+            """The reuse rules that call for a new sample whether or not one is drawn ahead."""
+            return stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse
+
         try:
             for t in (range(1, max_rounds + 1) if max_rounds is not None else itertools.count(1)):
                 m = int(sample_size + growth * t)
@@ -349,8 +353,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                     e = model.energy(S)
                     om = np.exp(e - e.max())
                     ess = _ess(om)
-                elif overlap and (stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse or
-                                  (reuse_time is not None and pool.ready())):
+                elif overlap and (due(t, ess) or (reuse_time is not None and pool.ready())):
                     if pool.pending is None:   # the first draw
                         pool.submit(model, S, thin, rng)
                     S, stats, L0, Lam0 = pool.collect()
@@ -363,9 +366,8 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                     if len(S) < m:
                         S = np.vstack([S, S[rng.integers(len(S), size=m - len(S))]])
                     pool.submit(model, S, thin, rng)   # the chains go on from where this sample left them
-                elif not overlap and (stats is None or ess < ess_min * len(om) or t - drawn_at >= max_reuse or
-                                      (reuse_time is not None and
-                                       time.perf_counter() - drawn_until > reuse_time * draw_cost)):
+                elif not overlap and (due(t, ess) or (reuse_time is not None and
+                                                      time.perf_counter() - drawn_until > reuse_time * draw_cost)):
                     tic = time.perf_counter()
                     if len(S) < m:
                         S = np.vstack([S, S[rng.integers(len(S), size=m - len(S))]])

@@ -281,6 +281,7 @@ class TreeModel(DeviationFamily):
         self._table = None
         self._sweep_plan = None
         self._stats_tables = None
+        self._code_base = None
 
     def table(self) -> np.ndarray:
         """e_z for every leaf z and every combination of actions on its path, (T * K,), leaf-major:
@@ -324,6 +325,18 @@ class TreeModel(DeviationFamily):
             else:
                 self._sweep_table(S[a0:a0 + chunk], rng, tab)
 
+    def _leaf_codes(self, S32: np.ndarray) -> np.ndarray:
+        """Each leaf's index into ``table`` for the profiles S32 (int32, (C, M + 1)): (C, T) int32
+        (the table has at most ``table_limit`` entries), one gather per path slot."""
+        r = self.rows
+        if self._code_base is None:
+            self._code_base = (self.stride.astype(np.int32), (np.arange(r.J.shape[1]) * self.K).astype(np.int32))
+        stride, base = self._code_base
+        code = base + S32.take(r.J[0], axis=1) * stride[0]
+        for k in range(1, self.D):
+            code += S32.take(r.J[k], axis=1) * stride[k]
+        return code
+
     def _sweep_table(self, S: np.ndarray, rng: np.random.Generator, tab: np.ndarray) -> None:
         """A sweep that gathers leaf energies from ``table``. Each leaf's table entry (its code,
         (C, T)) is computed once per sweep and then kept up to date: a class changes only the
@@ -333,7 +346,6 @@ class TreeModel(DeviationFamily):
         code per class in int64 (8-card Indian poker)."""
         r = self.rows
         if self._sweep_plan is None:
-            stride = self.stride.astype(np.int32)
             plan = []
             for owners, data in self.classes:
                 if data is None:
@@ -344,12 +356,10 @@ class TreeModel(DeviationFamily):
                 offs = [(np.minimum(a, arow - 1) * st).astype(np.int32) for a in range(int(self.A[owners].max()))]
                 every = np.array_equal(zs, np.arange(r.J.shape[1]))   # all leaves, in order: no gather
                 plan.append((owners, (starts, zs, even, mine, st, offs, every)))
-            self._sweep_plan = (stride, (np.arange(r.J.shape[1]) * self.K).astype(np.int32), plan)
-        stride, base, plan = self._sweep_plan
+            self._sweep_plan = plan
+        plan = self._sweep_plan
         S32 = S.astype(np.int32)
-        code = base + S32.take(r.J[0], axis=1) * stride[0]
-        for k in range(1, self.D):
-            code += S32.take(r.J[k], axis=1) * stride[k]
+        code = self._leaf_codes(S32)
         for owners, data in plan:
             if data is None:
                 S32[:, owners] = rng.random((len(S), len(owners))) * self.A[owners]
@@ -427,16 +437,12 @@ class TreeModel(DeviationFamily):
         0.84 s per 1,000 profiles, one process: ``bench/efce_sweep_speed.py``)."""
         r = self.rows
         gp, bp, plays, touch, val = self._stat_tables()
-        stride = self.stride.astype(np.int32)
-        base = (np.arange(r.J.shape[1]) * self.K).astype(np.int32)
         chunk = max(1, min(chunk, (1 << 23) // (self.npairs + 1)))   # dense blocks of at most 64 MiB
         gs, bs, us = [], [], []
         for a0 in range(0, len(S), chunk):
             S32 = S[a0:a0 + chunk].astype(np.int32)
             C = len(S32)
-            code = base + S32.take(r.J[0], axis=1) * stride[0]
-            for k in range(1, self.D):
-                code += S32.take(r.J[k], axis=1) * stride[k]
+            code = self._leaf_codes(S32)
             # only the (profile, leaf) pairs that add something: about 1 in 4 for G, and for B
             # the leaves the profile plays (1 in 13 in Indian poker)
             cc, zz = np.nonzero(touch.take(code))
