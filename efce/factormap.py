@@ -155,22 +155,12 @@ class FactorMAP:
         m = self.model
         if hasattr(m, "rows"):
             return np.asarray(m.table())[self.obj_index]
+        Phi = m.edge_tables()
         out = np.empty(self.nmu)
-        A = m.Amax
         for e, (i, j) in enumerate(self.edges.tolist()):
-            ai, aj = int(m.A[i]), int(m.A[j])
-            th = self._side(i, j, ai, aj, A) + self._side(j, i, aj, ai, A).T
-            out[self.fstart[e]:self.fstart[e + 1]] = th.ravel()
+            d = list(m.pm.neighbours[i]).index(j)
+            out[self.fstart[e]:self.fstart[e + 1]] = Phi[i, d, :int(m.A[i]), :int(m.A[j])].ravel()
         return out
-
-    def _side(self, i: int, j: int, ai: int, aj: int, A: int) -> np.ndarray:
-        """Player i's energy term with neighbour j, as a table over (s_i, s_j)."""
-        m = self.model
-        d = list(m.pm.neighbours[i]).index(j)
-        Mij = m.Mst[i, d, :ai, :aj]
-        t = i * A + np.arange(ai)
-        Lrow = m.L[(t * A)[:, None] + np.arange(ai)[None, :]]           # (a, b)
-        return (m.w[i] + m.Lam[t])[:, None] * Mij - Lrow @ Mij
 
     # ------------------------------------------------------------ the solve
     def solve(self, time_limit: float | None = None, gap: float = 1e-9) -> MapSolution:

@@ -10,11 +10,13 @@ v_i(s)[b] = sum_j M_ij[b, s_j] is what i would earn playing b. The energy is
 
     sum_i  w_i v_i[s_i] + Lam[i, s_i] v_i[s_i] - sum_b L[(i, s_i), b] v_i[b]
 
-(lambda aggregated per trigger, ``efce.family``). Player k's action enters its own term and its
-neighbours' (through their v), so players at graph distance 3 or more have independent
-conditionals: a Gibbs sweep redraws one colour class of the square graph at a time (greedy
-colouring), in every chain at once (section 3.3's MCMC with every move accepted, as in
-``efce.treemodel``).
+(lambda aggregated per trigger, ``efce.family``). Each term is linear in v_i, a sum over i's
+neighbours, so the energy is a sum over the graph's edges {i, j} of a table Phi_ij[s_i, s_j]
+(``edge_tables``): q_lambda is a pairwise Markov random field on the game's own graph. Player k's
+conditional is softmax over a of sum_j Phi_kj[a, s_j], and players that are not neighbours have
+independent conditionals: a Gibbs sweep redraws one colour class of the graph at a time (greedy
+colouring; two classes on a grid), in every chain at once (section 3.3's MCMC with every move
+accepted, as in ``efce.treemodel``).
 
 Best deviation (section 3.2): for trigger (i, a), g[b] = sum_s om_s [s_i = a] v_i(s)[b]; the best
 deviation is argmax_b g[b], its regret (max_b g[b] - g[a]) / sum om.
@@ -83,7 +85,7 @@ class PolymatrixModel(DeviationFamily):
         self.ntrig = N * A
         self.pbase = np.arange(self.ntrig + 1, dtype=np.int64) * A
         self._family_setup()
-        self.classes = _square_colouring(pm.neighbours)
+        self.classes = _colouring(pm.neighbours)
 
     def _v(self, S: np.ndarray, players: np.ndarray) -> np.ndarray:
         """v_i(s)[b] for the players (any shape P): (C, *P, A)."""
@@ -103,30 +105,35 @@ class PolymatrixModel(DeviationFamily):
         v = self._v(S, P)
         return self._term(P[None, :], S[:, :self.N], v).sum(1)
 
-    def sweep(self, S: np.ndarray, rng: np.random.Generator) -> None:
+    def edge_tables(self) -> np.ndarray:
+        """Phi (N, dmax, A, A): Phi[k, d, a, c] is the energy of the edge between k and its d-th
+        neighbour j when s_k = a and s_j = c: player k's term's share from j, (w_k + Lam[k, a])
+        M_kj[a, c] - sum_b L[(k, a), b] M_kj[b, c], plus j's share from k. The energy of a
+        profile is the sum over edges (each once); padding neighbours' tables are 0."""
+        N, A = self.N, self.Amax
+        L3 = self.L[:N * A * A].reshape(N, A, A)                        # (k, a, b)
+        lam = self.w[:, None] + self.Lam[:N * A].reshape(N, A)          # (k, a)
+        phi = lam[:, None, :, None] * self.Mst - np.einsum("kab,kdbc->kdac", L3, self.Mst)
+        live = self.nbr < N
+        J = np.minimum(self.nbr, N - 1)
+        back = phi[J, self.rev].transpose(0, 1, 3, 2)                   # j's share, as (a, c)
+        return phi + np.where(live[:, :, None, None], back, 0.0)
+
+    def sweep(self, S: np.ndarray, rng: np.random.Generator, chunk: int = 2048) -> None:
         """One Gibbs sweep over every colour class, in every row of S (in place)."""
         A = self.Amax
-        C = len(S)
+        dmax = self.nbr.shape[1]
+        # row (k, d, c) of T: the energies over s_k of k's edge with its d-th neighbour playing c
+        T = self.edge_tables().transpose(0, 1, 3, 2).reshape(-1, A)
         for K in self.classes:
-            vk = self._v(S, K)                                           # (C, K, A)
-            a = np.arange(A)
-            own = self._term(np.broadcast_to(K[None, :, None], (C, len(K), A)),
-                             np.broadcast_to(a, (C, len(K), A)), vk[:, :, None, :].repeat(A, 2))
-            J = self.nbr[K]                                              # (K, dmax)
-            live = J < self.N
-            Jc = np.minimum(J, self.N - 1)
-            vJ = self._v(S, Jc)                                          # (C, K, dmax, A)
-            Mjk = self.Mst[Jc, self.rev[K]]                              # (K, dmax, A, A): j's matrix vs k
-            cur = S[:, K]                                                # (C, K)
-            # j's payoff vector v_j[b] with k switched from its current action to a: (C, K, dmax, a, b)
-            idx = np.broadcast_to(cur[:, :, None, None, None], (C,) + Mjk.shape[:3] + (1,))
-            old = np.take_along_axis(np.broadcast_to(Mjk[None], (C,) + Mjk.shape), idx, -1)[..., 0]
-            vJa = (vJ - old)[:, :, :, None, :] + Mjk.transpose(0, 1, 3, 2)[None]
-            sJ = S[:, Jc]                                                # (C, K, dmax)
-            nb = self._term(np.broadcast_to(Jc[None, :, :, None], vJa.shape[:-1]),
-                            np.broadcast_to(sJ[..., None], vJa.shape[:-1]), vJa)
-            E = own + (nb * live[None, :, :, None]).sum(2)
-            S[:, K] = gumbel_draw(E, self.A[K], rng)
+            base = (K[:, None] * dmax + np.arange(dmax)) * A                # (K, dmax)
+            nbK = self.nbr[K]
+            for lo in range(0, len(S), chunk):
+                Sc = S[lo:lo + chunk]
+                E = T[base[None, :, 0] + Sc[:, nbK[:, 0]]]
+                for d in range(1, dmax):
+                    E += T[base[None, :, d] + Sc[:, nbK[:, d]]]
+                Sc[:, K] = gumbel_draw(E, self.A[K], rng)
 
     def statistics(self, S: np.ndarray) -> SampleStats:
         """G (C, pairs + 1): v_i(s)[b] at pair ((i, s_i), b); B (C, triggers + 1): v_i(s)[s_i]
@@ -159,15 +166,11 @@ class PolymatrixModel(DeviationFamily):
         return float(min(rmax, self.range[dev.player])) if self.range[dev.player] > 0 else float(rmax)
 
 
-def _square_colouring(neighbours: tuple) -> list:
-    """Greedy colouring of the graph joining players at distance 1 or 2: arrays of players."""
+def _colouring(neighbours: tuple) -> list:
+    """Greedy colouring of the game's graph: arrays of players, no two neighbours in one."""
     N = len(neighbours)
     colour = [-1] * N
     for k in range(N):
-        near = set(neighbours[k])
-        for j in neighbours[k]:
-            near |= set(neighbours[j])
-        near.discard(k)
-        used = {colour[j] for j in near if colour[j] >= 0}
+        used = {colour[j] for j in neighbours[k] if colour[j] >= 0}
         colour[k] = next(c for c in range(N + 1) if c not in used)
     return [np.array([k for k in range(N) if colour[k] == c], dtype=np.int64) for c in range(max(colour) + 1)]

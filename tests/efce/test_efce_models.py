@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from efce.games import grid_game, indian_poker, job_market
 from efce.polymatrix import PolymatrixModel
@@ -276,6 +277,25 @@ def test_gibbs_sweeps_sample_q_lambda_polymatrix():
     some_deviations(model, model.new_profiles(30, rng), rng)
     tv, spread = _stationary_tv(model, [3] * 4, rng)
     assert 0.2 <= spread <= 0.9 and tv <= 0.06   # energies off by 20%: 0.16 (measured)
+
+
+@settings(max_examples=15, deadline=None)
+@given(size=st.integers(2, 5), seed=st.integers(0, 10**6))
+def test_polymatrix_edge_tables_sum_to_the_energy(size, seed):
+    """The sweep's pairwise tables (``PolymatrixModel.edge_tables``) against the energy computed
+    player by player from the payoff vectors v_i (``energy``): every edge counted once, any lambda."""
+    rng = np.random.default_rng(seed)
+    g = grid_game(size, seed=seed % 7)
+    model = PolymatrixModel(g.polymatrix(), rng.normal(size=size * size))
+    model.L[:] = rng.normal(size=model.L.shape)
+    model.Lam[:] = rng.normal(size=model.Lam.shape)
+    S = model.new_profiles(50, rng)
+    Phi = model.edge_tables()
+    N = model.N
+    k = np.arange(N)[None, :, None]
+    d = np.arange(model.nbr.shape[1])[None, None, :]
+    edges = Phi[k, d, S[:, :N, None], S[:, model.nbr]].sum((1, 2)) / 2
+    assert np.allclose(edges, model.energy(S), rtol=1e-12, atol=1e-9)
 
 
 def test_scenario_weights_estimate_chance():
