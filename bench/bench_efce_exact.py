@@ -26,7 +26,8 @@ from bench.isolated import TAG, run_isolated  # noqa: E402
 from bench.report import finish, start  # noqa: E402
 
 
-def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"), warm: float = 0.0) -> dict:
+def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"), warm: float = 0.0,
+          smoothing: float = 0.8) -> dict:
     import numpy as np
 
     import seqform
@@ -35,7 +36,7 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
     from efce.columngeneration import EFCEColumnGeneration
     game = seqform.games.load(spec)
     t0 = time.perf_counter()
-    cg = EFCEColumnGeneration(game, progress=lambda m: print(m, file=sys.stderr, flush=True))
+    cg = EFCEColumnGeneration(game, progress=lambda m: print(m, file=sys.stderr, flush=True), smoothing=smoothing)
     if warm > 0:
         cg.warm_start(warm)
     N = game.num_players
@@ -78,7 +79,7 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--child", nargs=5, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=6, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--games", default="grid_game(size=3);grid_game(size=4);grid_game(size=5);"
                                         "indian_poker(cards=3);indian_poker(cards=4)", help="games, separated by ;")
     ap.add_argument("--ranges", action="store_true", help="also each player's least and greatest payoff")
@@ -89,19 +90,23 @@ def main(argv=None) -> int:
     ap.add_argument("--warm-start", type=float, default=0.0, metavar="S",
                     help="seconds of the sampling algorithm whose profiles seed the pool (the CLI's --warm-start; "
                          "default 0: column generation alone)")
+    ap.add_argument("--smoothing", type=float, default=0.8, metavar="A",
+                    help="Wentges smoothing of the duals the cheap pricing looks at (EFCEColumnGeneration's "
+                         "smoothing; 0: none)")
     ap.add_argument("--name", default="efce-exact", help="results file stem: NAME-YYYY-MM-DD.{md,json}")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
         print(TAG + json.dumps(child(args.child[0], args.child[1] == "1", float(args.child[2]), float(args.child[3]),
-                                     float(args.child[4]))))
+                                     float(args.child[4]), float(args.child[5]))))
         return 0
     rows = []
     for spec in [g for g in args.games.split(";") if g]:
         print(f"{spec}: column generation, cap {args.cap:g} s", file=sys.stderr, flush=True)
         r = run_isolated([str(Path(__file__).resolve()), "--child", spec, "1" if args.ranges else "0",
-                          str(args.sampler), str(0.95 * args.cap), str(args.warm_start)], cap=args.cap, echo=True)
+                          str(args.sampler), str(0.95 * args.cap), str(args.warm_start), str(args.smoothing)],
+                         cap=args.cap, echo=True)
         r.setdefault("game", spec)
         rows.append(r)
     day, folder, head = start(args.out_dir, "Exact EFCE by column generation")
@@ -119,7 +124,7 @@ def main(argv=None) -> int:
             continue
         for x in r["runs"]:
             if "unfinished" in x:
-                lines.append(f"| {r['game']} | {x['objective']} | not finished: {x['unfinished'][:80]} | | | | | | | "
+                lines.append(f"| {r['game']} | {x['objective']} | not finished: {x['unfinished'][:200]} | | | | | | | "
                              f"{x.get('seconds', 0):.0f} |")
                 continue
             val = x["value"] if len(x["value"]) <= 30 else x["value"][:27] + "..."

@@ -75,14 +75,14 @@ def test_payoff_ranges_equal_column_generation():
     assert "player 0 payoff   from 0 to 9/2" in text
 
 
-@pytest.mark.slow
 def test_four_card_indian_poker_welfare_is_an_exact_efce():
     """Issue 26's check: beyond enumeration (~10^31 reduced profiles), column generation returns a
     distribution whose largest causal-deviation gain, by the dynamic program in rationals, is at
     most 0. Any EFCE is welfare-optimal in this zero-sum game, so the exact welfare must be 0; the
     3-card game's distribution is also checked by the independent oracle in
-    ``test_efce_columngeneration``. About 3 minutes (159 pricing rounds; the default has no warm start,
-    so the run depends on the seed alone)."""
+    ``test_efce_columngeneration``. About 20 s of CPU (68 pricing rounds with the default dual
+    smoothing; 159 rounds and 3 minutes without it, which kept this test in the slow tier); the
+    default has no warm start, so the run depends on the seed alone."""
     from fractions import Fraction
     r = subprocess.run([sys.executable, "-m", "seqform", "efce", "indian_poker(cards=4)", "--welfare", "--json",
                         "--quiet"], capture_output=True, text=True, timeout=900)

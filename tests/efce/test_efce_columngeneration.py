@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from efce.causalregret import causal_regrets
 from efce.columngeneration import EFCEColumnGeneration
@@ -85,10 +86,10 @@ def test_map_profile_on_random_games(tree):
     assert FactorMAP(model).solve().energy == pytest.approx(model.energy(full_profiles(model)).max(), abs=1e-9)
 
 
-def _check_against_full_lp(game, weight_list):
+def _check_against_full_lp(game, weight_list, smoothing=0.0):
     prof = profiles(compile_tree(game))
     said = []
-    cg = EFCEColumnGeneration(game, progress=said.append)
+    cg = EFCEColumnGeneration(game, progress=said.append, smoothing=smoothing)
     for w in weight_list:
         said.clear()
         res = cg.solve(w)
@@ -102,21 +103,25 @@ def _check_against_full_lp(game, weight_list):
         assert res.objective == sum(Fraction(x).limit_denominator(10**12) * p for x, p in zip(w, res.payoffs))
 
 
-def test_job_market_welfare_and_payoff_ranges_equal_the_full_lp():
+# smoothing 0.8: the cheap pricing looks at smoothed duals (Wentges), the end is proved as without
+@pytest.mark.parametrize("smoothing", [0.0, 0.8])
+def test_job_market_welfare_and_payoff_ranges_equal_the_full_lp(smoothing):
     e = np.eye(2)
-    _check_against_full_lp(job_market(), [np.ones(2), e[0], -e[0], e[1], -e[1]])
+    _check_against_full_lp(job_market(), [np.ones(2), e[0], -e[0], e[1], -e[1]], smoothing)
 
 
-def test_grid_payoff_ranges_equal_the_full_lp():
+@pytest.mark.parametrize("smoothing", [0.0, 0.8])
+def test_grid_payoff_ranges_equal_the_full_lp(smoothing):
     e = np.eye(4)
-    _check_against_full_lp(grid_game(2, 0), [np.ones(4), e[0], -e[0], e[3], -e[3]])
+    _check_against_full_lp(grid_game(2, 0), [np.ones(4), e[0], -e[0], e[3], -e[3]], smoothing)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True))
-def test_random_games_equal_the_full_lp(tree):
+@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True),
+       st.sampled_from([0.0, 0.8]))
+def test_random_games_equal_the_full_lp(tree, smoothing):
     game = TreeGame(tree, "random")
-    _check_against_full_lp(game, [np.ones(game.num_players), np.eye(game.num_players)[0]])
+    _check_against_full_lp(game, [np.ones(game.num_players), np.eye(game.num_players)[0]], smoothing)
 
 
 def _grid_ce_regret(game, res) -> Fraction:
