@@ -27,7 +27,7 @@ from bench.report import finish, start  # noqa: E402
 
 
 def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"), warm: float = 0.0,
-          smoothing: float = 0.8) -> dict:
+          smoothing: float = 0.8, lp_cap: float = float("inf")) -> dict:
     import numpy as np
 
     import seqform
@@ -51,7 +51,7 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
             out.append({"objective": name, "unfinished": "no time left in the budget"})
             continue
         try:
-            r = cg.solve(w, time_limit=left)
+            r = cg.solve(w, time_limit=min(left, lp_cap))
         except SolverError as e:  # one objective's time limit: the others' results stand
             out.append({"objective": name, "unfinished": str(e), "seconds": time.perf_counter() - t})
             continue
@@ -79,7 +79,7 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--child", nargs=6, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=7, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--games", default="grid_game(size=3);grid_game(size=4);grid_game(size=5);"
                                         "indian_poker(cards=3);indian_poker(cards=4)", help="games, separated by ;")
     ap.add_argument("--ranges", action="store_true", help="also each player's least and greatest payoff")
@@ -90,6 +90,9 @@ def main(argv=None) -> int:
     ap.add_argument("--warm-start", type=float, default=0.0, metavar="S",
                     help="seconds of the sampling algorithm whose profiles seed the pool (the CLI's --warm-start; "
                          "default 0: column generation alone)")
+    ap.add_argument("--lp-cap", type=float, default=float("inf"), metavar="S",
+                    help="seconds per LP (default: whatever is left of --cap), so that one slow LP does not "
+                         "leave the others unstarted")
     ap.add_argument("--smoothing", type=float, default=0.8, metavar="A",
                     help="Wentges smoothing of the duals the cheap pricing looks at (EFCEColumnGeneration's "
                          "smoothing; 0: none)")
@@ -99,13 +102,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.child:
         print(TAG + json.dumps(child(args.child[0], args.child[1] == "1", float(args.child[2]), float(args.child[3]),
-                                     float(args.child[4]), float(args.child[5]))))
+                                     float(args.child[4]), float(args.child[5]), float(args.child[6]))))
         return 0
     rows = []
     for spec in [g for g in args.games.split(";") if g]:
         print(f"{spec}: column generation, cap {args.cap:g} s", file=sys.stderr, flush=True)
         r = run_isolated([str(Path(__file__).resolve()), "--child", spec, "1" if args.ranges else "0",
-                          str(args.sampler), str(0.95 * args.cap), str(args.warm_start), str(args.smoothing)],
+                          str(args.sampler), str(0.95 * args.cap), str(args.warm_start), str(args.smoothing),
+                          str(args.lp_cap)],
                          cap=args.cap, echo=True)
         r.setdefault("game", spec)
         rows.append(r)
