@@ -136,6 +136,7 @@ class EFCEColumnGeneration:
         self.heuristic_rounds = 1 if heuristic else 0
         self.smoothing = float(smoothing)
         self._center = None
+        self._deadline = None
         self.primal_time_limit = 10.0
 
     # ------------------------------------------------------------------ the rows
@@ -348,9 +349,16 @@ class EFCEColumnGeneration:
         return cand[order]
 
     def _price_exact(self, res) -> tuple:
-        """The integer program's pricing with the duals already set by ``_price``."""
+        """The integer program's pricing with the duals already set by ``_price``, stopped by
+        ``pricing_time_limit`` or by what is left of ``solve``'s time limit (one integer program
+        on 4-card Indian poker takes 11 minutes: without this a time limit could be overrun by
+        that much)."""
         self.say(f"pricing by integer program over {self.pricer.nx + self.pricer.nmu:,} variables")
-        sol = self.pricer.solve(time_limit=self.pricing_time_limit)
+        limit = self.pricing_time_limit
+        if self._deadline is not None:
+            left = max(1.0, self._deadline - time.perf_counter())
+            limit = left if limit is None else min(limit, left)
+        sol = self.pricer.solve(time_limit=limit)
         mu = self._mu
         return sol, sol.energy - mu, sol.bound - mu
 
@@ -366,7 +374,8 @@ class EFCEColumnGeneration:
         """Maximise sum_n weights[n] E_p[u_n] over the EFCE polytope (module docstring).
         ``pricing_time_limit``: seconds for each integer program; when one stops without
         proving that no profile improves the LP, the result says so (``proved_optimal`` False,
-        ``bound`` the gap it left)."""
+        ``bound`` the gap it left). ``time_limit`` also stops an integer program, with the same
+        outcome in the second phase; otherwise, once it has passed, ``SolverError``."""
         t0 = time.perf_counter()
         N = self.game.num_players
         w = np.asarray(weights, dtype=float)
@@ -375,6 +384,7 @@ class EFCEColumnGeneration:
         if len(self.S) == 0:
             self._add(self.model.new_profiles(64, self.rng))
         self.pricing_time_limit = pricing_time_limit
+        self._deadline = None if time_limit is None else t0 + time_limit
         # an objective equal on every leaf (welfare in a zero-sum game) is equal on every
         # distribution: any EFCE is optimal, and the first phase finds one
         constant = hasattr(self.model, "rows") and float(np.ptp(self.model.payoff @ w)) <= 1e-12

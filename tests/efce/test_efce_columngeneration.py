@@ -171,3 +171,22 @@ def test_indian_poker_beyond_enumeration_is_an_exact_efce():
     assert res.certified and res.proved_optimal and res.max_regret <= 0 and sum(res.p_exact) == 1
     assert _independent_regret(game, res) <= 0
     assert sum(res.payoffs) == 0            # the game is zero-sum: every EFCE has welfare 0
+
+
+def test_time_limit_bounds_every_pricing_integer_program():
+    """solve(time_limit=T) hands each integer program at most what is left of T (one can take 11
+    minutes on 4-card poker, so a limit checked only between rounds could be overrun by that much)."""
+    cg = EFCEColumnGeneration(job_market(), heuristic=False)
+    limits = []
+    real = cg.pricer.solve
+
+    def spy(time_limit=None, **kw):
+        limits.append(time_limit)
+        return real(time_limit=time_limit, **kw)
+
+    cg.pricer.solve = spy
+    res = cg.solve(np.ones(2), time_limit=30.0, pricing_time_limit=100.0)
+    assert res.certified and limits and all(x is not None and 0 < x <= 30.0 for x in limits)
+    limits.clear()
+    cg.solve(np.ones(2))
+    assert limits and all(x is None for x in limits)
