@@ -29,8 +29,10 @@ dynamic program is the best response of the deviators, the MAP profile the media
 
 A first phase minimises eps, the gain every trigger's best deviation may keep, over the pool
 (always feasible); the second fixes eps at 0. Before the integer program, annealed Gibbs chains
-(the models' ``sweep`` on the sharpened energy) look for profiles of positive reduced cost,
-cheaply; the integer program runs only when they find none, so its verdict ends each phase.
+(the models' ``sweep`` on the sharpened energy, ending greedy) look for profiles of positive
+reduced cost, cheaply, first at smoothed duals (Wentges 1997: the restricted LP is degenerate and
+its own duals jump); the integer program runs only when they find none, always at the LP's own
+duals, so its verdict ends each phase.
 ``warm_start`` fills the pool from the sampling algorithm's distribution, a near-EFCE: on
 3-card Indian poker the restricted LP then holds an exact EFCE at once. On 4 cards it did not pay:
 172 s without it, 190 s and over 300 s in two runs with 30 s of it (its sampling stops on the
@@ -50,6 +52,7 @@ References:
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 - von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity", Mathematics of Operations Research.
 - Farina, Ling, Fang & Sandholm (2019), "Correlation in Extensive-Form Games: Saddle-Point Formulation and Benchmarks", NeurIPS.
+- Wentges (1997), "Weighted Dantzig-Wolfe Decomposition for Linear Mixed-Integer Programming", International Transactions in Operational Research.
 """
 from __future__ import annotations
 
