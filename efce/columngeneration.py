@@ -272,19 +272,19 @@ class EFCEColumnGeneration:
         always prices at y, so the end is proved as without smoothing."""
         y = self._duals(res, Amat, cost)
         a = self.smoothing
+        found = None
         if a > 0 and self._center is not None:
             sep = a * self._center + (1.0 - a) * y
-            self._center = sep
             self._set_duals(sep, w)
             found = self._annealed_candidates(float(sep[-1]))
-            self._set_duals(y, w)
-            if found is not None:
-                good = self.model.energy(found) - float(y[-1]) > self.tol
-                if good.any():
-                    return found[good], None, None
-        self._center = y.copy()
         self._set_duals(y, w)
         self._mu = float(y[-1])
+        if found is not None:
+            good = self.model.energy(found) - self._mu > self.tol
+            if good.any():
+                self._center = sep
+                return found[good], None, None
+        self._center = y.copy()
         found = self._annealed_candidates(self._mu)
         if found is not None:
             return found, None, None
