@@ -64,9 +64,12 @@ class DrawPool:
         """Start advancing the chains S (split into ``workers`` contiguous shares). One draw is
         pending at a time."""
         cuts = np.linspace(0, len(S), self.workers + 1).round().astype(int)
-        futs = [self.ex.submit(_draw, S[a:b], model.L, model.Lam, sweeps, int(rng.integers(2**63)), stats)
+        # copies: the executor pickles a task's arguments later, in its own thread, by when the
+        # parent fitting on (overlap) may have moved lambda; so may it have moved S's rows
+        L, Lam = model.L.copy(), model.Lam.copy()
+        futs = [self.ex.submit(_draw, S[a:b].copy(), L, Lam, sweeps, int(rng.integers(2**63)), stats)
                 for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
-        self.pending = (futs, model.L.copy(), model.Lam.copy())
+        self.pending = (futs, L, Lam)
 
     def ready(self) -> bool:
         """Whether the pending draw has finished."""
@@ -95,4 +98,4 @@ def _stacked(done: list) -> tuple:
         return S, None
     st = [d[1] for d in done]
     return S, SampleStats(sp.vstack([x.G for x in st]).tocsr(), sp.vstack([x.B for x in st]).tocsr(),
-                          np.vstack([x.U for x in st]))
+                          np.vstack([x.U for x in st]), None if st[0].S is None else np.vstack([x.S for x in st]))
