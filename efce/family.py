@@ -17,6 +17,7 @@ References:
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,11 +40,15 @@ class Deviation:
 
 @dataclass
 class SampleStats:
-    """A sample's λ-free statistics (``TreeModel.statistics``)."""
+    """A sample's λ-free statistics (``TreeModel.statistics``). ``S``: the profiles themselves
+    (a copy), for a model that reads them again (``efce.polymatrix``); ``aux``: such a model's
+    own per-sample structure, built on first use."""
 
     G: sp.csr_matrix
     B: sp.csr_matrix
     U: np.ndarray
+    S: np.ndarray | None = field(default=None, repr=False)
+    aux: object = field(default=None, repr=False)
     cache: tuple | None = field(default=None, repr=False)
     GT: sp.csr_matrix | None = field(default=None, repr=False)
     BT: sp.csr_matrix | None = field(default=None, repr=False)
@@ -61,6 +66,16 @@ def gumbel_draw(E: np.ndarray, A: np.ndarray, rng: np.random.Generator) -> np.nd
     kmax = E.shape[2]
     E = np.where(A[:, None] > np.arange(kmax)[None, :], E, -np.inf)
     return np.argmax(E - np.log(-np.log(rng.random(E.shape))), axis=2)
+
+
+def scaled_reweight(om: np.ndarray, step: float, rs: np.ndarray) -> tuple:
+    """(om exp(-step rs) kappa, kappa): the sample weights after lambda_phi grows by ``step``,
+    scaled by kappa so that the largest is 1 (over many reused rounds the raw weights would
+    drift to under- or overflow)."""
+    with np.errstate(divide="ignore"):
+        z = np.log(om) - step * rs
+    top = float(z.max())
+    return np.exp(z - top), math.exp(-top)
 
 
 def _row_sum(X: sp.csr_matrix, rows: np.ndarray, n: int) -> np.ndarray:
@@ -130,6 +145,12 @@ class DeviationFamily:
             self._dev_ids.append(np.full(len(cols), self._dev_index[key]))
             self._flat = None
         return self._dev_index[key]
+
+    def reweight(self, st: SampleStats, om: np.ndarray, step: float, rs: np.ndarray) -> np.ndarray:
+        """The weights of the sample ``st`` after lambda_phi grows by ``step``, given phi's
+        per-profile regrets ``rs`` (``scaled_reweight``). A model may carry its cached weighted
+        statistics over to the new weights."""
+        return scaled_reweight(om, step, rs)[0]
 
     def mean_regrets(self, st: SampleStats, om: np.ndarray) -> np.ndarray:
         """E_om[r_phi] for every recorded deviation: (deviations,)."""

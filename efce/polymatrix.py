@@ -19,7 +19,11 @@ colouring; two classes on a grid), in every chain at once (section 3.3's MCMC wi
 accepted, as in ``efce.treemodel``).
 
 Best deviation (section 3.2): for trigger (i, a), g[b] = sum_s om_s [s_i = a] v_i(s)[b]; the best
-deviation is argmax_b g[b], its regret (max_b g[b] - g[a]) / sum om.
+deviation is argmax_b g[b], its regret (max_b g[b] - g[a]) / sum om. g is linear in the weighted
+sample's joint action counts on the edges, P_ij[a, c] = sum_s om_s [s_i = a, s_j = c]: a round
+reads one number per edge and profile (``weighted``), and after a round's step only the profiles
+where the step's trigger fires change weight, so the counts are carried over by adding theirs
+(``reweight``). Late in a 20 x 20 grid run those are about a tenth of the sample.
 
 References:
 
@@ -35,7 +39,7 @@ import scipy.sparse as sp
 
 from seqform.errors import SeqformError
 
-from .family import Deviation, DeviationFamily, SampleStats, gumbel_draw
+from .family import Deviation, DeviationFamily, SampleStats, gumbel_draw, scaled_reweight
 
 
 @dataclass
@@ -52,6 +56,8 @@ class Polymatrix:
 
 class PolymatrixModel(DeviationFamily):
     """q_lambda over the profiles of the polymatrix game ``pm`` with utility weights ``w``."""
+
+    REFRESH = 256   # carried updates of the weighted edge counts between full products (``reweight``)
 
     def __init__(self, pm: Polymatrix, w: np.ndarray):
         N = self.N = len(pm.num_actions)
@@ -82,9 +88,14 @@ class PolymatrixModel(DeviationFamily):
                 self.rev[k, d] = pm.neighbours[j].index(k)
         self.range = np.array([sum(float(np.ptp(np.asarray(pm.matrices[i][j], dtype=float)))
                                    for j in pm.neighbours[i]) for i in range(N)])
+        # the graph's edges, each once (i < j): j is i's edi-th neighbour
+        first = (self.nbr < N) & (np.arange(N)[:, None] < self.nbr)
+        self.ei, self.edi = np.nonzero(first)
+        self.ej = self.nbr[self.ei, self.edi]
         self.ntrig = N * A
         self.pbase = np.arange(self.ntrig + 1, dtype=np.int64) * A
         self._family_setup()
+        self.W = self._counts_to_pairs()
         self.classes = _colouring(pm.neighbours)
 
     def _v(self, S: np.ndarray, players: np.ndarray) -> np.ndarray:
@@ -147,7 +158,88 @@ class PolymatrixModel(DeviationFamily):
         G = sp.csr_matrix((v.ravel(), (rows, cols)), shape=(C, self.npairs + 1))
         u = np.take_along_axis(v, s[..., None], -1)[..., 0]
         B = sp.csr_matrix((u.ravel(), (np.repeat(np.arange(C), N), t.ravel())), shape=(C, self.ntrig + 1))
-        return SampleStats(G, B, u)
+        return SampleStats(G, B, u, S.astype(np.min_scalar_type(A)))
+
+    def _edge_indicators(self, st: SampleStats) -> tuple:
+        """(X (E A A, C), keys (C, E)), built once per sample: keys[s, e] = (e, s_i, s_j) as a
+        row of X, for each edge e = {i, j} (i < j), and X[keys[s, e], s] = 1. X om are the
+        weighted sample's joint action counts on the edges."""
+        if st.aux is None:
+            S, A, E = st.S, self.Amax, len(self.ei)
+            keys = np.ascontiguousarray(np.arange(E) * (A * A) + S[:, self.ei].astype(np.int64) * A + S[:, self.ej],
+                                        dtype=np.int32)
+            C = len(S)
+            rows = sp.csr_matrix((np.ones(C * E), keys.ravel(), np.arange(C + 1) * E), shape=(C, E * A * A))
+            st.aux = (rows.T.tocsr(), keys)
+        return st.aux
+
+    def _counts_to_pairs(self) -> sp.csr_matrix:
+        """W (pairs + 1, E A A): om G = W P for the weighted joint action counts P on the edges,
+        g[(i, a), b] = sum over i's neighbours j and their actions c of M_ij[b, c] P_ij[a, c].
+        Count (e, a, c) of edge e = {i, j} (i < j) enters g[(i, a), b] with M_ij[b, c] and
+        g[(j, c), b] with M_ji[b, a]."""
+        A, E = self.Amax, len(self.ei)
+        e, a, c, b = np.meshgrid(np.arange(E), np.arange(A), np.arange(A), np.arange(A), indexing="ij")
+        col = (e * A + a) * A + c
+        di, dj = self.edi, self.rev[self.ei, self.edi]                    # j's place among i's neighbours, i's among j's
+        i, j = self.ei[e], self.ej[e]
+        rows = np.concatenate([((i * A + a) * A + b).ravel(), ((j * A + c) * A + b).ravel()])
+        vals = np.concatenate([self.Mst[i, di[e], b, c].ravel(), self.Mst[j, dj[e], b, a].ravel()])
+        return sp.csr_matrix((vals, (rows, np.concatenate([col.ravel(), col.ravel()]))),
+                             shape=(self.npairs + 1, E * A * A))
+
+    def _from_counts(self, P: np.ndarray, total: float) -> tuple:
+        """(om G, om B, sum om) from the weighted joint action counts P (E A A,) on the edges
+        (``_counts_to_pairs``); om B at (i, a) is g[(i, a), a]."""
+        gp = self.W @ P
+        base = np.zeros(self.ntrig + 1)
+        base[:self.ntrig] = gp[self.pbase[:-1] + np.arange(self.ntrig) % self.Amax]
+        return gp, base, total
+
+    def weighted(self, st: SampleStats, om: np.ndarray) -> tuple:
+        """(om G, om B, sum om), as ``DeviationFamily.weighted``, from the weighted joint action
+        counts on the graph's edges (``_from_counts``). An edge is counted once for both ends, so
+        a round reads |edges| numbers per profile where om G reads players x actions (760
+        against 1,200 on the 20 x 20 grid, and om B another 400)."""
+        if st.S is None:
+            return super().weighted(st, om)
+        if st.cache is None or st.cache[0] is not om:   # keyed as in DeviationFamily.weighted
+            P = self._edge_indicators(st)[0] @ om
+            st.cache = (om, self._from_counts(P, float(om.sum())), P, 0)
+        return st.cache[1]
+
+    def reweight(self, st: SampleStats, om: np.ndarray, step: float, rs: np.ndarray) -> np.ndarray:
+        """``DeviationFamily.reweight``, and the edge counts carried over to the new weights when
+        om's are cached: only the profiles where phi's trigger fires (rs != 0) change weight
+        beyond the common scale kappa, so P' = kappa P + X[:, R] (om'_R - kappa om_R). Late in a
+        20 x 20 grid run R is about a tenth of the sample. The full product is redone when R is
+        over a quarter of it (then it is cheaper) and after ``REFRESH`` carried updates, so that
+        rounding cannot build up."""
+        new, kappa = scaled_reweight(om, step, rs)
+        c = st.cache
+        if st.S is None or c is None or c[0] is not om or c[3] >= self.REFRESH:
+            return new
+        R = np.flatnonzero(rs)
+        if 4 * len(R) > len(om):
+            return new
+        X, keys = self._edge_indicators(st)
+        n, E = len(R), keys.shape[1]
+        XR = sp.csc_matrix((X.data[:n * E], keys[R].ravel(), np.arange(n + 1, dtype=np.int32) * E),
+                           shape=(X.shape[0], n))
+        P = kappa * c[2] + XR @ (new[R] - kappa * om[R])
+        st.cache = (new, self._from_counts(P, float(new.sum())), P, c[3] + 1)
+        return new
+
+    def deviation_regrets(self, st: SampleStats, dev: Deviation) -> np.ndarray:
+        """r_phi(s) = [s_i = a] (v_i(s)[b] - v_i(s)[a]) for every sampled profile: (C,)."""
+        if st.S is None:
+            return super().deviation_regrets(st, dev)
+        i, a, b = dev.player, dev.action, dev.plan[0]
+        R = np.flatnonzero(st.S[:, i] == a)
+        D = self.Mst[i, :, b, :] - self.Mst[i, :, a, :]                     # (dmax, A) by the neighbour's action
+        r = np.zeros(len(st.S))
+        r[R] = D[np.arange(len(D)), st.S[np.ix_(R, self.nbr[i])]].sum(1)
+        return r
 
     def best_deviation(self, st: SampleStats, om: np.ndarray) -> tuple:
         """(largest regret, its Deviation, every trigger's regret) on the sample weighted by om."""

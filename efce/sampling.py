@@ -331,7 +331,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
             S = pool.draw(model, S, burn_in, rng, stats=False)[0]
         for _ in range(0 if exact or pool is not None else burn_in):
             model.sweep(S, rng)
-        lam: list = []
+        lam, nlam = np.zeros(64), 0   # the recorded deviations' lambdas: lam[:nlam] (grown by doubling)
         stats, om, drawn, drawn_at = None, np.zeros(0), 0, 0
         drawn_until, draw_cost = 0.0, 0.0
         history: list = []
@@ -387,19 +387,19 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 # a lambda > 0 whose deviation now has negative regret is too large (the dual's
                 # other coordinates)
                 means = model.mean_regrets(stats, om)
-                lamv = np.array(lam)
+                lamv = lam[:nlam]
                 slack = float(np.max(-means[lamv > 0], initial=0.0))
                 initial = r_star if initial is None else initial
                 best_r = r_star
                 rounds = t
                 history.append({"round": t, "regret": r_star, "overshoot": slack, "sample": len(om), "ess": ess,
-                                "deviations": len(lam), "seconds": time.perf_counter() - t0,
+                                "deviations": nlam, "seconds": time.perf_counter() - t0,
                                 "memory": tracemalloc.get_traced_memory()[0]})
                 now = time.perf_counter()
                 if now - last_say >= every:
                     last_say = now
                     say(f"round {t}: largest regret {r_star:.4g} ({r_star / initial if initial else 0:.3g} of the first), "
-                        f"overshoot {slack:.3g}, sample {len(om)} (effective {ess:.0f}), deviations {len(lam)}, "
+                        f"overshoot {slack:.3g}, sample {len(om)} (effective {ess:.0f}), deviations {nlam}, "
                         f"{now - t0:.0f} s")
                 goal = target * rmax if stop_ratio is None else stop_ratio * initial
                 if max(r_star, slack) <= goal or (dev is None and slack == 0):
@@ -409,8 +409,10 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 # chance mass) in place of r_max: the same analysis, a larger safe step
                 if r_star >= slack:  # raise lambda of the most violated deviation (eq. 7)
                     j = model.register(dev)
-                    if j == len(lam):
-                        lam.append(0.0)
+                    if j == nlam:
+                        if nlam == len(lam):
+                            lam = np.concatenate([lam, np.zeros(nlam)])
+                        nlam += 1
                     R = model.bound(dev, rmax)
                     r = min(r_star, R * (1 - 1e-9))
                     step = math.log((R + r) / (R - r)) / (2 * R)
@@ -430,9 +432,9 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                     step = -lam[j]  # the search only nears its bound: a lambda that should be 0 is 0
                 lam[j] += step
                 model.add(model.devs[j], step)
-                om = _reweight(om, step, rs)
+                om = model.reweight(stats, om, step, rs)
                 if corrective:
-                    for k, d in enumerate(_refit(model, stats, S, lam)):
+                    for k, d in enumerate(_refit(model, stats, S, lam[:nlam])):
                         lam[k] += d
                         model.add(model.devs[k], d)
                 if time_limit is not None and time.perf_counter() - t0 > time_limit:
@@ -451,7 +453,7 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     return SamplingResult(game.name, list(payoffs), best_r, initial or 0.0, rounds, drawn,
-                          {"total": time.perf_counter() - t0}, peak, history, list(model.devs), lam, tuple(w), converged,
+                          {"total": time.perf_counter() - t0}, peak, history, list(model.devs), lam[:nlam].tolist(), tuple(w), converged,
                           None if exact else scenarios, stopped_by, expectations)
 
 
@@ -581,14 +583,6 @@ def _ess_truncated(om: np.ndarray, rs: np.ndarray, step0: float, x: float, ess_f
         m = (a + b) / 2
         a, b = (m, b) if keeps(m) else (a, m)
     return a
-
-
-def _reweight(om: np.ndarray, step: float, rs: np.ndarray) -> np.ndarray:
-    """The sample weights after lambda_phi grows by ``step``: om exp(-step rs), scaled so that the
-    largest is 1 (over many reused rounds the raw weights would drift to under- or overflow)."""
-    with np.errstate(divide="ignore"):
-        z = np.log(om) - step * rs
-    return np.exp(z - z.max())
 
 
 def _loaded(game: Game, result: SamplingResult, rng=None, engine: str | None = None):

@@ -308,3 +308,68 @@ def test_scenario_weights_estimate_chance():
     S = exact.new_profiles(20, rng)
     ue, us = exact.statistics(S).U, sampled.statistics(S).U
     assert np.abs(ue - us).max() <= 0.15 and np.abs(ue - us).max() > 0   # sampled, so not identical
+
+
+def _random_polymatrix(rng, N: int):
+    """A polymatrix game on a random graph (isolated players allowed), 1 to 3 actions each."""
+    from efce.polymatrix import Polymatrix
+    A = tuple(int(x) for x in rng.integers(1, 4, size=N))
+    nb = [[] for _ in range(N)]
+    for i, j in itertools.combinations(range(N), 2):
+        if rng.random() < 0.5:
+            nb[i].append(j)
+            nb[j].append(i)
+    mats = [{j: rng.normal(size=(A[i], A[j])) for j in nb[i]} for i in range(N)]
+    return Polymatrix(A, tuple(tuple(x) for x in nb), mats, tuple(range(N)))
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), grid=st.booleans())
+def test_polymatrix_edge_counts_give_the_sparse_statistics_products(seed, grid):
+    """``PolymatrixModel.weighted`` (from the weighted joint action counts on the graph's edges)
+    and ``deviation_regrets`` (from the profiles) against the family's generic products with the
+    sparse statistics G and B, on grids up to 6 x 6 and on random graphs with unequal action
+    counts."""
+    from efce.family import DeviationFamily
+    rng = np.random.default_rng(seed)
+    pm = grid_game(int(rng.integers(2, 7)), seed=seed % 7).polymatrix() if grid else \
+        _random_polymatrix(rng, int(rng.integers(1, 7)))
+    model = PolymatrixModel(pm, rng.normal(size=len(pm.num_actions)))
+    S = model.new_profiles(int(rng.integers(1, 40)), rng)
+    st_fast, st_generic = model.statistics(S), model.statistics(S)
+    om = rng.random(len(S))
+    fast, generic = model.weighted(st_fast, om), DeviationFamily.weighted(model, st_generic, om)
+    assert np.allclose(fast[0], generic[0], rtol=1e-12, atol=1e-10)
+    assert np.allclose(fast[1], generic[1], rtol=1e-12, atol=1e-10)
+    for _ in range(3):
+        _, dev, _ = model.best_deviation(st_fast, rng.random(len(S)))
+        assert np.allclose(model.deviation_regrets(st_fast, dev),
+                           DeviationFamily.deviation_regrets(model, st_generic, dev), rtol=1e-12, atol=1e-10)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_polymatrix_reweighting_carries_the_edge_counts_over(seed):
+    """Many rounds of ``PolymatrixModel.reweight`` (edge counts updated in place, and refreshed
+    by the full product every ``REFRESH`` rounds): the cached products equal the generic sparse
+    ones on the final weights, and the weights equal the plain formula om exp(-sum step rs),
+    scaled to a largest weight of 1."""
+    from efce.family import DeviationFamily
+    rng = np.random.default_rng(seed)
+    pm = grid_game(int(rng.integers(2, 6)), seed=seed % 7).polymatrix()
+    model = PolymatrixModel(pm, np.zeros(len(pm.num_actions)))
+    model.REFRESH = int(rng.integers(1, 20))
+    S = model.new_profiles(int(rng.integers(5, 60)), rng)
+    st_fast, st_generic = model.statistics(S), model.statistics(S)
+    om = np.ones(len(S))
+    log_w = np.zeros(len(S))
+    for _ in range(40):
+        _, dev, _ = model.best_deviation(st_fast, om)
+        rs = DeviationFamily.deviation_regrets(model, st_generic, dev)
+        step = float(rng.normal()) * 2
+        om = model.reweight(st_fast, om, step, rs)
+        log_w -= step * rs
+    assert np.allclose(om, np.exp(log_w - log_w.max()), rtol=1e-9)
+    fast, generic = model.weighted(st_fast, om), DeviationFamily.weighted(model, st_generic, om)
+    for x, y in zip(fast, generic):
+        assert np.allclose(x, y, rtol=1e-9, atol=1e-9)
