@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from seqform.errors import SeqformError, SolverError
+from seqform.errors import SeqformError
 from seqform.model.game import TERMINAL, Game
 from seqform.result import Result
 
@@ -677,53 +677,36 @@ def validated_regret(game: Game, result: SamplingResult, samples: int = 1000, se
     (``ValidatedRegret``). On 8-card Indian poker the chains need 100 to 300 sweeps from uniform
     profiles; check ``energy_drift``.
 
-    ``workers`` > 1 splits the chains' burn-in, nearly all of the work, over that many processes
-    (``concurrent.futures``; independent random streams spawned from ``seed``, so the figures
-    differ from one process's by sampling noise only)."""
+    ``workers`` > 1 splits the chains' sweeps, nearly all of the work, over that many processes
+    (``efce.drawpool``, with this process's lambda; their random streams differ from one
+    process's, so the figures differ by sampling noise only)."""
     rng = np.random.default_rng(seed)
+    model = _loaded(game, result, rng, engine)
+    S = model.new_profiles(2 * samples, rng)
+    pool = None
     if workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
-        import multiprocessing
-        seqs = np.random.SeedSequence(seed).spawn(workers)
-        parts = np.diff(np.linspace(0, 2 * samples, workers + 1).round().astype(int))
-        # spawn, not fork: a forked child would inherit whatever threads and state the caller has
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as ex:
-            done = list(ex.map(_burn_in_chains, [game] * workers, [result] * workers, parts.tolist(), seqs,
-                               [burn_in] * workers, [engine] * workers))
-        model = _loaded(game, result, rng, engine)
-        # interleave the workers' chains, so that both samples hold some of each worker's
-        order = rng.permutation(2 * samples)
-        S = np.vstack([d[0] for d in done])[order]
-        half = np.concatenate([d[1] for d in done]) if burn_in else None
-        end = np.concatenate([d[2] for d in done])
-        # the workers rebuilt q_lambda from a pickled game and result: it must be this one
-        if not np.allclose(model.energy(S), end[order], rtol=0, atol=1e-9 * max(1.0, float(np.abs(end).max()))):
-            raise SolverError("validated_regret: the worker processes' model of q_lambda differs from this one's")
-    else:
-        model = _loaded(game, result, rng, engine)
-        S, half, end = _burn_in_chains(game, result, 2 * samples, rng, burn_in, engine, model)
-    drift = _drift(half, end) if half is not None else 0.0
+        from .drawpool import DrawPool
+        pool = DrawPool(make_model, game, np.asarray(result.weights or np.zeros(game.num_players), dtype=float),
+                        engine, workers)
+    try:
+        half = None
+        for sweeps in (burn_in // 2, burn_in - burn_in // 2):
+            if pool is not None and sweeps:
+                S = pool.draw(model, S, sweeps, rng, stats=False)[0]
+            else:
+                for _ in range(sweeps):
+                    model.sweep(S, rng)
+            half = model.energy(S) if half is None and burn_in else half
+    finally:
+        if pool is not None:
+            pool.close()
+    drift = _drift(half, model.energy(S)) if half is not None else 0.0
     found, dev, _ = model.best_deviation(model.statistics(S[:samples]), np.ones(samples))
     if dev is None:
         return ValidatedRegret(float(found), 0.0, 0.0, samples, None, drift, burn_in)
     rs = model.deviation_regrets(model.statistics(S[samples:]), dev)
     return ValidatedRegret(float(found), float(rs.mean()), float(rs.std(ddof=1) / math.sqrt(samples)), samples, dev,
                            drift, burn_in)
-
-
-def _burn_in_chains(game: Game, result: SamplingResult, count: int, rng, burn_in: int, engine: str | None,
-                    model=None) -> tuple:
-    """``count`` chains of ``result``'s q_lambda after ``burn_in`` Gibbs sweeps from uniform
-    profiles: (profiles, their energies after half the sweeps (None without sweeps), at the end)."""
-    rng = np.random.default_rng(rng)
-    model = _loaded(game, result, rng, engine) if model is None else model
-    S = model.new_profiles(count, rng)
-    half = None
-    for k in range(burn_in):
-        if k == burn_in // 2:
-            half = model.energy(S)
-        model.sweep(S, rng)
-    return S, half, model.energy(S)
 
 
 def _drift(before: np.ndarray, after: np.ndarray) -> float:

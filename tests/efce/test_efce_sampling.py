@@ -176,9 +176,9 @@ def test_validation_reports_chains_still_drifting():
 
 
 def test_validation_split_over_worker_processes():
-    """``validated_regret(workers=2)``: the burn-in runs in two processes, each rebuilding
-    q_lambda from the pickled game and result (the parent checks their final energies against
-    its own model). The mixing check still sees 2 sweeps as far off and 100 as settled, and the
+    """``validated_regret(workers=2)``: the burn-in's sweeps run in two processes
+    (``efce.drawpool``, with the parent's lambda). The mixing check still sees 2 sweeps as far
+    off and 100 as settled, and the
     validated regret agrees with one process's within 5 combined standard errors (different
     random streams, and possibly a different deviation found on the first sample; each is an
     unbiased estimate of a regret no larger than the largest)."""
