@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -33,6 +34,10 @@ def _start(make, game, w, engine) -> None:
     global _MODEL
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _MODEL = make(game, w, None, None, engine)
+
+
+def _ready() -> None:
+    """A no-op task: its completion says a worker has started."""
 
 
 def _draw(S: np.ndarray, L: np.ndarray, Lam: np.ndarray, sweeps: int, seed: int, stats: bool) -> tuple:
@@ -59,6 +64,19 @@ class DrawPool:
         self.pending = None
         self.ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
                                       initargs=(make, game, np.asarray(w, dtype=float), engine))
+        # Start every worker now, with SIGINT ignored while they are spawned: a spawned child
+        # keeps an ignored SIGINT through exec, so Ctrl-C cannot interrupt its imports before its
+        # initializer runs (the executor spawns lazily, one worker per task, and one left
+        # starting could print a KeyboardInterrupt traceback).
+        main = threading.current_thread() is threading.main_thread()
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            started = [self.ex.submit(_ready) for _ in range(workers)]
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, old)
+        for f in started:
+            f.result()
 
     def submit(self, model, S: np.ndarray, sweeps: int, rng: np.random.Generator, stats: bool = True) -> None:
         """Start advancing the chains S (split into ``workers`` contiguous shares). One draw is
