@@ -83,9 +83,10 @@ class DrawPool:
         pending at a time."""
         cuts = np.linspace(0, len(S), self.workers + 1).round().astype(int)
         # copies: the executor pickles a task's arguments later, in its own thread, by when the
-        # parent fitting on (overlap) may have moved lambda; so may it have moved S's rows
+        # parent fitting on (overlap) may have moved lambda in place. S needs none: with a pool the
+        # sampler replaces S when a draw is collected and never sweeps it in place.
         L, Lam = model.L.copy(), model.Lam.copy()
-        futs = [self.ex.submit(_draw, S[a:b].copy(), L, Lam, sweeps, int(rng.integers(2**63)), stats)
+        futs = [self.ex.submit(_draw, S[a:b], L, Lam, sweeps, int(rng.integers(2**63)), stats)
                 for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
         self.pending = (futs, L, Lam)
 

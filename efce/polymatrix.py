@@ -201,8 +201,6 @@ class PolymatrixModel(DeviationFamily):
         counts on the graph's edges (``_from_counts``). An edge is counted once for both ends, so
         a round reads |edges| numbers per profile where om G reads players x actions (760
         against 1,200 on the 20 x 20 grid, and om B another 400)."""
-        if st.S is None:
-            return super().weighted(st, om)
         if st.cache is None or st.cache[0] is not om:   # keyed as in DeviationFamily.weighted
             P = self._edge_indicators(st)[0] @ om
             st.cache = (om, self._from_counts(P, float(om.sum())), P, 0)
@@ -217,7 +215,7 @@ class PolymatrixModel(DeviationFamily):
         rounding cannot build up."""
         new, kappa = scaled_reweight(om, step, rs)
         c = st.cache
-        if st.S is None or c is None or c[0] is not om or c[3] >= self.REFRESH:
+        if c is None or c[0] is not om or c[3] >= self.REFRESH:
             return new
         R = np.flatnonzero(rs)
         if 4 * len(R) > len(om):
@@ -232,8 +230,6 @@ class PolymatrixModel(DeviationFamily):
 
     def deviation_regrets(self, st: SampleStats, dev: Deviation) -> np.ndarray:
         """r_phi(s) = [s_i = a] (v_i(s)[b] - v_i(s)[a]) for every sampled profile: (C,)."""
-        if st.S is None:
-            return super().deviation_regrets(st, dev)
         i, a, b = dev.player, dev.action, dev.plan[0]
         R = np.flatnonzero(st.S[:, i] == a)
         D = self.Mst[i, :, b, :] - self.Mst[i, :, a, :]                     # (dmax, A) by the neighbour's action
