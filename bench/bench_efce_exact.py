@@ -27,7 +27,8 @@ from bench.report import finish, start  # noqa: E402
 
 
 def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"), warm: float = 0.0,
-          smoothing: float = 0.8, lp_cap: float = float("inf")) -> dict:
+          smoothing: float = 0.8, lp_cap: float = float("inf"), pool_cap: float | None = None,
+          max_idle: int = 50, pricing_cap: float | None = None) -> dict:
     import numpy as np
 
     import seqform
@@ -36,7 +37,8 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
     from efce.columngeneration import EFCEColumnGeneration
     game = seqform.games.load(spec)
     t0 = time.perf_counter()
-    cg = EFCEColumnGeneration(game, progress=lambda m: print(m, file=sys.stderr, flush=True), smoothing=smoothing)
+    cg = EFCEColumnGeneration(game, progress=lambda m: print(m, file=sys.stderr, flush=True), smoothing=smoothing,
+                              pool_cap=pool_cap, max_idle=max_idle)
     if warm > 0:
         cg.warm_start(warm)
     N = game.num_players
@@ -51,16 +53,18 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
             out.append({"objective": name, "unfinished": "no time left in the budget"})
             continue
         try:
-            r = cg.solve(w, time_limit=min(left, lp_cap))
+            r = cg.solve(w, time_limit=min(left, lp_cap), pricing_time_limit=pricing_cap)
         except SolverError as e:  # one objective's time limit: the others' results stand
-            out.append({"objective": name, "unfinished": str(e), "seconds": time.perf_counter() - t})
+            out.append({"objective": name, "unfinished": str(e), "seconds": time.perf_counter() - t,
+                        "lp_value": getattr(e, "lp_value", None), "upper_bound": getattr(e, "upper_bound", None)})
             continue
         out.append({"objective": name, "value": str(r.objective), "value_float": float(r.objective),
                     "payoffs": [str(x) for x in r.payoffs], "certified": bool(r.certified),
                     "max_regret": str(r.max_regret), "proved_optimal": bool(r.proved_optimal),
                     "pricing_bound": r.bound, "iterations": r.iterations, "support": r.support,
                     "seconds": time.perf_counter() - t})
-    row = {"game": game.name, "runs": out, "profiles": int(len(cg.S)), "seconds": time.perf_counter() - t0}
+    row = {"game": game.name, "runs": out, "profiles": int(len(cg.S)), "retired": cg.retired,
+           "seconds": time.perf_counter() - t0}
     if ranges and sampler > 0 and not any("unfinished" in x for x in out):
         # the sampling algorithm's maximum-entropy payoffs must lie in the exact ranges
         from fractions import Fraction
@@ -79,7 +83,7 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--child", nargs=7, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=2, default=None, help=argparse.SUPPRESS)   # game, child()'s keywords (JSON)
     ap.add_argument("--games", default="grid_game(size=3);grid_game(size=4);grid_game(size=5);"
                                         "indian_poker(cards=3);indian_poker(cards=4)", help="games, separated by ;")
     ap.add_argument("--ranges", action="store_true", help="also each player's least and greatest payoff")
@@ -96,21 +100,28 @@ def main(argv=None) -> int:
     ap.add_argument("--smoothing", type=float, default=0.8, metavar="A",
                     help="Wentges smoothing of the duals the cheap pricing looks at (EFCEColumnGeneration's "
                          "smoothing; 0: none)")
+    ap.add_argument("--pool-cap", type=float, default=None, metavar="K",
+                    help="profiles the pool may hold before idle ones are dropped (EFCEColumnGeneration's "
+                         "pool_cap; default 4 x (rows + 1); inf: never)")
+    ap.add_argument("--max-idle", type=int, default=50, metavar="R",
+                    help="restricted LPs in a row a profile may stay nonbasic before it is dropped")
+    ap.add_argument("--pricing-cap", type=float, default=None, metavar="S",
+                    help="seconds per pricing integer program (default: none); one stopped early leaves its LP "
+                         "not proved optimal but bounded (the table's pricing bound)")
     ap.add_argument("--name", default="efce-exact", help="results file stem: NAME-YYYY-MM-DD.{md,json}")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
-        print(TAG + json.dumps(child(args.child[0], args.child[1] == "1", float(args.child[2]), float(args.child[3]),
-                                     float(args.child[4]), float(args.child[5]), float(args.child[6]))))
+        print(TAG + json.dumps(child(args.child[0], **json.loads(args.child[1]))))
         return 0
     rows = []
     for spec in [g for g in args.games.split(";") if g]:
         print(f"{spec}: column generation, cap {args.cap:g} s", file=sys.stderr, flush=True)
-        r = run_isolated([str(Path(__file__).resolve()), "--child", spec, "1" if args.ranges else "0",
-                          str(args.sampler), str(0.95 * args.cap), str(args.warm_start), str(args.smoothing),
-                          str(args.lp_cap)],
-                         cap=args.cap, echo=True)
+        kw = {"ranges": args.ranges, "sampler": args.sampler, "budget": 0.95 * args.cap, "warm": args.warm_start,
+              "smoothing": args.smoothing, "lp_cap": args.lp_cap, "pool_cap": args.pool_cap,
+              "max_idle": args.max_idle, "pricing_cap": args.pricing_cap}
+        r = run_isolated([str(Path(__file__).resolve()), "--child", spec, json.dumps(kw)], cap=args.cap, echo=True)
         r.setdefault("game", spec)
         rows.append(r)
     day, folder, head = start(args.out_dir, "Exact EFCE by column generation")
@@ -118,23 +129,32 @@ def main(argv=None) -> int:
              "Each game in a fresh process (one core of two), cap per game as in the command. *certified*: the "
              "final basis solved in rationals and the distribution verified by the causal-deviation dynamic "
              "program in rationals (largest gain <= 0). *proved optimal*: the last pricing integer program proved "
-             "that no profile improves the LP (HiGHS MIP, gap 1e-9).", "",
+             "that no profile improves the LP (HiGHS MIP, gap 1e-9). *profiles in the LP*: the pool at the game's "
+             f"end, and how many profiles were dropped from it along the way (nonbasic in {args.max_idle} LPs in a "
+             "row once it held over its cap, EFCEColumnGeneration's pool_cap: "
+             f"{'4 x (rows + 1)' if args.pool_cap is None else f'{args.pool_cap:g}'}). *optimum at most*: weak "
+             "duality with the exact pricings (the LP's value plus the least largest reduced cost, floats); for an "
+             "LP stopped at its time limit, the restricted LP's value (a feasible EFCE's, float) and that bound. "
+             "Objectives are maximised: *min u0* is the maximum of -u0.", "",
              "| game | objective | exact value | float | certified | proved optimal | pricing rounds | support | "
-             "profiles in the LP | seconds |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "profiles in the LP | optimum at most | seconds |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "runs" not in r:
-            lines.append(f"| {r['game']} | | not finished: {str(r.get('status', r.get('error', '')))[:80]} | | | | | | | "
-                         f"{r.get('wall_seconds', float('nan')):.0f} |")
+            lines.append(f"| {r['game']} | | not finished: {str(r.get('status', r.get('error', '')))[:80]} | | | | | | "
+                         f"| | {r.get('wall_seconds', float('nan')):.0f} |")
             continue
         for x in r["runs"]:
             if "unfinished" in x:
-                lines.append(f"| {r['game']} | {x['objective']} | not finished: {x['unfinished'][:200]} | | | | | | | "
-                             f"{x.get('seconds', 0):.0f} |")
+                ub, lp = x.get("upper_bound"), x.get("lp_value")
+                lines.append(f"| {r['game']} | {x['objective']} | not finished: {x['unfinished'][:200]} | "
+                             f"{'' if lp is None else f'{lp:.6g}'} | | | | | | "
+                             f"{'' if ub is None or ub == float('inf') else f'{ub:.6g}'} | {x.get('seconds', 0):.0f} |")
                 continue
             val = x["value"] if len(x["value"]) <= 30 else x["value"][:27] + "..."
             lines.append(f"| {r['game']} | {x['objective']} | {val} | {x['value_float']:.6g} | "
                          f"{'yes' if x['certified'] else 'no'} | {'yes' if x['proved_optimal'] else 'no'} | "
-                         f"{x['iterations']} | {x['support']} | {r['profiles']:,} | {x['seconds']:.1f} |")
+                         f"{x['iterations']} | {x['support']} | {r['profiles']:,} ({r.get('retired', 0):,} dropped) | "
+                         f"{x['value_float'] + x['pricing_bound']:.6g} | {x['seconds']:.1f} |")
     samp = [r for r in rows if "sampler" in r]
     if samp:
         lines += ["", "The sampling algorithm (maximum entropy, MCMC, seed 0) against the exact ranges: its payoff "

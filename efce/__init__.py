@@ -12,7 +12,8 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
-from .columngeneration import ColumnGenerationResult, EFCEColumnGeneration, efce_column_generation, payoff_ranges
+from .columngeneration import (ColumnGenerationResult, ColumnGenerationStopped, EFCEColumnGeneration,
+                               efce_column_generation, payoff_ranges)
 from .exact import EFCEResult, max_entropy, solve_lp
 from .games import grid_game, indian_poker, job_market
 from .sampling import SamplingResult, sample_efce, validated_regret
@@ -20,4 +21,4 @@ from .strategies import profiles
 
 __all__ = ["job_market", "indian_poker", "grid_game", "profiles", "max_entropy", "solve_lp", "EFCEResult",
            "sample_efce", "validated_regret", "SamplingResult", "EFCEColumnGeneration", "efce_column_generation",
-           "payoff_ranges", "ColumnGenerationResult"]
+           "payoff_ranges", "ColumnGenerationResult", "ColumnGenerationStopped"]

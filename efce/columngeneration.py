@@ -56,6 +56,7 @@ References:
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
@@ -74,14 +75,26 @@ from .factormap import FactorMAP
 _BASIC, _ZERO = 1, 3
 
 
+class ColumnGenerationStopped(SolverError):
+    """Column generation reached its time limit. What was known then: ``lp_value``, the
+    restricted LP's value (float; in the second phase a feasible EFCE's objective, else None),
+    and ``upper_bound``, the least weak-duality bound of the exact pricings so far (float; inf
+    when none ran in the second phase): the optimum lies between them."""
+
+    def __init__(self, message: str, lp_value: float | None = None, upper_bound: float = math.inf):
+        super().__init__(message)
+        self.lp_value = lp_value
+        self.upper_bound = upper_bound
+
+
 @dataclass
 class ColumnGenerationResult(Result):
     """An exact EFCE found by column generation: ``columns`` (the profiles, rows in the models'
     layout) and ``p_exact`` (Fractions, summing to 1, on them); ``payoffs`` (exact, per player);
     ``objective`` (exact, the weights times the payoffs); ``max_regret`` (exact: the largest
     gain of a causal deviation, by the dynamic program in rationals; 0 or below means an EFCE);
-    ``bound``: the optimum is at most ``objective + bound`` (weak duality with the last pricing;
-    floats); ``iterations`` (pricing rounds), ``certified`` (the exact basis solution was
+    ``bound``: the optimum is at most ``objective + bound`` (weak duality, the least bound over
+    the exact pricings; floats); ``iterations`` (pricing rounds), ``certified`` (the exact basis solution was
     verified)."""
 
     game: str
@@ -122,7 +135,8 @@ class EFCEColumnGeneration:
     172 s."""
 
     def __init__(self, game, engine: str | None = None, tol: float = 1e-9, progress=None, seed: int = 0,
-                 heuristic: bool = True, smoothing: float = 0.8):
+                 heuristic: bool = True, smoothing: float = 0.8, pool_cap: float | None = None,
+                 max_idle: int = 50):
         from .sampling import make_model, regret_bound
         self.game = game
         self.model = make_model(game, np.zeros(game.num_players), None, None, engine)
@@ -141,6 +155,11 @@ class EFCEColumnGeneration:
         self._center = None
         self._deadline = None
         self.primal_time_limit = 10.0
+        # the pool's upkeep (``_retire``): an optimal basis holds at most nrows + 1 profiles
+        self.pool_cap = 4 * (self.nrows + 1) if pool_cap is None else pool_cap
+        self.max_idle = int(max_idle)
+        self.idle = np.zeros(0, dtype=np.int64)
+        self.retired = 0
 
     # ------------------------------------------------------------------ the rows
     def _structure(self) -> None:
@@ -231,7 +250,35 @@ class EFCEColumnGeneration:
         self.S = np.vstack([self.S, S])
         self.Gt = sp.hstack([self.Gt, col]).tocsc()
         self.U = np.vstack([self.U, np.asarray(st.U, dtype=float)])
+        self.idle = np.r_[self.idle, np.zeros(len(new), dtype=np.int64)]
         return len(new)
+
+    def _retire(self, res, K_before: int):
+        """Count, for each profile the last restricted LP had (the first ``K_before``), how many
+        LPs in a row it has been nonbasic; once the pool holds over ``pool_cap`` profiles, drop
+        those nonbasic in the last ``max_idle``. Returns res and K_before for what is left (the
+        dropped columns' entries removed; they were nonbasic at 0, so the basis stays feasible
+        and optimal). A dropped profile comes back if a pricing finds it again. Why: on 4-card
+        Indian poker the pool grew to 28,000 profiles for 1,104 rows, and every round rebuilt
+        and re-solved an LP of that width (8 s a round)."""
+        if res is None or res.col_status is None:
+            return res, K_before
+        off = self.nv + 1
+        basic = res.col_status[off:off + K_before] == _BASIC
+        self.idle[:K_before] = np.where(basic, 0, self.idle[:K_before] + 1)
+        if len(self.S) <= self.pool_cap:
+            return res, K_before
+        drop = np.zeros(len(self.S), dtype=bool)
+        drop[:K_before] = (self.idle[:K_before] >= self.max_idle) & ~basic
+        if not drop.any():
+            return res, K_before
+        keep = np.flatnonzero(~drop)
+        self.S, self.U, self.idle = self.S[keep], self.U[keep], self.idle[keep]
+        self.Gt = self.Gt[:, keep]
+        self.retired += int(drop.sum())
+        cols = np.r_[np.arange(off), off + keep[keep < K_before]]
+        res = dataclasses.replace(res, col_value=res.col_value[cols], col_status=res.col_status[cols])
+        return res, K_before - int(drop[:K_before].sum())
 
     # ------------------------------------------------------------------ the restricted LP
     def _lp(self, c: np.ndarray, phase1: bool, basis=None, primal: bool = True):
@@ -411,8 +458,10 @@ class EFCEColumnGeneration:
                     if not phase1 and res is not None:
                         known = f"; the optimum lies between {res.objective:.6g} and " + \
                                 (f"{best_bound:.6g}" if best_bound < math.inf else "an unknown bound")
-                    raise SolverError(f"column generation: time limit of {time_limit:g} s reached "
-                                      f"({len(self.S):,} profiles{known})")
+                    raise ColumnGenerationStopped(f"column generation: time limit of {time_limit:g} s reached "
+                                                  f"({len(self.S):,} profiles{known})",
+                                                  None if phase1 or res is None else float(res.objective), best_bound)
+                res, K0 = self._retire(res, K0)
                 c = self.U @ w
                 basis = self._basis(res, K0) if res is not None else None
                 try:
@@ -452,7 +501,8 @@ class EFCEColumnGeneration:
                 if self._add(sol.profile[None, :]) == 0:
                     self.say(f"the best profile is in the LP already (reduced cost {rc:.3g}): numerical limit")
                     break
-        out = self._certify(res, w, max(0.0, ub or 0.0), it, t0)
+        gap = best_bound - res.objective if best_bound < math.inf else (ub or 0.0)
+        out = self._certify(res, w, max(0.0, gap), it, t0)
         out.proved_optimal = proved
         return out
 
@@ -660,7 +710,8 @@ def efce_column_generation(game, weights, *, engine: str | None = None, progress
     Raises
     ------
     SolverError
-        HiGHS fails, or the time limit passes.
+        HiGHS fails; ``ColumnGenerationStopped`` (a SolverError) when the time limit passes,
+        with the bounds on the optimum known then.
 
     Examples
     --------

@@ -154,10 +154,12 @@ def test_efce_exact_and_noise_benches_run(tmp_path):
     """bench_efce_exact on a 2 x 2 grid (the welfare LP equals the full LP's, 1421/250, and is
     certified) and bench_efce_noise on one small sample, so the scripts do not rot."""
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_efce_exact.py"), "--games", "grid_game(size=2)",
+                           "--ranges", "--pool-cap", "0", "--max-idle", "1", "--pricing-cap", "30",
                            "--cap", "120", "--out-dir", str(tmp_path)], cwd=str(ROOT), capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| grid_game(size=2,seed=0) | welfare | 1421/250 | 5.684 | yes | yes |" in proc.stdout
+    assert proc.stdout.count("| yes | yes |") == 9     # welfare and both ends of four players' ranges
     assert (tmp_path / next(p.name for p in tmp_path.glob("efce-exact-*.json"))).is_file()
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_efce_noise.py"), "--sizes", "100", "--seeds",
                            "1", "--max-rounds", "50", "--out-dir", str(tmp_path)], cwd=str(ROOT),

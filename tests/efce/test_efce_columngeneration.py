@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from efce.causalregret import causal_regrets
-from efce.columngeneration import EFCEColumnGeneration
+from efce import columngeneration
+from efce.columngeneration import ColumnGenerationStopped, EFCEColumnGeneration
 from efce.exact import solve_lp
 from efce.factormap import FactorMAP
 from efce.games import grid_game, indian_poker, job_market
@@ -86,10 +87,10 @@ def test_map_profile_on_random_games(tree):
     assert FactorMAP(model).solve().energy == pytest.approx(model.energy(full_profiles(model)).max(), abs=1e-9)
 
 
-def _check_against_full_lp(game, weight_list, smoothing=0.0):
+def _check_against_full_lp(game, weight_list, smoothing=0.0, **pool):
     prof = profiles(compile_tree(game))
     said = []
-    cg = EFCEColumnGeneration(game, progress=said.append, smoothing=smoothing)
+    cg = EFCEColumnGeneration(game, progress=said.append, smoothing=smoothing, **pool)
     for w in weight_list:
         said.clear()
         res = cg.solve(w)
@@ -101,6 +102,25 @@ def _check_against_full_lp(game, weight_list, smoothing=0.0):
         assert res.certified and res.max_regret <= 0 and sum(res.p_exact) == 1
         assert _independent_regret(game, res) <= 0
         assert res.objective == sum(Fraction(x).limit_denominator(10**12) * p for x, p in zip(w, res.payoffs))
+    return cg
+
+
+# the pool's upkeep at its harshest: every profile nonbasic in the last LP leaves it; the optimum
+# must not move (a dropped profile comes back when a pricing finds it again)
+@pytest.mark.parametrize("game", [job_market(), grid_game(2, 0)], ids=lambda g: g.name)
+def test_dropping_idle_profiles_keeps_the_full_lp_optimum(game):
+    N = game.num_players
+    e = np.eye(N)
+    cg = _check_against_full_lp(game, [np.ones(N), e[0], -e[0], e[-1], -e[-1]], 0.8, pool_cap=0, max_idle=1)
+    assert cg.retired > 0
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True))
+def test_dropping_idle_profiles_on_random_games(tree):
+    game = TreeGame(tree, "random")
+    _check_against_full_lp(game, [np.ones(game.num_players), -np.eye(game.num_players)[0]], 0.8,
+                           pool_cap=0, max_idle=1)
 
 
 # smoothing 0.8: the cheap pricing looks at smoothed duals (Wentges), the end is proved as without
@@ -190,3 +210,36 @@ def test_time_limit_bounds_every_pricing_integer_program():
     limits.clear()
     cg.solve(np.ones(2))
     assert limits and all(x is None for x in limits)
+
+
+def test_a_stopped_solve_brackets_the_optimum(monkeypatch):
+    """At its time limit, column generation says what it knew: the restricted LP's value and weak
+    duality's bound, between which the full LP's optimum must lie. The clock is one second per
+    pricing integer program, so the stop falls after each number of them in turn."""
+    game = grid_game(2, 0)
+    w = -np.eye(4)[0]
+    full = solve_lp(profiles(compile_tree(game)), w).objective
+    clock = [0.0]
+
+    def priced(real):
+        def solve(**kw):
+            clock[0] += 1.0
+            return real(**kw)
+        return solve
+
+    monkeypatch.setattr(columngeneration, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
+    bracketed = 0
+    for k in range(1, 12):
+        clock[0] = 0.0
+        cg = EFCEColumnGeneration(game, heuristic=False)
+        cg.pricer.solve = priced(cg.pricer.solve)
+        try:
+            res = cg.solve(w, time_limit=k - 0.5)
+        except ColumnGenerationStopped as e:
+            if e.lp_value is not None and e.upper_bound < np.inf:
+                assert e.lp_value <= full + 1e-7 <= e.upper_bound + 2e-7
+                bracketed += 1
+            continue
+        assert float(res.objective) == pytest.approx(full, abs=1e-7)
+        assert float(res.objective) + res.bound >= full - 1e-7
+    assert bracketed >= 2
