@@ -33,6 +33,9 @@ A first phase minimises eps, the gain every trigger's best deviation may keep, o
 reduced cost, cheaply, first at smoothed duals (Wentges 1997: the restricted LP is degenerate and
 its own duals jump); the integer program runs only when they find none, always at the LP's own
 duals, so its verdict ends each phase.
+The pool is kept narrow (``_retire``): once it holds over ``pool_cap`` profiles, those nonbasic
+in the last ``max_idle`` restricted LPs leave it; a pricing may bring them back. Deleting only
+nonbasic columns leaves the last basis optimal, so the LP's value never drops.
 ``warm_start`` fills the pool from the sampling algorithm's distribution, a near-EFCE: on
 3-card Indian poker the restricted LP then holds an exact EFCE at once. On 4 cards it did not pay:
 172 s without it, 190 s and over 300 s in two runs with 30 s of it (its sampling stops on the

@@ -67,24 +67,43 @@ def _random_duals(model, rng):
     model.Lam[:-1] = np.abs(rng.normal(size=len(model.Lam) - 1))
 
 
+@pytest.mark.parametrize("cluster_limit", [1, 4096])
 @pytest.mark.parametrize("game", [job_market(), grid_game(2, 0), grid_game(3, 1)], ids=lambda g: g.name)
-def test_map_profile_is_the_brute_force_maximum(game):
+def test_map_profile_is_the_brute_force_maximum(game, cluster_limit):
     rng = np.random.default_rng(7)
     model = make_model(game, rng.normal(size=game.num_players))
     _random_duals(model, rng)
-    sol = FactorMAP(model).solve()
+    sol = FactorMAP(model, cluster_limit=cluster_limit).solve()
     brute = model.energy(full_profiles(model, 10**5)).max()
     assert sol.energy == pytest.approx(brute, abs=1e-9) and sol.bound >= brute - 1e-7
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True))
-def test_map_profile_on_random_games(tree):
+@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True),
+       st.sampled_from([1, 4, 4096]))
+def test_map_profile_on_random_games(tree, cluster_limit):
     game = TreeGame(tree, "random")
     rng = np.random.default_rng(3)
     model = make_model(game, rng.normal(size=game.num_players), engine="tree")
     _random_duals(model, rng)
-    assert FactorMAP(model).solve().energy == pytest.approx(model.energy(full_profiles(model)).max(), abs=1e-9)
+    best = model.energy(full_profiles(model)).max()
+    assert FactorMAP(model, cluster_limit=cluster_limit).solve().energy == pytest.approx(best, abs=1e-9)
+
+
+def test_clustered_factors_relax_no_looser_than_leaf_factors():
+    """One factor per deal of cards is a coarser factor graph: its local polytope lies inside
+    the per-leaf one's, so the integer program's LP relaxation can only be tighter, and the
+    integer optimum is the same."""
+    model = make_model(indian_poker(3), np.zeros(3), engine="tree")
+    _random_duals(model, np.random.default_rng(5))
+    relaxed, exact = [], []
+    for limit in (1, 4096):
+        f = FactorMAP(model, cluster_limit=limit)
+        exact.append(f.solve().energy)
+        f.integrality[:] = 0
+        relaxed.append(f.solve().bound)
+    assert exact[1] == pytest.approx(exact[0], abs=1e-9)
+    assert relaxed[1] <= relaxed[0] + 1e-9 and relaxed[1] >= exact[0] - 1e-9
 
 
 def _check_against_full_lp(game, weight_list, smoothing=0.0, **pool):
