@@ -114,6 +114,8 @@ class ColumnGenerationResult(Result):
     #: its objective may be up to ``bound`` below the optimum
     proved_optimal: bool = True
     worst_deviation: str = ""
+    #: the gain every trigger's best deviation was allowed (``solve``'s eps; 0: the EFCE polytope)
+    eps: Fraction = Fraction(0)
     seconds: dict = field(default_factory=dict)
     method: str = "column generation (exact EFCE LP)"
 
@@ -126,7 +128,8 @@ class ColumnGenerationResult(Result):
                 "payoffs_exact": [str(x) for x in self.payoffs], "objective": str(self.objective),
                 "max_regret": float(self.max_regret), "max_regret_exact": str(self.max_regret),
                 "worst_deviation": self.worst_deviation, "profiles": int(len(self.columns)), "support": self.support,
-                "pricing_bound": self.bound, "proved_optimal": self.proved_optimal, "iterations": self.iterations, "seconds": self.seconds.get("total")}
+                "pricing_bound": self.bound, "proved_optimal": self.proved_optimal, "iterations": self.iterations,
+                "eps": float(self.eps), "eps_exact": str(self.eps), "seconds": self.seconds.get("total")}
 
 
 class EFCEColumnGeneration:
@@ -284,22 +287,22 @@ class EFCEColumnGeneration:
         return res, K_before - int(drop[:K_before].sum())
 
     # ------------------------------------------------------------------ the restricted LP
-    def _lp(self, c: np.ndarray, phase1: bool, basis=None, primal: bool = True):
+    def _lp(self, c: np.ndarray, phase1: bool, basis=None, primal: bool = True, eps: float = 0.0):
         """Solve the restricted LP over (v, eps, p); returns the HiGHS result. Phase 1 minimises
         eps, the largest gain any trigger's best deviation may keep (so the restricted LP is
         always feasible, and its duals say which profiles would lower the worst regret); phase
-        2 fixes eps at 0."""
+        2 fixes it at ``eps`` (0: the EFCE polytope)."""
         from seqform.lp.highs import solve_highs
         K = self.Gt.shape[1]
         P = len(self.pair_rows)
-        eps = sp.csc_matrix((-np.ones(self.nrows - P), (np.arange(P, self.nrows), np.zeros(self.nrows - P, dtype=int))),
-                            shape=(self.nrows, 1))
-        top = sp.hstack([self.V, eps, self.Gt])
+        eps_col = sp.csc_matrix((-np.ones(self.nrows - P), (np.arange(P, self.nrows), np.zeros(self.nrows - P, dtype=int))),
+                                shape=(self.nrows, 1))
+        top = sp.hstack([self.V, eps_col, self.Gt])
         conv = sp.csr_matrix(np.r_[np.zeros(self.nv), 0.0, np.ones(K)][None, :])
         Amat = sp.vstack([top, conv]).tocsc()
         cost = np.r_[np.zeros(self.nv), -1.0 if phase1 else 0.0, np.zeros(K) if phase1 else c]
-        lo = np.r_[np.full(self.nv, -np.inf), 0.0, np.zeros(K)]
-        hi = np.r_[np.full(self.nv, np.inf), np.inf if phase1 else 0.0, np.full(K, np.inf)]
+        lo = np.r_[np.full(self.nv, -np.inf), 0.0 if phase1 else eps, np.zeros(K)]
+        hi = np.r_[np.full(self.nv, np.inf), np.inf if phase1 else eps, np.full(K, np.inf)]
         rlo = np.r_[np.full(self.nrows, -np.inf), 1.0]
         rhi = np.r_[np.zeros(self.nrows), 1.0]
         # new columns leave the last basis primal feasible: primal simplex goes on from there
@@ -422,9 +425,13 @@ class EFCEColumnGeneration:
         add = self.Gt.shape[1] - K_before
         return (np.r_[res.col_status, np.zeros(add, dtype=np.int8)], res.row_status)
 
-    def solve(self, weights, *, max_iterations: int = 10_000, time_limit: float | None = None,
+    def solve(self, weights, *, eps=0, max_iterations: int = 10_000, time_limit: float | None = None,
               pricing_time_limit: float | None = None) -> ColumnGenerationResult:
-        """Maximise sum_n weights[n] E_p[u_n] over the EFCE polytope (module docstring).
+        """Maximise sum_n weights[n] E_p[u_n] over the EFCE polytope (module docstring), or with
+        ``eps`` > 0 (a rational, or a float taken exactly) over the eps-EFCE polytope: the
+        distributions on which no causal deviation gains more than eps. An iterative method's
+        distribution with largest regret eps has payoffs inside the eps polytope's ranges, so
+        these are the ranges to check its payoffs against.
         ``pricing_time_limit``: seconds for each integer program; when one stops without
         proving that no profile improves the LP, the result says so (``proved_optimal`` False,
         ``bound`` the gap it left). ``time_limit`` also stops an integer program, with the same
@@ -434,6 +441,10 @@ class EFCEColumnGeneration:
         w = np.asarray(weights, dtype=float)
         if w.shape != (N,):
             raise SeqformError(f"weights: give one per player ({N}), not {len(w)}")
+        eps = Fraction(eps)
+        if eps < 0:
+            raise SeqformError(f"eps: the gain deviations may keep must be at least 0, not {eps}")
+        ef = float(eps)
         if len(self.S) == 0:
             self._add(self.model.new_profiles(64, self.rng))
         self.pricing_time_limit = pricing_time_limit
@@ -469,11 +480,11 @@ class EFCEColumnGeneration:
                 basis = self._basis(res, K0) if res is not None else None
                 try:
                     # the first solve of a phase changes the objective (and fixes eps): dual simplex
-                    res, Amat, cost = self._lp(c, phase1, basis, primal=K0 != self.Gt.shape[1] or phase1)
+                    res, Amat, cost = self._lp(c, phase1, basis, primal=K0 != self.Gt.shape[1] or phase1, eps=ef)
                 except SolverError:
-                    res, Amat, cost = self._lp(c, phase1, None)
+                    res, Amat, cost = self._lp(c, phase1, None, eps=ef)
                 K0 = self.Gt.shape[1]
-                if (phase1 and res.objective >= -self.tol) or (constant and not phase1):
+                if (phase1 and res.objective >= -max(ef, self.tol)) or (constant and not phase1):
                     break
                 sol, rc, ub = self._price(res, Amat, cost, zero if phase1 else w)
                 if rc is None:  # the annealed chains found profiles that improve the LP
@@ -505,7 +516,7 @@ class EFCEColumnGeneration:
                     self.say(f"the best profile is in the LP already (reduced cost {rc:.3g}): numerical limit")
                     break
         gap = best_bound - res.objective if best_bound < math.inf else (ub or 0.0)
-        out = self._certify(res, w, max(0.0, gap), it, t0)
+        out = self._certify(res, w, max(0.0, gap), it, t0, eps)
         out.proved_optimal = proved
         return out
 
@@ -517,8 +528,10 @@ class EFCEColumnGeneration:
             m._table = None   # the leaf table is cached against lambda only
 
     # ------------------------------------------------------------------ exactness
-    def _certify(self, res, w: np.ndarray, bound: float, it: int, t0: float) -> ColumnGenerationResult:
-        """Solve the optimal basis in rationals, then verify the distribution exactly."""
+    def _certify(self, res, w: np.ndarray, bound: float, it: int, t0: float,
+                 eps: Fraction = Fraction(0)) -> ColumnGenerationResult:
+        """Solve the second phase's optimal basis in rationals, then verify the distribution
+        exactly: no deviation gains more than ``eps``."""
         D = self.denominator
         K = self.Gt.shape[1]
         ncols = self.nv + 1 + K
@@ -526,7 +539,7 @@ class EFCEColumnGeneration:
         p = None
         if res.col_status is not None:
             try:
-                p = self._basis_solution(res, ncols)
+                p = self._basis_solution(res, ncols, eps)
             except (TooLarge, SolverError):
                 p = None
         if p is None:  # no usable basis: the floats, rounded (verified all the same)
@@ -540,13 +553,15 @@ class EFCEColumnGeneration:
         U = [[Fraction(round(u * D), D) if D else Fraction(u) for u in self.U[k]] for k in range(K)]
         payoffs = [sum((p[k] * U[k][n] for k in support), Fraction(0)) for n in range(self.game.num_players)]
         objective = sum((Fraction(wn).limit_denominator(10**12) * pn for wn, pn in zip(w.tolist(), payoffs)), Fraction(0))
-        certified = all(v >= 0 for v in p) and sum(p) == 1 and regret <= 0
+        certified = all(v >= 0 for v in p) and sum(p) == 1 and regret <= eps
         return ColumnGenerationResult(self.game.name, w.tolist(), payoffs, objective, regret, self.S.copy(), p,
                                       bound=bound, iterations=it, certified=certified, worst_deviation=worst,
-                                      seconds={"total": time.perf_counter() - t0})
+                                      eps=eps, seconds={"total": time.perf_counter() - t0})
 
-    def _basis_solution(self, res, ncols: int) -> list:
-        """The optimal basis's primal solution in rationals: the p part."""
+    def _basis_solution(self, res, ncols: int, eps: Fraction = Fraction(0)) -> list:
+        """The optimal basis's primal solution in rationals: the p part. The eps column, fixed
+        at ``eps`` in the second phase, moves to the trigger rows' right-hand side when it is
+        nonbasic."""
         D = self.denominator
         if not D:
             raise SolverError("no common denominator for the statistics")
@@ -566,15 +581,17 @@ class EFCEColumnGeneration:
                 for c, v in zip(Vc.indices[a:b].tolist(), Vc.data[a:b].tolist()):
                     if c in pos:
                         d[pos[c]] = flint.fmpq(int(v))
-                if self.nv in pos and r >= len(self.pair_rows):
+                trigger_row = r >= len(self.pair_rows)
+                if self.nv in pos and trigger_row:
                     d[pos[self.nv]] = flint.fmpq(-1)
                 a, b = Gr.indptr[r], Gr.indptr[r + 1]
                 for c, v in zip(Gr.indices[a:b].tolist(), Gr.data[a:b].tolist()):
                     cc = self.nv + 1 + c
                     if cc in pos:
                         d[pos[cc]] = flint.fmpq(_exact_int(v, D), D)
-                rhs.append(flint.fmpq(0))
-            else:  # the convexity row (eps is fixed at 0 in phase 2)
+                rhs.append(flint.fmpq(eps.numerator, eps.denominator)
+                           if trigger_row and self.nv not in pos else flint.fmpq(0))
+            else:  # the convexity row
                 for cc in range(self.nv + 1, ncols):
                     if cc in pos:
                         d[pos[cc]] = flint.fmpq(1)
@@ -650,10 +667,11 @@ def _denominator(game, model) -> int:
 
 @dataclass
 class PayoffRanges(Result):
-    """Each player's least and greatest payoff over the EFCE polytope: ``ranges`` [(min, max)]
-    per player (exact), from 2N LPs; ``max_regret`` the largest exact causal-deviation gain
-    among their optimal distributions (0 or below: all are EFCEs); ``proved_optimal`` as in
-    ``ColumnGenerationResult``; ``profiles`` the profiles in the LP."""
+    """Each player's least and greatest payoff over the EFCE polytope (the eps-EFCE polytope when
+    ``eps`` > 0): ``ranges`` [(min, max)] per player (exact), from 2N LPs; ``max_regret`` the
+    largest exact causal-deviation gain among their optimal distributions (at most eps: all
+    are eps-EFCEs); ``proved_optimal`` as in ``ColumnGenerationResult``; ``profiles`` the
+    profiles in the LP."""
 
     game: str
     ranges: list
@@ -662,17 +680,18 @@ class PayoffRanges(Result):
     proved_optimal: bool = True
     method: str = ""
     seconds: dict = field(default_factory=dict)
+    eps: Fraction = Fraction(0)
 
     @property
     def certified(self) -> bool:
-        return self.max_regret <= 0
+        return self.max_regret <= self.eps
 
     def json_fields(self) -> dict:
         return {"ranges": [[float(lo), float(hi)] for lo, hi in self.ranges],
                 "ranges_exact": [[str(lo), str(hi)] for lo, hi in self.ranges],
                 "max_regret": float(self.max_regret), "max_regret_exact": str(self.max_regret),
                 "proved_optimal": self.proved_optimal, "profiles": self.profiles,
-                "seconds": self.seconds.get("total")}
+                "eps": float(self.eps), "eps_exact": str(self.eps), "seconds": self.seconds.get("total")}
 
 
 def efce_column_generation(game, weights, *, engine: str | None = None, progress=None,
@@ -729,7 +748,7 @@ def efce_column_generation(game, weights, *, engine: str | None = None, progress
     return cg.solve(weights, time_limit=time_limit)
 
 
-def payoff_ranges(game, *, engine: str | None = None, progress=None, time_limit: float | None = None,
+def payoff_ranges(game, *, eps=0, engine: str | None = None, progress=None, time_limit: float | None = None,
                   warm_start: float = 0.0, seed: int = 0) -> list:
     """Compute each player's least and greatest payoff over the EFCE polytope, exactly.
 
@@ -742,6 +761,10 @@ def payoff_ranges(game, *, engine: str | None = None, progress=None, time_limit:
     ----------
     game : Game
         As for ``efce_column_generation``.
+    eps : Fraction, int or float, default 0
+        Over the eps-EFCE polytope instead: no causal deviation gains more than eps (a float is
+        taken exactly). The ranges an iterative method's payoffs must lie in when its largest
+        regret is at most eps.
     engine, progress, time_limit, warm_start, seed
         As for ``efce_column_generation`` (``time_limit`` applies to each LP).
 
@@ -765,7 +788,7 @@ def payoff_ranges(game, *, engine: str | None = None, progress=None, time_limit:
     for n in range(game.num_players):
         e = np.zeros(game.num_players)
         e[n] = 1.0
-        hi = cg.solve(e, time_limit=time_limit)
-        lo = cg.solve(-e, time_limit=time_limit)
+        hi = cg.solve(e, eps=eps, time_limit=time_limit)
+        lo = cg.solve(-e, eps=eps, time_limit=time_limit)
         out.append((lo, hi))
     return out

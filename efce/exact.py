@@ -101,8 +101,9 @@ def triggers(prof: Profiles) -> list:
     return out
 
 
-def _constraints(prof: Profiles, trigs: list) -> tuple:
-    """A_ub x <= b_ub and A_eq x = b_eq over x = (p, v_1, v_2, ...): the EFCE polytope."""
+def _constraints(prof: Profiles, trigs: list, eps: float = 0.0) -> tuple:
+    """A_ub x <= b_ub and A_eq x = b_eq over x = (p, v_1, v_2, ...): the EFCE polytope (with
+    ``eps`` > 0, the eps-EFCE polytope: each trigger's best deviation gains at most eps)."""
     K = prof.count
     nv = sum(len(t.infosets) for t in trigs)
     rows, b_ub = [], []
@@ -122,7 +123,7 @@ def _constraints(prof: Profiles, trigs: list) -> tuple:
         r[off + t.infosets.index(t.infoset)] = 1.0
         r[:K] -= t.B
         rows.append(r)
-        b_ub.append(0.0)
+        b_ub.append(eps)
         off += len(t.infosets)
     A_ub = sp.csr_matrix(np.array(rows)) if rows else sp.csr_matrix((0, K + nv))
     A_eq = sp.csr_matrix(np.r_[np.ones(K), np.zeros(nv)][None, :])
@@ -169,7 +170,7 @@ def _finish(prof: Profiles, p: np.ndarray, objective: float, method: str, max_de
 
 
 def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**6,
-             trigs: list | None = None) -> EFCEResult:
+             trigs: list | None = None, eps: float = 0.0) -> EFCEResult:
     """Maximise a linear objective over the EFCE polytope with HiGHS.
 
     The polytope of extensive-form correlated equilibria over reduced strategy profiles (von
@@ -190,6 +191,8 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
         before its exact regret is computed.
     trigs : list of Trigger, optional
         The causal deviations' blocks (default: all of them, ``efce.exact.triggers(prof)``).
+    eps : float, default 0.0
+        Over the eps-EFCE polytope instead: every causal deviation may gain up to eps.
 
     Returns
     -------
@@ -216,7 +219,7 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
     t0 = time.perf_counter()
     from scipy.optimize import linprog
     trigs = triggers(prof) if trigs is None else trigs
-    A_ub, b_ub, A_eq, b_eq, nv = _constraints(prof, trigs)
+    A_ub, b_ub, A_eq, b_eq, nv = _constraints(prof, trigs, float(eps))
     K = prof.count
     N = prof.tree.num_players
     if isinstance(objective, str):

@@ -25,6 +25,10 @@ def add_parser(sub) -> None:
                     help="exact: the EFCE of best social welfare (or of best weighted payoff with --weights), HiGHS")
     ep.add_argument("--ranges", action="store_true",
                     help="exact: each player's least and greatest payoff over the EFCE polytope (LPs)")
+    ep.add_argument("--eps", default="0", metavar="X",
+                    help="with --welfare or --ranges: over the eps-EFCE polytope instead, where every causal "
+                         "deviation may gain up to X (exact: 0.01 or 1/100); the ranges an iterative method's "
+                         "payoffs lie in when its largest regret is at most X (default 0)")
     ep.add_argument("--warm-start", type=float, default=0.0, metavar="S",
                     help="with --welfare or --ranges on games too large to enumerate (column generation): "
                          "seconds of the sampling algorithm whose profiles seed the LP (default 0: none, so "
@@ -79,6 +83,9 @@ def check(args) -> None:
     exact = args.exact or args.welfare or args.ranges
     if args.base is not None and not args.exact:
         raise SeqformError("--base applies to --exact only")
+    args.eps = _rational("--eps", args.eps)
+    if args.eps and not (args.welfare or args.ranges):
+        raise SeqformError("--eps applies to --welfare and --ranges only")
     sampling = {"--rounds": args.rounds is not None, "--time-limit": args.time_limit is not None,
                 "--validate": args.validate > 0, "--expectations": args.expectations != "auto",
                 "--workers": args.workers > 1}
@@ -86,6 +93,18 @@ def check(args) -> None:
         flags = ", ".join(f for f, given in sampling.items() if given)
         raise SeqformError(f"{flags} applies to the sampling algorithm, not to --exact or --welfare")
     args.base = args.base or "full"
+
+
+def _rational(flag: str, text: str):
+    """A non-negative exact number from the command line (0.01 is 1/100, not the nearest float)."""
+    from fractions import Fraction
+    try:
+        x = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise SeqformError(f"{flag}: expected a number such as 0.01 or 1/100, got {text!r}") from None
+    if x < 0:
+        raise SeqformError(f"{flag}: must be at least 0, got {text!r}")
+    return x
 
 
 def cmd_efce(args) -> int:
@@ -150,9 +169,11 @@ def cmd_efce(args) -> int:
     if not out.get("proved_optimal", True):
         print("optimality       NOT proved: a pricing integer program stopped at --pricing-time-limit")
     if "ranges" in out:
+        poly = "EFCE polytope" if not args.eps else f"{args.eps}-EFCE polytope"
         for n, (lo, hi) in enumerate(out["ranges_exact"]):
-            print(f"player {n} payoff   from {lo} to {hi} over the EFCE polytope (exact)")
-        print(f"max regret       {out['max_regret']:.6g} (exact: the largest over the 2N extreme EFCEs)")
+            print(f"player {n} payoff   from {lo} to {hi} over the {poly} (exact)")
+        print(f"max regret       {out['max_regret']:.6g} (exact: the largest over the 2N extreme points"
+              + (f"; at most eps = {args.eps})" if args.eps else ")"))
         print(f"profiles         {out['profiles']:,} in the LP")
         print(f"seconds          {out['seconds']:.3f}")
         return status
@@ -183,7 +204,8 @@ def cmd_efce(args) -> int:
 
 def _exact_lp(game, w, args, prog) -> dict:
     """--welfare and --ranges: the EFCE LP over every reduced profile when there are at most
-    ``efce.strategies.MAX_PROFILES`` of them, else by column generation (``efce.columngeneration``)."""
+    ``efce.strategies.MAX_PROFILES`` of them and --eps is 0, else by column generation
+    (``efce.columngeneration``)."""
     import math
 
     import numpy as np
@@ -196,7 +218,9 @@ def _exact_lp(game, w, args, prog) -> dict:
     weights = [np.eye(N)[n] * sgn for n in range(N) for sgn in (-1, 1)] if args.ranges else \
         [np.ones(N) if w is None else np.asarray(w, dtype=float)]
     results = []
-    if count <= MAX_PROFILES:
+    # eps > 0: column generation, whose optimal basis is solved in rationals; the full LP's floats,
+    # rounded to denominators of at most 10^6, land on the exact vertex at eps = 0 but not beyond
+    if count <= MAX_PROFILES and not args.eps:
         from efce.exact import solve_lp
         from efce.strategies import profiles
         prof = profiles(tree)
@@ -213,7 +237,7 @@ def _exact_lp(game, w, args, prog) -> dict:
         if args.warm_start > 0:
             cg.warm_start(args.warm_start)
         for wt in weights:
-            results.append(cg.solve(wt, pricing_time_limit=args.pricing_time_limit))
+            results.append(cg.solve(wt, eps=args.eps, pricing_time_limit=args.pricing_time_limit))
         method, size = "column generation (exact EFCE LP, HiGHS)", len(cg.S)
         proved = all(r.proved_optimal for r in results)
     worst = max(r.max_regret for r in results)
@@ -221,14 +245,15 @@ def _exact_lp(game, w, args, prog) -> dict:
     if args.ranges:
         from efce.columngeneration import PayoffRanges
         rng = [(results[2 * n].payoffs[n], results[2 * n + 1].payoffs[n]) for n in range(N)]
-        return PayoffRanges(game.name, rng, worst, size, proved, method, seconds).to_json()
+        return PayoffRanges(game.name, rng, worst, size, proved, method, seconds, eps=args.eps).to_json()
     r = results[0]
     r.game, r.seconds = game.name, seconds
     if hasattr(r, "profiles"):
         r.profiles = size
     out = r.to_json()
     out.update({"payoffs_exact": [str(x) for x in r.payoffs], "welfare_exact": str(sum(r.payoffs)), "weights": w,
-                "max_regret_exact": str(worst), "certified": bool(worst <= 0), "proved_optimal": proved,
+                "max_regret_exact": str(worst), "certified": bool(worst <= args.eps), "proved_optimal": proved,
+                "eps": float(args.eps), "eps_exact": str(args.eps),
                 "profiles": size,
                 "method": ("best welfare: " if w is None else "best weighted payoff: ") + method})
     return out

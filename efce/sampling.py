@@ -648,7 +648,9 @@ class ValidatedRegret:
     """``found``: the largest regret on a fresh sample A (biased up: a maximum over many noisy
     estimates). ``validated``: the regret of A's best deviation re-estimated on a second,
     independent sample B (unbiased for that deviation, so a noisy lower bound on the largest
-    regret), with its standard error ``stderr``. ``samples`` profiles in each.
+    regret), with its standard error ``stderr``. ``samples`` profiles in each. ``payoffs``: each
+    player's expected payoff estimated on B, with standard errors ``payoffs_stderr`` (fresh
+    draws, unlike the run's own ``payoffs``, which come from the reweighted sample it fitted).
 
     ``energy_drift``: a mixing check on the ``burn_in`` Gibbs sweeps from uniform profiles. The
     chains' mean energy (w . u - lambda . r) after all of them minus after half of them, in
@@ -663,6 +665,8 @@ class ValidatedRegret:
     deviation: Deviation | None
     energy_drift: float = 0.0
     burn_in: int = 0
+    payoffs: list = field(default_factory=list)
+    payoffs_stderr: list = field(default_factory=list)
 
     @property
     def settled(self) -> bool:
@@ -702,11 +706,14 @@ def validated_regret(game: Game, result: SamplingResult, samples: int = 1000, se
             pool.close()
     drift = _drift(half, model.energy(S)) if half is not None else 0.0
     found, dev, _ = model.best_deviation(model.statistics(S[:samples]), np.ones(samples))
+    second = model.statistics(S[samples:])
+    U = np.asarray(second.U, dtype=float)
+    pay = (U.mean(axis=0).tolist(), (U.std(axis=0, ddof=1) / math.sqrt(samples)).tolist())
     if dev is None:
-        return ValidatedRegret(float(found), 0.0, 0.0, samples, None, drift, burn_in)
-    rs = model.deviation_regrets(model.statistics(S[samples:]), dev)
+        return ValidatedRegret(float(found), 0.0, 0.0, samples, None, drift, burn_in, *pay)
+    rs = model.deviation_regrets(second, dev)
     return ValidatedRegret(float(found), float(rs.mean()), float(rs.std(ddof=1) / math.sqrt(samples)), samples, dev,
-                           drift, burn_in)
+                           drift, burn_in, *pay)
 
 
 def _drift(before: np.ndarray, after: np.ndarray) -> float:

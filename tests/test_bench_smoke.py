@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,15 +153,20 @@ def test_efce_sweep_speed_runs():
 
 def test_efce_exact_and_noise_benches_run(tmp_path):
     """bench_efce_exact on a 2 x 2 grid (the welfare LP equals the full LP's, 1421/250, and is
-    certified) and bench_efce_noise on one small sample, so the scripts do not rot."""
+    certified; then 2 s of the sampler against the ranges over its eps-EFCE polytope) and
+    bench_efce_noise on one small sample, so the scripts do not rot."""
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_efce_exact.py"), "--games", "grid_game(size=2)",
-                           "--ranges", "--pool-cap", "0", "--max-idle", "1", "--pricing-cap", "30",
+                           "--ranges", "--pool-cap", "0", "--max-idle", "1", "--pricing-cap", "30", "--sampler", "2",
                            "--cap", "120", "--out-dir", str(tmp_path)], cwd=str(ROOT), capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| grid_game(size=2,seed=0) | welfare | 1421/250 | 5.684 | yes | yes |" in proc.stdout
-    assert proc.stdout.count("| yes | yes |") == 9     # welfare and both ends of four players' ranges
-    assert (tmp_path / next(p.name for p in tmp_path.glob("efce-exact-*.json"))).is_file()
+    # welfare and both ends of four players' ranges, then those ends again over the eps polytope
+    assert proc.stdout.count("| yes | yes |") == 17
+    row = json.loads(next(tmp_path.glob("efce-exact-*.json")).read_text())[0]
+    samp = row["sampler"]
+    assert Fraction(samp["eps"]) >= samp["validated_regret"] + 2 * samp["validated_stderr"] - 1e-12
+    assert samp["outside_eps_ranges"] is not None and len(samp["eps_ranges"]) == 4
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_efce_noise.py"), "--sizes", "100", "--seeds",
                            "1", "--max-rounds", "50", "--out-dir", str(tmp_path)], cwd=str(ROOT),
                           capture_output=True, text=True, timeout=300)

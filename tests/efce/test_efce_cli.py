@@ -75,6 +75,30 @@ def test_payoff_ranges_equal_column_generation():
     assert "player 0 payoff   from 0 to 9/2" in text
 
 
+def test_payoff_ranges_over_the_eps_polytope_equal_the_full_lp():
+    """--eps: the ranges over the eps-EFCE polytope (column generation, exact), against the full
+    LP over every reduced profile with eps on its trigger rows (floats, HiGHS via scipy)."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from efce.exact import solve_lp
+    from efce.games import job_market
+    from efce.strategies import profiles
+    from seqform.model.tree import compile_tree
+    out = json.loads(run("job_market", "--ranges", "--eps", "1/10", "--json", "--quiet").stdout)
+    assert out["certified"] and out["proved_optimal"] and out["eps_exact"] == "1/10"
+    assert Fraction(out["max_regret_exact"]) <= Fraction(1, 10)
+    prof = profiles(compile_tree(job_market()))
+    for n in range(2):
+        e = np.eye(2)[n]
+        lo, hi = (float(Fraction(x)) for x in out["ranges_exact"][n])
+        assert hi == pytest.approx(solve_lp(prof, e, eps=0.1).objective, abs=1e-7)
+        assert lo == pytest.approx(-solve_lp(prof, -e, eps=0.1).objective, abs=1e-7)
+    assert out["ranges"][0][0] < 0 < 4.5 < out["ranges"][0][1]      # wider than the EFCE polytope's [0, 9/2]
+    assert "over the 1/10-EFCE polytope" in run("job_market", "--ranges", "--eps", "0.1").stdout
+
+
 def test_four_card_indian_poker_welfare_is_an_exact_efce():
     """Issue 26's check: beyond enumeration (~10^31 reduced profiles), column generation returns a
     distribution whose largest causal-deviation gain, by the dynamic program in rationals, is at
@@ -107,6 +131,11 @@ def test_errors():
     assert r.returncode == 2 and "--expectations" in r.stderr
     r = run("job_market", "--workers", "2")
     assert r.returncode == 2 and "nothing to draw" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    for bad, why in (("abc", "expected a number"), ("-1/2", "at least 0"), ("1/0", "expected a number")):
+        r = run("job_market", "--ranges", f"--eps={bad}")
+        assert r.returncode == 2 and why in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("job_market", "--eps", "0.1")
+    assert r.returncode == 2 and "--eps applies to --welfare and --ranges" in r.stderr
     r = run("job_market", "--welfare", "--workers", "2")
     assert r.returncode == 2 and "--workers applies to the sampling algorithm" in r.stderr
 

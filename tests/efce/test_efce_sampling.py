@@ -175,6 +175,22 @@ def test_validation_reports_chains_still_drifting():
     assert abs(v.energy_drift) < 4 and v.burn_in == 30
 
 
+def test_validated_payoffs_estimate_the_exact_distributions():
+    """``validated_regret``'s payoff estimates (its second fresh sample) against the payoffs of the
+    run's q_lambda computed exactly by enumeration (``exact_distribution``): within 4 standard
+    errors, for each player of the job market game and of a 2 x 2 grid."""
+    from efce.games import grid_game
+    from efce.sampling import exact_distribution, validated_regret
+    for g in (job_market(), grid_game(2, 0)):
+        res = sample_efce(g, None, max_rounds=30, seed=0, sample_size=300, expectations="mcmc")
+        v = validated_regret(g, res, samples=2000, burn_in=30)
+        q, prof = exact_distribution(g, res)
+        truth = q @ prof.utility
+        assert len(v.payoffs) == len(v.payoffs_stderr) == g.num_players
+        for p, se, t in zip(v.payoffs, v.payoffs_stderr, truth):
+            assert se > 0 and abs(p - t) <= 4 * se
+
+
 def test_validation_split_over_worker_processes():
     """``validated_regret(workers=2)``: the burn-in's sweeps run in two processes
     (``efce.drawpool``, with the parent's lambda). The mixing check still sees 2 sweeps as far
