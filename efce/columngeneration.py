@@ -28,7 +28,8 @@ double oracle for correlation in the sense of Farina, Ling, Fang & Sandholm (201
 dynamic program is the best response of the deviators, the MAP profile the mediator's.
 
 A first phase minimises eps, the gain every trigger's best deviation may keep, over the pool
-(always feasible); the second fixes eps at 0. Before the integer program, annealed Gibbs chains
+(always feasible); the second fixes eps at 0, or at ``solve``'s eps > 0 for the eps-EFCE
+polytope, whose payoff ranges are the ones an iterative method's eps-EFCE must lie in. Before the integer program, annealed Gibbs chains
 (the models' ``sweep`` on the sharpened energy, ending greedy) look for profiles of positive
 reduced cost, cheaply, first at smoothed duals (Wentges 1997: the restricted LP is degenerate and
 its own duals jump); the integer program runs only when they find none, always at the LP's own
@@ -142,7 +143,7 @@ class EFCEColumnGeneration:
 
     def __init__(self, game, engine: str | None = None, tol: float = 1e-9, progress=None, seed: int = 0,
                  heuristic: bool = True, smoothing: float = 0.8, pool_cap: float | None = None,
-                 max_idle: int = 50):
+                 max_idle: int = 50, stall_rounds: int = 50, stall_gain: float = 1e-5):
         from .sampling import make_model, regret_bound
         self.game = game
         self.model = make_model(game, np.zeros(game.num_players), None, None, engine)
@@ -164,6 +165,9 @@ class EFCEColumnGeneration:
         # the pool's upkeep (``_retire``): an optimal basis holds at most nrows + 1 profiles
         self.pool_cap = 4 * (self.nrows + 1) if pool_cap is None else pool_cap
         self.max_idle = int(max_idle)
+        # tailing off (``solve``): the integer program prices when the cheap rounds stall
+        self.stall_rounds = int(stall_rounds)
+        self.stall_gain = float(stall_gain) * max(1.0, self.rmax)
         self.idle = np.zeros(0, dtype=np.int64)
         self.retired = 0
 
@@ -314,7 +318,7 @@ class EFCEColumnGeneration:
                           time_limit=self.primal_time_limit if warm else None)
         return res, Amat, cost
 
-    def _price(self, res, Amat, cost, w: np.ndarray) -> tuple:
+    def _price(self, res, Amat, cost, w: np.ndarray, cheap: bool = True) -> tuple:
         """The profile of largest reduced cost, and that reduced cost; or (profiles, None, None)
         when the cheap search found profiles of positive reduced cost. With ``smoothing`` a > 0
         (Wentges 1997, "Weighted Dantzig-Wolfe decomposition for linear mixed-integer
@@ -322,10 +326,16 @@ class EFCEColumnGeneration:
         centre being the last duals it looked at: the restricted LP's duals jump between vertices
         when it is degenerate, and their smoothed path finds profiles that move it further. Only
         profiles of positive reduced cost at y itself are returned, and the integer program
-        always prices at y, so the end is proved as without smoothing."""
+        always prices at y, so the end is proved as without smoothing. ``cheap`` False: the
+        integer program at once."""
         y = self._duals(res, Amat, cost)
         a = self.smoothing
         found = None
+        if not cheap:
+            self._set_duals(y, w)
+            self._mu = float(y[-1])
+            self._center = y.copy()
+            return self._price_exact(res)
         if a > 0 and self._center is not None:
             sep = a * self._center + (1.0 - a) * y
             self._set_duals(sep, w)
@@ -461,6 +471,7 @@ class EFCEColumnGeneration:
             zero = np.zeros(N)
             K0 = self.Gt.shape[1]
             self._center = None
+            cheap_values: list = []   # the LP's values over the cheap rounds since the last integer program
             while True:
                 it += 1
                 if it > max_iterations:
@@ -486,7 +497,15 @@ class EFCEColumnGeneration:
                 K0 = self.Gt.shape[1]
                 if (phase1 and res.objective >= -max(ef, self.tol)) or (constant and not phase1):
                     break
-                sol, rc, ub = self._price(res, Amat, cost, zero if phase1 else w)
+                # tailing off: the cheap rounds keep finding profiles that barely move the LP (5-card
+                # Indian poker, player 0's maximum: 700 rounds, the last 8 moving it by 6e-6), and
+                # the integer program, which would bound the optimum or end the LP, never runs
+                cheap_values.append(res.objective)
+                stalled = len(cheap_values) > self.stall_rounds and \
+                    cheap_values[-1] - cheap_values[-1 - self.stall_rounds] < self.stall_gain
+                sol, rc, ub = self._price(res, Amat, cost, zero if phase1 else w, cheap=not stalled)
+                if rc is not None:
+                    cheap_values.clear()
                 if rc is None:  # the annealed chains found profiles that improve the LP
                     added = self._add(sol)
                     self.say(f"{'phase 1' if phase1 else 'phase 2'}, round {it}: LP {res.objective:.9g}, "
@@ -494,6 +513,7 @@ class EFCEColumnGeneration:
                     if added:
                         continue
                     sol, rc, ub = self._price_exact(res)
+                    cheap_values.clear()
                 if not phase1:   # ub is the MIP's bound on the largest reduced cost (never below rc)
                     best_bound = min(best_bound, res.objective + max(0.0, ub))
                 self.say(f"{'phase 1' if phase1 else 'phase 2'}, round {it}: {len(self.S):,} profiles, LP "

@@ -310,6 +310,29 @@ def test_time_limit_bounds_every_pricing_integer_program():
     assert limits and all(x is None for x in limits)
 
 
+def test_stalled_cheap_rounds_hand_over_to_the_integer_program():
+    """When the annealed chains' profiles stop moving the LP (``stall_rounds``, ``stall_gain``),
+    the integer program prices instead. With every round stalled more of them run, and the
+    optimum is the full LP's."""
+    game = grid_game(2, 0)
+    w = -np.eye(4)[0]
+    full = solve_lp(profiles(compile_tree(game)), w).objective
+    calls = {}
+    for rounds, gain in ((10**9, 0.0), (0, 1e9)):     # never; every round
+        cg = EFCEColumnGeneration(game, stall_rounds=rounds, stall_gain=gain)
+        real, n = cg.pricer.solve, [0]
+
+        def spy(*a, _real=real, _n=n, **kw):
+            _n[0] += 1
+            return _real(*a, **kw)
+        cg.pricer.solve = spy
+        res = cg.solve(w)
+        assert res.certified and res.proved_optimal
+        assert float(res.objective) == pytest.approx(full, abs=1e-7)
+        calls[rounds] = n[0]
+    assert calls[0] > calls[10**9]
+
+
 def test_a_stopped_solve_brackets_the_optimum(monkeypatch):
     """At its time limit, column generation says what it knew: the restricted LP's value and weak
     duality's bound, between which the full LP's optimum must lie. The clock is one second per
