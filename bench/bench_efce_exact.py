@@ -160,7 +160,7 @@ def main(argv=None) -> int:
     lines = head + ["",
              "Each game in a fresh process (one core of two), cap per game as in the command. *certified*: the "
              "final basis solved in rationals and the distribution verified by the causal-deviation dynamic "
-             "program in rationals (largest gain <= 0). *proved optimal*: the last pricing integer program proved "
+             "program in rationals (largest gain <= 0; on the *, eps* rows, <= eps). *proved optimal*: the last pricing integer program proved "
              "that no profile improves the LP (HiGHS MIP, gap 1e-9). *profiles in the LP*: the pool at the game's "
              f"end, and how many profiles were dropped from it along the way (nonbasic in {args.max_idle} LPs in a "
              "row once it held over its cap, EFCEColumnGeneration's pool_cap: "

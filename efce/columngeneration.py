@@ -467,6 +467,7 @@ class EFCEColumnGeneration:
         proved = True
         ub = 0.0
         best_bound = math.inf   # phase 2: the least of LP + the largest reduced cost over exact pricings
+        lp_phase2 = False       # res is a phase-2 LP's (its value a feasible point's, its duals phase 2's)
         for phase1 in (True, False):
             zero = np.zeros(N)
             K0 = self.Gt.shape[1]
@@ -478,14 +479,21 @@ class EFCEColumnGeneration:
                     raise SolverError(f"column generation: no optimum after {max_iterations:,} pricing rounds")
                 if time_limit is not None and time.perf_counter() - t0 > time_limit:
                     # what is known when it stops: the restricted LP's value (a feasible EFCE's, in
-                    # phase 2) and weak duality's bound from the last exact pricing
+                    # phase 2) and weak duality's bound from the exact pricings, or, when none ran,
+                    # from the pricing's LP relaxation at the last duals (seconds, not minutes)
+                    solved = lp_phase2
+                    if solved and best_bound == math.inf:
+                        y = self._duals(res, Amat, cost)
+                        self._set_duals(y, w)
+                        relax = self.pricer.relaxation_bound(time_limit=60.0)
+                        best_bound = res.objective + max(0.0, relax - float(y[-1]))
                     known = ""
-                    if not phase1 and res is not None:
+                    if solved:
                         known = f"; the optimum lies between {res.objective:.6g} and " + \
                                 (f"{best_bound:.6g}" if best_bound < math.inf else "an unknown bound")
                     raise ColumnGenerationStopped(f"column generation: time limit of {time_limit:g} s reached "
                                                   f"({len(self.S):,} profiles{known})",
-                                                  None if phase1 or res is None else float(res.objective), best_bound)
+                                                  float(res.objective) if solved else None, best_bound)
                 res, K0 = self._retire(res, K0)
                 c = self.U @ w
                 basis = self._basis(res, K0) if res is not None else None
@@ -495,6 +503,7 @@ class EFCEColumnGeneration:
                 except SolverError:
                     res, Amat, cost = self._lp(c, phase1, None, eps=ef)
                 K0 = self.Gt.shape[1]
+                lp_phase2 = not phase1
                 if (phase1 and res.objective >= -max(ef, self.tol)) or (constant and not phase1):
                     break
                 # tailing off: the cheap rounds keep finding profiles that barely move the LP (5-card

@@ -30,6 +30,7 @@ References:
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -196,6 +197,19 @@ class FactorMAP:
         return out
 
     # ------------------------------------------------------------ the solve
+    def relaxation_bound(self, time_limit: float | None = None) -> float:
+        """An upper bound on the largest energy: the LP relaxation (the local polytope) of
+        ``solve``'s integer program, without integrality; inf when HiGHS does not solve it."""
+        saved = self.integrality
+        self.integrality = np.zeros_like(saved)
+        try:
+            sol = self.solve(time_limit=time_limit)
+        except SolverError:
+            return math.inf
+        finally:
+            self.integrality = saved
+        return sol.bound if sol.optimal else math.inf
+
     def solve(self, time_limit: float | None = None, gap: float = 1e-9) -> MapSolution:
         """The full profile of largest energy under the model's current w, L and Lam."""
         from scipy.optimize import Bounds, LinearConstraint, milp

@@ -310,6 +310,41 @@ def test_time_limit_bounds_every_pricing_integer_program():
     assert limits and all(x is None for x in limits)
 
 
+def test_a_stop_before_any_integer_program_is_bounded_by_the_relaxation(monkeypatch):
+    """Stopped in the second phase before an integer program has priced (the annealed chains
+    answered every round), the bound comes from the pricing's LP relaxation at the last duals.
+    On 3-card Indian poker every EFCE pays player 0 exactly 0
+    (``test_eps_polytope_contains_the_efce_polytope``); minimising it, the stopped LP's value
+    and that bound must bracket 0. The clock is one second per restricted LP; the second phase
+    starts after about 12 of them."""
+    game = indian_poker(3)
+    w = -np.eye(3)[0]
+    clock = [0.0]
+    monkeypatch.setattr(columngeneration, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
+    seen = 0
+    for k in (16, 20, 24, 28):
+        clock[0] = 0.0
+        cg = EFCEColumnGeneration(game, seed=1)
+        real, real_map, runs = cg._lp, cg.pricer.solve, {True: 0, False: 0}   # integer program or relaxation
+
+        def lp(*a, _real=real, **kw):
+            clock[0] += 1.0
+            return _real(*a, **kw)
+
+        def priced(*a, _real=real_map, _cg=cg, _runs=runs, **kw):
+            _runs[bool(_cg.pricer.integrality.any())] += 1
+            return _real(*a, **kw)
+        cg._lp, cg.pricer.solve = lp, priced
+        try:
+            cg.solve(w, time_limit=k - 0.5)
+        except ColumnGenerationStopped as e:
+            if e.lp_value is not None:
+                assert runs == {True: 0, False: 1}
+                assert e.upper_bound < np.inf and e.lp_value <= 1e-9 <= e.upper_bound + 1e-9
+                seen += 1
+    assert seen >= 3
+
+
 def test_stalled_cheap_rounds_hand_over_to_the_integer_program():
     """When the annealed chains' profiles stop moving the LP (``stall_rounds``, ``stall_gain``),
     the integer program prices instead. With every round stalled more of them run, and the
