@@ -29,11 +29,12 @@ dynamic program is the best response of the deviators, the MAP profile the media
 
 A first phase minimises eps, the gain every trigger's best deviation may keep, over the pool
 (always feasible); the second fixes eps at 0, or at ``solve``'s eps > 0 for the eps-EFCE
-polytope, whose payoff ranges are the ones an iterative method's eps-EFCE must lie in. Before the integer program, annealed Gibbs chains
-(the models' ``sweep`` on the sharpened energy, ending greedy) look for profiles of positive
-reduced cost, cheaply, first at smoothed duals (Wentges 1997: the restricted LP is degenerate and
-its own duals jump); the integer program runs only when they find none, always at the LP's own
-duals, so its verdict ends each phase.
+polytope, whose payoff ranges are the ones an iterative method's eps-EFCE must lie in. Before
+the integer program, annealed Gibbs chains (the models' ``sweep`` on the sharpened energy,
+ending greedy) look for profiles of positive reduced cost, cheaply, first at smoothed duals
+(Wentges 1997: the restricted LP is degenerate and its own duals jump); the integer program
+runs only when they find none or have stalled (``stall_rounds``), always at the LP's own duals,
+so its verdict ends each phase.
 The pool is kept narrow (``_retire``): once it holds over ``pool_cap`` profiles, those nonbasic
 in the last ``max_idle`` restricted LPs leave it; a pricing may bring them back. Deleting only
 nonbasic columns leaves the last basis optimal, so the LP's value never drops.
@@ -139,7 +140,9 @@ class EFCEColumnGeneration:
     the weight of the last duals' centre in the cheap pricing (``_price``); 0 turns it off. 0.8
     (with the greedy sweeps of ``_annealed_candidates``) found an EFCE of 4-card Indian poker in
     68 pricing rounds and 18 s, where four annealed sweeps without smoothing took 159 rounds and
-    172 s."""
+    172 s. ``stall_rounds``, ``stall_gain``: once the cheap pricings since the last integer
+    program have moved the LP by less than ``stall_gain`` r_max over ``stall_rounds`` rounds,
+    the integer program prices the next round."""
 
     def __init__(self, game, engine: str | None = None, tol: float = 1e-9, progress=None, seed: int = 0,
                  heuristic: bool = True, smoothing: float = 0.8, pool_cap: float | None = None,
@@ -513,8 +516,6 @@ class EFCEColumnGeneration:
                 stalled = len(cheap_values) > self.stall_rounds and \
                     cheap_values[-1] - cheap_values[-1 - self.stall_rounds] < self.stall_gain
                 sol, rc, ub = self._price(res, Amat, cost, zero if phase1 else w, cheap=not stalled)
-                if rc is not None:
-                    cheap_values.clear()
                 if rc is None:  # the annealed chains found profiles that improve the LP
                     added = self._add(sol)
                     self.say(f"{'phase 1' if phase1 else 'phase 2'}, round {it}: LP {res.objective:.9g}, "
@@ -522,7 +523,7 @@ class EFCEColumnGeneration:
                     if added:
                         continue
                     sol, rc, ub = self._price_exact(res)
-                    cheap_values.clear()
+                cheap_values.clear()    # an integer program priced this round
                 if not phase1:   # ub is the MIP's bound on the largest reduced cost (never below rc)
                     best_bound = min(best_bound, res.objective + max(0.0, ub))
                 self.say(f"{'phase 1' if phase1 else 'phase 2'}, round {it}: {len(self.S):,} profiles, LP "
