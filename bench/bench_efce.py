@@ -8,6 +8,8 @@ Usage (from the repository root)::
 
     python bench/bench_efce.py                       # Indian poker C=8, grids 5, 10, 15, 20
     python bench/bench_efce.py --poker 4 --grids 2,3 --time-limit 60 --reuse capped
+    python bench/bench_efce.py --poker 8 --grids "" --time-limit 3550 --save-state /tmp/state
+    python bench/bench_efce.py --revalidate /tmp/state/*.pkl --check 16000 --burn-in 400
 
 Writes ``bench/results/efce-YYYY-MM-DD.{md,json}`` and the plots ``efce-...-poker.png`` and
 ``efce-...-grid.png``.
@@ -29,7 +31,7 @@ from bench.isolated import TAG, run_isolated  # noqa: E402
 
 def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str, check: int,
           step_cap: float, burn_in: int, thin: int, growth: float = 0.1, check_workers: int = 1,
-          workers: int = 1, overlap: bool = False) -> dict:
+          workers: int = 1, overlap: bool = False, state: str = "") -> dict:
     import seqform
     import efce  # registers the games
     del efce
@@ -42,6 +44,8 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
                       step_cap=step_cap, thin=thin,
                       growth=growth, progress=lambda m: print(m, file=sys.stderr, flush=True),
                       every=30, workers=workers, overlap=overlap)
+    if state:
+        _save_state(state, spec, seed, res)
     val = validated_regret(game, res, samples=check, burn_in=burn_in, workers=check_workers)
     if hasattr(game, "polymatrix"):
         gamma = int(sum(game.polymatrix().num_actions))
@@ -61,9 +65,64 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
             "energy_drift": val.energy_drift}
 
 
+def _state_path(folder: str | None, spec: str, seed: int) -> str:
+    """Where --save-state puts a run's q_lambda ("" when it is not saved)."""
+    if not folder:
+        return ""
+    slug = "".join(c if c.isalnum() else "-" for c in spec).strip("-")
+    return str(Path(folder) / f"{slug}-seed{seed}.pkl")
+
+
+def _save_state(path: str, spec: str, seed: int, res) -> None:
+    """The run's final q_lambda (its deviations and lambdas), so that it can be validated again
+    later (``--revalidate``) with more burn-in or larger samples, without another hour."""
+    import dataclasses
+    import pickle
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    # every field: the models locate a deviation by its trigger and plan, not by its strategy
+    devs = [dataclasses.astuple(d) for d in res.deviations]
+    Path(path).write_bytes(pickle.dumps({"spec": spec, "seed": seed, "weights": list(res.weights), "deviations": devs,
+                                         "lam": [float(x) for x in res.lam], "rounds": res.rounds,
+                                         "initial_regret": res.initial_regret, "final_regret": res.max_regret,
+                                         "seconds": res.seconds["total"]}))
+
+
+def revalidate(path: str, check: int, burn_in: int, workers: int) -> dict:
+    """``validated_regret`` of a saved run's q_lambda (``_save_state``): a row for the table."""
+    import pickle
+
+    import seqform
+    import efce  # registers the games
+    del efce
+    from efce.family import Deviation
+    from efce.sampling import SamplingResult, validated_regret
+    st = pickle.loads(Path(path).read_bytes())
+    game = seqform.games.load(st["spec"])
+    res = SamplingResult(game.name, [], st["final_regret"], st["initial_regret"], st["rounds"], 0,
+                         {"total": st["seconds"]}, 0, deviations=[Deviation(*d) for d in st["deviations"]],
+                         lam=st["lam"], weights=tuple(st["weights"]))
+    val = validated_regret(game, res, samples=check, burn_in=burn_in, workers=workers)
+    return {"state": str(path), "game": game.name, "seed": st["seed"], "rounds": st["rounds"],
+            "initial_regret": st["initial_regret"], "final_regret": st["final_regret"], "check_samples": val.samples,
+            "validation_burn_in": val.burn_in, "energy_drift": val.energy_drift, "found_regret": val.found,
+            "validated_regret": val.validated, "validated_stderr": val.stderr}
+
+
+def _revalidation_report(rows: list) -> str:
+    lines = ["| state | game | run seed | rounds | initial regret | in-sample / initial | check | burn-in | drift | "
+             "fresh max | validated | validated / initial |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        i = r["initial_regret"]
+        lines.append(f"| {Path(r['state']).name} | {r['game']} | {r['seed']} | {r['rounds']:,} | {i:.4g} | "
+                     f"{r['final_regret'] / i:.3g} | {r['check_samples']:,} | {r['validation_burn_in']} | "
+                     f"{r['energy_drift']:+.1f} | {r['found_regret']:.4g} | {r['validated_regret']:.4g} +- "
+                     f"{r['validated_stderr']:.2g} | {r['validated_regret'] / i:.3g} +- {r['validated_stderr'] / i:.2g} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--child", nargs=13, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=14, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--poker", default="8", help="Indian poker deck sizes")
     ap.add_argument("--grids", default="5,10,15,20", help="grid sizes L")
     ap.add_argument("--grid-seeds", default="0", help="random grid games per size")
@@ -87,6 +146,11 @@ def main(argv=None) -> int:
     ap.add_argument("--burn-in", type=int, default=100,
                     help="Gibbs sweeps from uniform profiles before the validation samples are read")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--save-state", default=None, metavar="DIR",
+                    help="save each run's final q_lambda to DIR/GAME-seedS.pkl, for --revalidate")
+    ap.add_argument("--revalidate", nargs="+", default=None, metavar="FILE",
+                    help="run nothing: validate saved runs (--save-state) again with --check, --burn-in and "
+                         "--check-workers")
     ap.add_argument("--from-json", nargs="+", default=None, metavar="FILE",
                     help="run nothing: report the rows of earlier runs' JSON files together")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
@@ -94,9 +158,18 @@ def main(argv=None) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     if args.child:
-        spec, tl, ratio, seed, reuse, check, cap, burn, thin, growth, cw, wk, ov = args.child
+        spec, tl, ratio, seed, reuse, check, cap, burn, thin, growth, cw, wk, ov, state = args.child
         print(TAG + json.dumps(child(spec, float(tl), float(ratio), int(seed), reuse, int(check), float(cap), int(burn),
-                                     int(thin), float(growth), int(cw), int(wk), ov == "1")))
+                                     int(thin), float(growth), int(cw), int(wk), ov == "1", state)))
+        return 0
+    if args.revalidate:
+        rows = [revalidate(f, args.check, args.burn_in, args.check_workers) for f in args.revalidate]
+        md = _revalidation_report(rows)
+        print(md)
+        if not args.no_write:
+            stem = Path(args.out_dir) / f"{args.name}-{_dt.date.today().isoformat()}"
+            Path(f"{stem}.md").write_text(f"# Sampling EFCE runs validated again ({_dt.date.today().isoformat()})\n\n" + md)
+            Path(f"{stem}.json").write_text(json.dumps(rows, indent=1))
         return 0
     ptl = args.poker_time_limit or args.time_limit
     runs = [(f"indian_poker(cards={c})", 1e-4, ptl) for c in args.poker.split(",") if c] + \
@@ -112,7 +185,8 @@ def main(argv=None) -> int:
         out = run_isolated([str(Path(__file__).resolve()), "--child", spec, str(tl), str(ratio), str(args.seed),
                             args.reuse, str(args.check), str(args.step_cap), str(args.burn_in),
                             str(args.thin), str(args.growth), str(args.check_workers),
-                            str(args.workers), "1" if args.overlap else "0"], cap=tl + 3600, echo=True)
+                            str(args.workers), "1" if args.overlap else "0",
+                            _state_path(args.save_state, spec, args.seed)], cap=tl + 3600, echo=True)
         out["target_ratio"] = ratio
         out["time_limit"] = tl
         rows.append(out)

@@ -154,3 +154,24 @@ def test_bench_efce_smoke(tmp_path):
     assert len(list(tmp_path.glob("efce-*.png"))) == 2 and len(list(tmp_path.glob("efce-*.json"))) == 1
     rows = json.loads(next(tmp_path.glob("efce-*.json")).read_text())
     assert all(r["validation_burn_in"] == 100 and isinstance(r["energy_drift"], float) for r in rows)
+
+
+def test_bench_efce_saved_runs_validate_again_alike(tmp_path):
+    """--save-state keeps a run's q_lambda; --revalidate with the same settings must reproduce
+    the validation the run itself reported (same seeds, so the same chains)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    bench = [sys.executable, str(root / "bench" / "bench_efce.py"), "--check", "200", "--burn-in", "20",
+             "--out-dir", str(tmp_path)]
+    r = subprocess.run(bench + ["--poker", "3", "--grids", "", "--time-limit", "2", "--save-state",
+                                str(tmp_path / "state"), "--name", "run"], cwd=str(root), capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    run_row = json.loads(next(tmp_path.glob("run-*.json")).read_text())[0]
+    r = subprocess.run(bench + ["--revalidate", *map(str, (tmp_path / "state").glob("*.pkl")), "--name", "again"],
+                       cwd=str(root), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    again = json.loads(next(tmp_path.glob("again-*.json")).read_text())
+    assert len(again) == 1 and again[0]["rounds"] == run_row["rounds"] and "| indian_poker(cards=3) |" in r.stdout
+    for k in ("found_regret", "validated_regret", "validated_stderr", "energy_drift"):
+        assert again[0][k] == pytest.approx(run_row[k], abs=1e-12)
