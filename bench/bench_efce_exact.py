@@ -28,7 +28,7 @@ from bench.report import finish, start  # noqa: E402
 
 def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"), warm: float = 0.0,
           smoothing: float = 0.8, lp_cap: float = float("inf"), pool_cap: float | None = None,
-          max_idle: int = 50, pricing_cap: float | None = None) -> dict:
+          max_idle: int = 50, pricing_cap: float | None = None, objectives: str = "") -> dict:
     import numpy as np
 
     import seqform
@@ -45,6 +45,9 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
     runs = [("welfare", np.ones(N))]
     if ranges:
         runs += [(f"{'max' if s > 0 else 'min'} u{n}", s * np.eye(N)[n]) for n in range(N) for s in (1, -1)]
+    if objectives:
+        wanted = [x.strip() for x in objectives.split(",")]
+        runs = [r for r in runs if r[0] in wanted]
 
     def solve_all(runs, eps=0) -> list:
         out = []
@@ -57,8 +60,10 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
             try:
                 r = cg.solve(w, eps=eps, time_limit=min(left, lp_cap), pricing_time_limit=pricing_cap)
             except SolverError as e:  # one objective's time limit: the others' results stand
+                f = getattr(e, "feasible", None)   # the stopped LP's EFCE, exact: a lower bound when certified
                 out.append({"objective": name, "unfinished": str(e), "seconds": time.perf_counter() - t,
-                            "lp_value": getattr(e, "lp_value", None), "upper_bound": getattr(e, "upper_bound", None)})
+                            "lp_value": getattr(e, "lp_value", None), "upper_bound": getattr(e, "upper_bound", None),
+                            "feasible_value": str(f.objective) if f is not None and f.certified else None})
                 continue
             out.append({"objective": name, "value": str(r.objective), "value_float": float(r.objective),
                         "payoffs": [str(x) for x in r.payoffs], "certified": bool(r.certified),
@@ -70,8 +75,8 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
     out = solve_all(runs)
     row = {"game": game.name, "runs": out, "profiles": int(len(cg.S)), "retired": cg.retired,
            "seconds": time.perf_counter() - t0}
-    if ranges and sampler > 0 and not any("unfinished" in x for x in out):
-        row["sampler"] = _sampler_in_ranges(game, sampler, out, lambda eps: solve_all(runs[1:], eps))
+    if ranges and sampler > 0 and not objectives and not any("unfinished" in x for x in out):
+        row["sampler"] = _sampler_in_ranges(game, sampler, out, lambda eps: solve_all(runs[1:], eps))  # not welfare
         row["profiles"], row["retired"], row["seconds"] = int(len(cg.S)), cg.retired, time.perf_counter() - t0
     return row
 
@@ -140,6 +145,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pricing-cap", type=float, default=None, metavar="S",
                     help="seconds per pricing integer program (default: none); one stopped early leaves its LP "
                          "not proved optimal but bounded (the table's pricing bound)")
+    ap.add_argument("--objectives", default="", metavar="LIST",
+                    help="only these LPs, by name, separated by commas (welfare, max u0, min u0, ...; default: all)")
     ap.add_argument("--name", default="efce-exact", help="results file stem: NAME-YYYY-MM-DD.{md,json}")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
@@ -152,7 +159,7 @@ def main(argv=None) -> int:
         print(f"{spec}: column generation, cap {args.cap:g} s", file=sys.stderr, flush=True)
         kw = {"ranges": args.ranges, "sampler": args.sampler, "budget": 0.95 * args.cap, "warm": args.warm_start,
               "smoothing": args.smoothing, "lp_cap": args.lp_cap, "pool_cap": args.pool_cap,
-              "max_idle": args.max_idle, "pricing_cap": args.pricing_cap}
+              "max_idle": args.max_idle, "pricing_cap": args.pricing_cap, "objectives": args.objectives}
         r = run_isolated([str(Path(__file__).resolve()), "--child", spec, json.dumps(kw)], cap=args.cap, echo=True)
         r.setdefault("game", spec)
         rows.append(r)
@@ -179,8 +186,10 @@ def main(argv=None) -> int:
         for x in r["runs"] + [dict(x, objective=f"{x['objective']}, eps {samp['eps']}") for x in samp.get("eps_runs", [])]:
             if "unfinished" in x:
                 ub, lp = x.get("upper_bound"), x.get("lp_value")
-                lines.append(f"| {r['game']} | {x['objective']} | not finished: {x['unfinished'][:200]} | "
-                             f"{'' if lp is None else f'{lp:.6g}'} | | | | | | "
+                fv = x.get("feasible_value")
+                lines.append(f"| {r['game']} | {x['objective']} | not finished"
+                             + (f" (a certified EFCE reaches {fv})" if fv else "") + f": {x['unfinished'][:200]} | "
+                             f"{'' if lp is None else f'{lp:.6g}'} | {'yes' if fv else ''} | no | | | | "
                              f"{'' if ub is None or ub == float('inf') else f'{ub:.6g}'} | {x.get('seconds', 0):.0f} |")
                 continue
             val = x["value"] if len(x["value"]) <= 30 else x["value"][:27] + "..."

@@ -82,14 +82,19 @@ _BASIC, _ZERO = 1, 3
 
 class ColumnGenerationStopped(SolverError):
     """Column generation reached its time limit. What was known then: ``lp_value``, the
-    restricted LP's value (float; in the second phase a feasible EFCE's objective, else None),
-    and ``upper_bound``, the least weak-duality bound of the exact pricings so far (float; inf
-    when none ran in the second phase): the optimum lies between them."""
+    restricted LP's value (float; in the second phase a feasible EFCE's objective, else None);
+    ``feasible``, that EFCE solved again in rationals and verified (a ``ColumnGenerationResult``
+    with ``proved_optimal`` False; its exact ``objective`` is a lower bound on the optimum when
+    it is ``certified``; None in the first phase); and ``upper_bound``, weak duality's least
+    bound (float; from the exact pricings, or from the pricing's LP relaxation when none ran in
+    the second phase): the optimum lies between them."""
 
-    def __init__(self, message: str, lp_value: float | None = None, upper_bound: float = math.inf):
+    def __init__(self, message: str, lp_value: float | None = None, upper_bound: float = math.inf,
+                 feasible=None):
         super().__init__(message)
         self.lp_value = lp_value
         self.upper_bound = upper_bound
+        self.feasible = feasible
 
 
 @dataclass
@@ -490,13 +495,15 @@ class EFCEColumnGeneration:
                         self._set_duals(y, w)
                         relax = self.pricer.relaxation_bound(time_limit=60.0)
                         best_bound = res.objective + max(0.0, relax - float(y[-1]))
-                    known = ""
+                    known, feasible = "", None
                     if solved:
                         known = f"; the optimum lies between {res.objective:.6g} and " + \
                                 (f"{best_bound:.6g}" if best_bound < math.inf else "an unknown bound")
+                        feasible = self._certify(res, w, max(0.0, best_bound - res.objective), it, t0, eps)
+                        feasible.proved_optimal = False
                     raise ColumnGenerationStopped(f"column generation: time limit of {time_limit:g} s reached "
                                                   f"({len(self.S):,} profiles{known})",
-                                                  float(res.objective) if solved else None, best_bound)
+                                                  float(res.objective) if solved else None, best_bound, feasible)
                 res, K0 = self._retire(res, K0)
                 c = self.U @ w
                 basis = self._basis(res, K0) if res is not None else None

@@ -314,7 +314,8 @@ def test_time_limit_bounds_every_pricing_integer_program():
 
 def test_a_stop_before_any_integer_program_is_bounded_by_the_relaxation(monkeypatch):
     """Stopped in the second phase before an integer program has priced (the annealed chains
-    answered every round), the bound comes from the pricing's LP relaxation at the last duals.
+    answered every round), the bound comes from the pricing's LP relaxation at the last duals,
+    and the restricted LP's distribution comes back exact and verified.
     On 3-card Indian poker every EFCE pays player 0 exactly 0
     (``test_eps_polytope_contains_the_efce_polytope``); minimising it, the stopped LP's value
     and that bound must bracket 0. The clock is one second per restricted LP; the second phase
@@ -343,6 +344,10 @@ def test_a_stop_before_any_integer_program_is_bounded_by_the_relaxation(monkeypa
             if e.lp_value is not None:
                 assert runs == {True: 0, False: 1}
                 assert e.upper_bound < np.inf and e.lp_value <= 1e-9 <= e.upper_bound + 1e-9
+                # the stopped LP's distribution, exact and verified: a certified lower bound
+                f = e.feasible
+                assert f.certified and not f.proved_optimal and f.max_regret <= 0
+                assert _independent_regret(game, f) <= 0 and float(f.objective) == pytest.approx(e.lp_value, abs=1e-9)
                 seen += 1
     assert seen >= 3
 
