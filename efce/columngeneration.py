@@ -339,12 +339,7 @@ class EFCEColumnGeneration:
         y = self._duals(res, Amat, cost)
         a = self.smoothing
         found = None
-        if not cheap:
-            self._set_duals(y, w)
-            self._mu = float(y[-1])
-            self._center = y.copy()
-            return self._price_exact(res)
-        if a > 0 and self._center is not None:
+        if cheap and a > 0 and self._center is not None:
             sep = a * self._center + (1.0 - a) * y
             self._set_duals(sep, w)
             found = self._annealed_candidates(float(sep[-1]))
@@ -356,7 +351,7 @@ class EFCEColumnGeneration:
                 self._center = sep
                 return found[good], None, None
         self._center = y.copy()
-        found = self._annealed_candidates(self._mu)
+        found = self._annealed_candidates(self._mu) if cheap else None
         if found is not None:
             return found, None, None
         return self._price_exact(res)
