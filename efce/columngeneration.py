@@ -48,6 +48,8 @@ clock, so its pool, and the run after it, depend on the machine's speed).
 u is a sum of chance x payoff with a known common denominator), and the distribution is then
 *verified* independently: it is a distribution, and the causal-deviation dynamic program over
 every trigger, in rationals, finds no deviation that gains (``max_regret`` exactly 0 or below).
+HiGHS's basis is feasible up to its tolerance (1e-7), so in rationals it can miss; then the LP
+is solved again from that basis with tolerances 1e-10 and verified once more (``_certified``).
 Its payoffs and objective are exact. Optimality: no profile has reduced cost above the pricing
 tolerance (``tol`` r_max) by HiGHS's MIP, whose own gap tolerance is 1e-9; by weak duality the
 optimum is at most the restricted LP's plus the largest reduced cost (``bound``).
@@ -78,6 +80,8 @@ from seqform.result import Result
 from .factormap import FactorMAP
 
 _BASIC, _ZERO = 1, 3
+#: HiGHS's least feasibility tolerances (its default is 1e-7), for the re-solve of ``_certified``
+_TIGHT = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
 
 class ColumnGenerationStopped(SolverError):
@@ -178,6 +182,7 @@ class EFCEColumnGeneration:
         self.stall_gain = float(stall_gain) * max(1.0, self.rmax)
         self.idle = np.zeros(0, dtype=np.int64)
         self.retired = 0
+        self.tight_resolves = 0   # LPs solved again with tight tolerances (``_certified``)
 
     # ------------------------------------------------------------------ the rows
     def _structure(self) -> None:
@@ -299,11 +304,12 @@ class EFCEColumnGeneration:
         return res, K_before - int(drop[:K_before].sum())
 
     # ------------------------------------------------------------------ the restricted LP
-    def _lp(self, c: np.ndarray, phase1: bool, basis=None, primal: bool = True, eps: float = 0.0):
+    def _lp(self, c: np.ndarray, phase1: bool, basis=None, primal: bool = True, eps: float = 0.0,
+            tight: bool = False):
         """Solve the restricted LP over (v, eps, p); returns the HiGHS result. Phase 1 minimises
         eps, the largest gain any trigger's best deviation may keep (so the restricted LP is
         always feasible, and its duals say which profiles would lower the worst regret); phase
-        2 fixes it at ``eps`` (0: the EFCE polytope)."""
+        2 fixes it at ``eps`` (0: the EFCE polytope). ``tight``: HiGHS's least tolerances."""
         from seqform.lp.highs import solve_highs
         K = self.Gt.shape[1]
         P = len(self.pair_rows)
@@ -321,8 +327,10 @@ class EFCEColumnGeneration:
         # (primal simplex can stall on the degenerate first phase: past primal_time_limit seconds
         # the caller starts again from scratch, with dual simplex)
         warm = basis is not None and primal
-        res = solve_highs(Amat, cost, lo, hi, rlo, rhi, maximize=True, basis=basis,
-                          options={"simplex_strategy": 4} if warm else None,
+        options = {"simplex_strategy": 4} if warm else {}
+        if tight:
+            options.update(_TIGHT)
+        res = solve_highs(Amat, cost, lo, hi, rlo, rhi, maximize=True, basis=basis, options=options,
                           time_limit=self.primal_time_limit if warm else None)
         return res, Amat, cost
 
@@ -494,7 +502,7 @@ class EFCEColumnGeneration:
                     if solved:
                         known = f"; the optimum lies between {res.objective:.6g} and " + \
                                 (f"{best_bound:.6g}" if best_bound < math.inf else "an unknown bound")
-                        feasible = self._certify(res, w, max(0.0, best_bound - res.objective), it, t0, eps)
+                        feasible = self._certified(res, w, max(0.0, best_bound - res.objective), it, t0, eps)
                         feasible.proved_optimal = False
                     raise ColumnGenerationStopped(f"column generation: time limit of {time_limit:g} s reached "
                                                   f"({len(self.S):,} profiles{known})",
@@ -548,7 +556,7 @@ class EFCEColumnGeneration:
                     self.say(f"the best profile is in the LP already (reduced cost {rc:.3g}): numerical limit")
                     break
         gap = best_bound - res.objective if best_bound < math.inf else (ub or 0.0)
-        out = self._certify(res, w, max(0.0, gap), it, t0, eps)
+        out = self._certified(res, w, max(0.0, gap), it, t0, eps)
         out.proved_optimal = proved
         return out
 
@@ -560,6 +568,29 @@ class EFCEColumnGeneration:
             m._table = None   # the leaf table is cached against lambda only
 
     # ------------------------------------------------------------------ exactness
+    def _certified(self, res, w: np.ndarray, bound: float, it: int, t0: float,
+                   eps: Fraction) -> ColumnGenerationResult:
+        """``_certify`` the second phase's last LP; if its distribution fails, once more after
+        re-solving that LP from its basis with HiGHS's least tolerances. HiGHS stops at a basis
+        feasible up to 1e-7; solved in rationals such a basis can leave a deviation a gain of
+        that order (the 6 x 6 grid: 2 of 73 LPs, 5e-8), and at 1e-10 the simplex sees the
+        violation and pivots on."""
+        out = self._certify(res, w, bound, it, t0, eps)
+        if out.certified or res.col_status is None:
+            return out
+        self.tight_resolves += 1
+        self.say(f"the optimal basis, solved in rationals, is not an exact {'eps-' if eps else ''}EFCE (largest "
+                 f"gain {float(out.max_regret):.3g}): solving the LP again with tolerances 1e-10")
+        try:
+            # profiles priced in after that LP join it nonbasic (at a time-limit stop)
+            basis = self._basis(res, len(res.col_status) - self.nv - 1)
+            res2, _, _ = self._lp(self.U @ w, False, basis, primal=False, eps=float(eps), tight=True)
+        except SolverError as e:
+            self.say(f"the re-solve failed ({e}); the distribution stays uncertified")
+            return out
+        again = self._certify(res2, w, bound, it, t0, eps)
+        return again if again.certified else out
+
     def _certify(self, res, w: np.ndarray, bound: float, it: int, t0: float,
                  eps: Fraction = Fraction(0)) -> ColumnGenerationResult:
         """Solve the second phase's optimal basis in rationals, then verify the distribution

@@ -166,6 +166,26 @@ def test_random_games_equal_the_full_lp(tree, smoothing):
     _check_against_full_lp(game, [np.ones(game.num_players), np.eye(game.num_players)[0]], smoothing)
 
 
+def test_a_basis_infeasible_in_rationals_is_solved_again_tightly():
+    """HiGHS's optimal basis can be feasible only up to its tolerance, so that in rationals a
+    deviation keeps a small gain (the 6 x 6 grid, 2 of 73 LPs). Such a basis made on purpose:
+    the restricted LP's optimal basis at eps = 1/10, read at eps = 0. ``_certified`` must find
+    it wanting, solve the LP again from it, and return an exact EFCE at the full LP's optimum."""
+    game = grid_game(2, 0)
+    prof = profiles(compile_tree(game))
+    cg = EFCEColumnGeneration(game)
+    e = np.eye(game.num_players)
+    failed = 0
+    for w in (e[0], -e[0], e[3], -e[3]):
+        cg.solve(w)                                  # the pool now holds the optimum's profiles
+        res, _, _ = cg._lp(cg.U @ w, False, eps=0.1)
+        failed += not cg._certify(res, w, 0.0, 0, 0.0, Fraction(0)).certified
+        out = cg._certified(res, w, 0.0, 0, 0.0, Fraction(0))
+        assert out.certified and out.max_regret <= 0 and _independent_regret(game, out) <= 0
+        assert float(out.objective) == pytest.approx(solve_lp(prof, w).objective, abs=1e-9)
+    assert failed >= 2 and cg.tight_resolves == failed
+
+
 # the eps-EFCE polytope (every causal deviation may gain up to eps): the ranges an iterative
 # method's payoffs must lie in; the full LP with eps on its trigger rows is the oracle
 @pytest.mark.parametrize("eps", [Fraction(1, 100), Fraction(1, 7)])
