@@ -205,7 +205,7 @@ def main(argv=None) -> int:
         r.setdefault("overlap", False)
     used = sorted({r["reuse"] for r in rows})
     lines = [f"# Dudik & Gordon (2009)'s experiments, sampling EFCE ({day})", "",
-             "Each run in a fresh process, MCMC seed 0, until the time limit in the table. A run stops early when the "
+             f"Each run in a fresh process, MCMC seed {args.seed}, until the time limit in the table. A run stops early when the "
              "largest estimated causal-deviation regret falls to the target fraction of the first round's. Sample "
              "reuse: " + "; ".join(f"{reuse[u]}" for u in used) + ".", "",
              "* *final regret*: the last round's estimate, on the reweighted sample lambda was fitted to (the paper's "
