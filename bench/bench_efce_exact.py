@@ -73,12 +73,12 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
         return out
 
     out = solve_all(runs)
-    row = {"game": game.name, "runs": out, "profiles": int(len(cg.S)), "retired": cg.retired,
-           "tight_resolves": cg.tight_resolves, "seconds": time.perf_counter() - t0}
+    row = {"game": game.name, "runs": out}
     if ranges and sampler > 0 and not objectives and not any("unfinished" in x for x in out):
         row["sampler"] = _sampler_in_ranges(game, sampler, out, lambda eps: solve_all(runs[1:], eps))  # not welfare
-        row["profiles"], row["retired"], row["seconds"] = int(len(cg.S)), cg.retired, time.perf_counter() - t0
-        row["tight_resolves"] = cg.tight_resolves
+    # the pool's counters after everything this game solved (the sampler's eps LPs included)
+    row.update(profiles=int(len(cg.S)), retired=cg.retired, tight_resolves=cg.tight_resolves,
+               seconds=time.perf_counter() - t0)
     return row
 
 

@@ -604,7 +604,7 @@ class EFCEColumnGeneration:
             try:
                 p = self._basis_solution(res, ncols, eps)
             except (TooLarge, SolverError) as e:
-                # seen twice in 73 LPs on the 6 x 6 grid, not reproduced alone: say why, for the log
+                # say why, for the log (the basis may be singular in rationals, or too large to solve)
                 self.say(f"the optimal basis was not solved in rationals ({type(e).__name__}: {e}); "
                          "verifying the rounded floats instead")
                 p = None
