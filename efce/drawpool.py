@@ -7,7 +7,10 @@ worker needs is lambda aggregated per trigger (``L`` and ``Lam``, the model's on
 boosting changes), sent with each task: a few tens of kilobytes. Each worker builds its own
 model of q_lambda once, from the pickled game (``concurrent.futures`` with spawned processes; a
 spawned child inherits no threads or state from the caller). Random streams come from the
-parent's generator, so a run is reproducible for a given number of workers.
+parent's generator, so a run is reproducible for a given number of workers. A spawned child
+imports the caller's main script again: if its top-level code, unguarded by
+``if __name__ == "__main__":``, starts a pool again, ``DrawPool`` raises ``UnguardedMainError`` at
+once (``seqform.spawnpool.spawn_pool``).
 
 References:
 
@@ -15,10 +18,9 @@ References:
 """
 from __future__ import annotations
 
-import multiprocessing
 import signal
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 import scipy.sparse as sp
@@ -60,10 +62,11 @@ class DrawPool:
     them. Between the two the parent may go on fitting (``sample_efce(overlap=True)``)."""
 
     def __init__(self, make, game, w, engine: str | None, workers: int):
+        # here, not at the top: the workers import this module, and need none of seqform.study
+        from seqform.spawnpool import spawn_pool, stop_broken_pool
         self.workers = workers
         self.pending = None
-        self.ex = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start,
-                                      initargs=(make, game, np.asarray(w, dtype=float), engine))
+        self.ex = spawn_pool(workers, _start, (make, game, np.asarray(w, dtype=float), engine))
         # Start every worker now, with SIGINT ignored while they are spawned: a spawned child
         # keeps an ignored SIGINT through exec, so Ctrl-C cannot interrupt its imports before its
         # initializer runs (the executor spawns lazily, one worker per task, and one left
@@ -75,8 +78,12 @@ class DrawPool:
         finally:
             if main:
                 signal.signal(signal.SIGINT, old)
-        for f in started:
-            f.result()
+        try:
+            for f in started:
+                f.result()
+        except BrokenProcessPool:
+            stop_broken_pool(self.ex)  # UnguardedMainError if the workers re-ran an unguarded script
+            raise
 
     def submit(self, model, S: np.ndarray, sweeps: int, rng: np.random.Generator, stats: bool = True) -> None:
         """Start advancing the chains S (split into ``workers`` contiguous shares). One draw is

@@ -35,6 +35,17 @@ class SolverError(SeqformError):
     """The LP solver did not return an optimal solution (status, time limit, numerical trouble)."""
 
 
+class TimeLimitError(SolverError):
+    """A solver stopped by its time limit before it reached an optimum. ``col_value`` and
+    ``row_dual``: where HiGHS stood when it stopped (arrays, or None when it had no solution),
+    from which a caller can still bound the answer exactly."""
+
+    def __init__(self, message: str, col_value=None, row_dual=None):
+        super().__init__(message)
+        self.col_value = col_value
+        self.row_dual = row_dual
+
+
 class StrategyError(SeqformError):
     """A strategy that is not a proper distribution at some information set, or has the wrong shape."""
 
@@ -45,3 +56,8 @@ class CertificateError(SeqformError):
 
 class CheckpointError(SeqformError):
     """A checkpoint that cannot be resumed here: another algorithm, game or format."""
+
+
+class UnguardedMainError(SeqformError):
+    """A process pool's spawned workers, importing the main script again, found its top-level code
+    starting a pool of its own: the script lacks ``if __name__ == "__main__":``."""

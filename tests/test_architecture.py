@@ -12,7 +12,7 @@ EXTENSIONS = {"refinements", "lossless", "doracle", "efce"}
 PACKAGES = ["seqform", *sorted(EXTENSIONS)]
 # the core's layers, lowest first: a module may import its own layer and the layers below it
 LAYERS = [
-    {"errors", "registry", "silence"},
+    {"errors", "registry", "silence", "spawnpool"},
     {"model"},
     {"games"},
     {"lp"},

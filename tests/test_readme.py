@@ -1,7 +1,10 @@
 """Every code block in README.md runs, and the output it shows is what the code prints.
 
-- ```python blocks: each runs as written, alone, in a fresh interpreter (so a block that uses a name
-  it does not define fails here as it would for a reader).
+- ```python blocks: each runs as written, alone, in a fresh interpreter, saved as a file and run as
+  ``python block.py`` the way a reader runs it (so a block that uses a name it does not define
+  fails here as it would for a reader, and so does one that starts a process pool without
+  ``if __name__ == "__main__":``: the pool's spawned workers import the file again, which
+  ``python -c`` hides).
 - Shell blocks: every ``$ command`` line runs in a shell (``seqform`` is this environment's); the
   lines under a command, up to the next ``$``, are its expected standard output, compared line by
   line with the timings masked (see ``normalise``).
@@ -106,7 +109,8 @@ SHELL_CASES = [(start, cmd, expected) for start, body in SHELL for cmd, expected
 def test_python_block_runs(start, code, tmp_path):
     if "plot(" in code and _missing("matplotlib"):
         pytest.skip("the block draws a plot and matplotlib is not installed")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    (tmp_path / "block.py").write_text(code + "\n")
+    r = subprocess.run([sys.executable, "block.py"], capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert r.returncode == 0, f"README.md line {start}: the block fails:\n{r.stderr[-3000:]}"
 
 

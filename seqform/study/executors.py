@@ -10,6 +10,12 @@ cells, collects ``(cell, rows)`` or ``(cell, error)`` as they finish, and retrie
   (no fork: HiGHS and OpenSpiel hold threads). At most ``workers`` cells are in flight, so when a
   worker dies (killed, out of memory) and the pool breaks, the cells in flight are the ones to
   charge an attempt and run again, on a new pool.
+* A spawned worker imports the driver's main script again (as ``__mp_main__``). A script whose
+  top-level code starts a pool, without ``if __name__ == "__main__":``, would start one in every
+  worker while it is still starting, which ``multiprocessing`` refuses with a RuntimeError and a
+  traceback per worker and per retry. ``seqform.spawnpool.spawn_pool`` makes such a worker exit at once, quietly,
+  with the status ``UNGUARDED_EXIT``; ``stop_broken_pool`` finds that status among the broken
+  pool's workers and raises ``UnguardedMainError``, one line naming the fix. Nothing is retried.
 * ``RayExecutor(address)``: Ray tasks (``pip install "seqform[distributed]"``); ``address=None``
   starts a local Ray runtime, else joins the cluster at ``address`` ("auto", "ray://host:10001",
   ...). A dead worker is Ray's ``WorkerCrashedError``, retried by the driver like any failure.
@@ -23,11 +29,12 @@ import os
 import signal
 import socket
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import wait as futures_wait
 from concurrent.futures.process import BrokenProcessPool
 
 from seqform.errors import SeqformError
+from seqform.spawnpool import spawn_pool, stop_broken_pool
 
 _TRUTHS: dict = {}
 _TREES: dict = {}
@@ -126,9 +133,7 @@ class LocalExecutor:
         self._running: dict = {}  # future -> cell
 
     def _new_pool(self) -> None:
-        import multiprocessing
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_worker_setup, initargs=(self.truths, True))
+        self._pool = spawn_pool(self.workers, _worker_setup, (self.truths, True))
 
     @property
     def capacity(self) -> int:
@@ -163,8 +168,8 @@ class LocalExecutor:
             for f, cell in list(self._running.items()):
                 out.append((cell, None, WorkerDied("a worker process died while this cell ran (the pool broke)")))
             self._running.clear()
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            pool, self._pool = self._pool, None
+            stop_broken_pool(pool)  # an unguarded main script: UnguardedMainError, no cell retried
         return out
 
     def shutdown(self, kill: bool = False) -> None:

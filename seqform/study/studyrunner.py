@@ -7,7 +7,9 @@
    to each worker once (``seqform.study.executors``);
 2. **resumable**: cells whose file in ``out/cells`` says ``ok`` are skipped; the others run;
 3. **failures**: a cell that raises, passes its ``time_limit`` or whose worker dies is retried
-   once; if it fails again it is recorded as failed with its error, and the study goes on;
+   once; if it fails again it is recorded as failed with its error, and the study goes on. A
+   main script that calls ``run_study`` without ``if __name__ == "__main__":`` (the local pool's
+   workers import it again) stops the study at once with ``UnguardedMainError``, nothing retried;
 4. **Ctrl-C** stops the workers, gathers the finished cells into ``results.parquet`` (a
    consistent table: whole cells only) and re-raises ``KeyboardInterrupt``;
 5. a progress bar over cells (tqdm, on standard error) with rate and time left.
@@ -96,6 +98,12 @@ def run_study(spec: StudySpec, out: str | Path, *, workers: int | None = None, r
     StudyResult
         Cells in the study, skipped, run ok, failed (after one retry), retries, rows, seconds.
 
+    Raises
+    ------
+    UnguardedMainError
+        The local pool's workers, importing the calling script again, found its top-level code
+        starting the study again: that code belongs under ``if __name__ == "__main__":``.
+
     Examples
     --------
     >>> import pathlib, tempfile
@@ -110,6 +118,12 @@ def run_study(spec: StudySpec, out: str | Path, *, workers: int | None = None, r
     3
     """
     import os
+    if not ray:
+        from seqform.spawnpool import exit_if_bootstrapping
+        # a local pool's worker running an unguarded main script again ends here, before it writes
+        # in ``out`` (environment.json) or computes the ground truths: the driver's pool then
+        # raises UnguardedMainError
+        exit_if_bootstrapping()
     say = say or (lambda msg: None)
     out = Path(out)
     try:
@@ -146,6 +160,9 @@ def run_study(spec: StudySpec, out: str | Path, *, workers: int | None = None, r
         except KeyboardInterrupt:
             executor.shutdown(kill=True)
             result.rows = studytable.consolidate(out, keys)
+            raise
+        except BaseException:  # UnguardedMainError, a table that cannot be written: no worker outlives it
+            executor.shutdown(kill=True)
             raise
         executor.shutdown()
     result.rows = studytable.consolidate(out, keys)
