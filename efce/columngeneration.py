@@ -77,7 +77,7 @@ from seqform.errors import SeqformError, SolverError
 from seqform.exact.sparselu import SparseLU, TooLarge
 from seqform.result import Result
 
-from .factormap import FactorMAP
+from .factormap import FactorMAP, MapSolution
 
 _BASIC, _ZERO = 1, 3
 #: HiGHS's least feasibility tolerances (its default is 1e-7), for the re-solve of ``_certified``
@@ -173,6 +173,7 @@ class EFCEColumnGeneration:
         self.smoothing = float(smoothing)
         self._center = None
         self._deadline = None
+        self._mip_on_deadline = False   # whether the last integer program ran on what was left of solve's clock
         self.primal_time_limit = 10.0
         # the pool's upkeep (``_retire``): an optimal basis holds at most nrows + 1 profiles
         self.pool_cap = 4 * (self.nrows + 1) if pool_cap is None else pool_cap
@@ -430,12 +431,19 @@ class EFCEColumnGeneration:
         ``pricing_time_limit`` or by what is left of ``solve``'s time limit (one integer program
         on 4-card Indian poker takes 11 minutes: without this a time limit could be overrun by
         that much)."""
-        self.say(f"pricing by integer program over {self.pricer.nx + self.pricer.nmu:,} variables")
         limit = self.pricing_time_limit
+        self._mip_on_deadline = False
         if self._deadline is not None:
-            left = max(1.0, self._deadline - time.perf_counter())
+            # no floor under what is left: a clock that has run out starts no integer program
+            left = self._deadline - time.perf_counter()
+            self._mip_on_deadline = limit is None or left <= limit
+            if left <= 0:
+                return MapSolution(None, -math.inf, math.inf, False), -math.inf, math.inf
             limit = left if limit is None else min(limit, left)
+        self.say(f"pricing by integer program over {self.pricer.nx + self.pricer.nmu:,} variables")
         sol = self.pricer.solve(time_limit=limit)
+        if sol.stopped_empty:
+            return sol, -math.inf, math.inf
         mu = self._mu
         return sol, sol.energy - mu, sol.bound - mu
 
@@ -479,6 +487,7 @@ class EFCEColumnGeneration:
         ub = 0.0
         best_bound = math.inf   # phase 2: the least of LP + the largest reduced cost over exact pricings
         lp_phase2 = False       # res is a phase-2 LP's (its value a feasible point's, its duals phase 2's)
+        Amat = cost = None      # the last restricted LP's matrix and costs (none before the first)
         for phase1 in (True, False):
             zero = np.zeros(N)
             K0 = self.Gt.shape[1]
@@ -489,24 +498,8 @@ class EFCEColumnGeneration:
                 if it > max_iterations:
                     raise SolverError(f"column generation: no optimum after {max_iterations:,} pricing rounds")
                 if time_limit is not None and time.perf_counter() - t0 > time_limit:
-                    # what is known when it stops: the restricted LP's value (a feasible EFCE's, in
-                    # phase 2) and weak duality's bound from the exact pricings, or, when none ran,
-                    # from the pricing's LP relaxation at the last duals (seconds, not minutes)
-                    solved = lp_phase2
-                    if solved and best_bound == math.inf:
-                        y = self._duals(res, Amat, cost)
-                        self._set_duals(y, w)
-                        relax = self.pricer.relaxation_bound(time_limit=60.0)
-                        best_bound = res.objective + max(0.0, relax - float(y[-1]))
-                    known, feasible = "", None
-                    if solved:
-                        known = f"; the optimum lies between {res.objective:.6g} and " + \
-                                (f"{best_bound:.6g}" if best_bound < math.inf else "an unknown bound")
-                        feasible = self._certified(res, w, max(0.0, best_bound - res.objective), it, t0, eps)
-                        feasible.proved_optimal = False
-                    raise ColumnGenerationStopped(f"column generation: time limit of {time_limit:g} s reached "
-                                                  f"({len(self.S):,} profiles{known})",
-                                                  float(res.objective) if solved else None, best_bound, feasible)
+                    raise self._stopped(f"time limit of {time_limit:g} s reached", res if lp_phase2 else None,
+                                        Amat, cost, w, best_bound, it, t0, eps)
                 res, K0 = self._retire(res, K0)
                 c = self.U @ w
                 basis = self._basis(res, K0) if res is not None else None
@@ -533,6 +526,11 @@ class EFCEColumnGeneration:
                     if added:
                         continue
                     sol, rc, ub = self._price_exact(res)
+                if sol.stopped_empty and self._mip_on_deadline:
+                    # solve's clock ran out in (or before) the integer program, which found no
+                    # profile: the same stop as at the top of a round, with what the LP knows
+                    raise self._stopped(f"time limit of {time_limit:g} s reached while pricing", res if lp_phase2
+                                        else None, Amat, cost, w, best_bound, it, t0, eps)
                 cheap_values.clear()    # an integer program priced this round
                 if not phase1:   # ub is the MIP's bound on the largest reduced cost (never below rc)
                     best_bound = min(best_bound, res.objective + max(0.0, ub))
@@ -545,8 +543,9 @@ class EFCEColumnGeneration:
                         self.say(f"the integer program stopped at its time limit: no profile found above "
                                  f"{rc:.3g}, but it could not rule out one up to {ub:.3g}")
                         if phase1:
-                            raise SolverError("column generation: the pricing integer program hit its time limit "
-                                              f"with the regret bound still at {-res.objective:.3g}")
+                            raise ColumnGenerationStopped("column generation: the pricing integer program hit its "
+                                                          "time limit with the regret bound still at "
+                                                          f"{-res.objective:.3g}")
                         break
                     if phase1:
                         raise SolverError("column generation: phase 1 ended with a positive regret bound "
@@ -559,6 +558,27 @@ class EFCEColumnGeneration:
         out = self._certified(res, w, max(0.0, gap), it, t0, eps)
         out.proved_optimal = proved
         return out
+
+    def _stopped(self, why: str, res, Amat, cost, w: np.ndarray, best_bound: float, it: int, t0: float,
+                 eps: Fraction) -> ColumnGenerationStopped:
+        """The stop that a clock running out ends ``solve`` with: what is known then. ``res`` is
+        the last second-phase restricted LP (None in the first phase): its value, a feasible
+        EFCE's, solved again in rationals and verified, and weak duality's bound from the exact
+        pricings, or, when none ran, from the pricing's LP relaxation at its duals (seconds, not
+        minutes)."""
+        if res is None:
+            return ColumnGenerationStopped(f"column generation: {why} ({len(self.S):,} profiles)")
+        if best_bound == math.inf:
+            y = self._duals(res, Amat, cost)
+            self._set_duals(y, w)
+            relax = self.pricer.relaxation_bound(time_limit=60.0)
+            best_bound = res.objective + max(0.0, relax - float(y[-1]))
+        known = f"; the optimum lies between {res.objective:.6g} and " + \
+            (f"{best_bound:.6g}" if best_bound < math.inf else "an unknown bound")
+        feasible = self._certified(res, w, max(0.0, best_bound - res.objective), it, t0, eps)
+        feasible.proved_optimal = False
+        return ColumnGenerationStopped(f"column generation: {why} ({len(self.S):,} profiles{known})",
+                                       float(res.objective), best_bound, feasible)
 
     def _set_w(self, w: np.ndarray) -> None:
         m = self.model

@@ -41,14 +41,20 @@ from seqform.errors import SolverError
 
 @dataclass
 class MapSolution:
-    """``profile``: the best full profile (information sets + 1 entries, the models' layout);
-    ``energy``: its energy (the model's own evaluation); ``bound``: HiGHS's upper bound on the
-    maximum (equal up to its gap tolerance when ``optimal``)."""
+    """``profile``: the best full profile (information sets + 1 entries, the models' layout),
+    or None when the time limit stopped HiGHS before it found any; ``energy``: its energy (the
+    model's own evaluation; -inf without a profile); ``bound``: HiGHS's upper bound on the
+    maximum (equal up to its gap tolerance when ``optimal``; inf when it proved none)."""
 
-    profile: np.ndarray
+    profile: np.ndarray | None
     energy: float
     bound: float
     optimal: bool
+
+    @property
+    def stopped_empty(self) -> bool:
+        """The time limit stopped the integer program before it found a profile."""
+        return self.profile is None
 
 
 class FactorMAP:
@@ -224,6 +230,9 @@ class FactorMAP:
             opts["time_limit"] = float(time_limit)
         res = milp(c, constraints=cons, integrality=self.integrality,
                    bounds=Bounds(np.zeros(nx + self.nmu), np.ones(nx + self.nmu)), options=opts)
+        if res.x is None and res.status == _MILP_LIMIT:
+            # a clock that runs out is a stop, not a failure: the caller decides what it knew
+            return MapSolution(None, -math.inf, _dual_bound(res), False)
         if res.x is None:
             raise SolverError(f"HiGHS found no MAP profile: {res.message}")
         x = res.x[:nx]
@@ -231,6 +240,20 @@ class FactorMAP:
         for i in range(M):
             prof[i] = int(np.argmax(x[self.xoff[i]:self.xoff[i + 1]]))
         e = float(self.model.energy(prof[None, :])[0])
-        bound = -float(getattr(res, "mip_dual_bound", res.fun) if getattr(res, "mip_dual_bound", None) is not None
-                       else res.fun)
+        bound = _dual_bound(res)
         return MapSolution(prof, e, max(bound, e), res.status == 0)
+
+
+#: ``scipy.optimize.milp``'s status for "iteration or time limit reached"
+_MILP_LIMIT = 1
+
+
+def _dual_bound(res) -> float:
+    """HiGHS's upper bound on the maximum energy from a ``milp`` result (which minimises the
+    negated energy): its dual bound when it reports one, else its objective; inf when neither
+    is known (stopped before the root relaxation)."""
+    dual = getattr(res, "mip_dual_bound", None)
+    value = dual if dual is not None else res.fun
+    if value is None or not np.isfinite(value):
+        return math.inf
+    return -float(value)

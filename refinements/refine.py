@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 
+from seqform.errors import UnsupportedGameError
 from seqform.verify.exploitability import exploitability as _exploitability
 from seqform.exact.certificate import ExactSequenceForm, exact_bracket
 from seqform.exact.rationals import fraction_of
@@ -99,7 +100,7 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
         No basis stayed optimal as eps shrank within ``tries``, or the exact basis test needs more
         than ``exact_limit`` nonzeros.
     UnsupportedGameError
-        The game is not two-player zero-sum.
+        The game does not have two players.
     SolverError
         At a fixed eps: HiGHS fails, or iterative refinement does not reach an exactly optimal
         basis.
@@ -118,7 +119,10 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     make = CONCEPTS.get(perturbation) if isinstance(perturbation, str) else perturbation
     if make is None:
         raise PerturbationError(f"unknown refinement {perturbation!r}; choose one of {', '.join(CONCEPTS)}")
-    if tree.num_players == 2 and tree.constant_sum is None:
+    if tree.num_players != 2:
+        raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players; the refined equilibria (EFPE, "
+                                   "QPE) are computed for two-player games, zero-sum or general-sum")
+    if tree.constant_sum is None:
         return refine_general_sum(tree, make(tree), eps, progress=say)
     sf = sequence_form(tree)
     pert = make(tree)
@@ -284,7 +288,7 @@ _WRAPPER_SECTIONS = """    Parameters
         As for ``refine``: an eps whose lower bounds no realization plan meets (for EFPE, an
         eps above 1/n at an information set with n actions).
     UnsupportedGameError
-        The game is not two-player zero-sum.
+        The game does not have two players.
     SolverError
         As for ``refine``, at a fixed eps.
 """

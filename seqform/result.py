@@ -24,6 +24,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.exact.rationals import rational_str
+
 
 class Result:
     """See the module docstring. Values are player 0's in two-player zero-sum games."""
@@ -87,7 +89,7 @@ def jsonable(x):
     if isinstance(x, (list, tuple)):
         return [jsonable(v) for v in x]
     if isinstance(x, Fraction):
-        return str(x)
+        return rational_str(x)
     if isinstance(x, np.ndarray):
         return jsonable(x.tolist())
     if isinstance(x, np.bool_):

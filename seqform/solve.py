@@ -19,7 +19,7 @@ from seqform.exact.backwardinduction import backward_induction, is_perfect_infor
 from seqform.exact.certificate import (DEFAULT_EXACT_LIMIT, Certificate, ExactSequenceForm, certify,
                                        exact_bracket)
 from seqform.exact.rationals import fraction_of
-from seqform.errors import SolverError, UnsupportedGameError
+from seqform.errors import CertificateError, SolverError, UnsupportedGameError
 from seqform.model.game import Game
 from seqform.model.limits import BYTES_PER_NODE, check_lp, memory_limit
 from seqform.lp.zerosumlp import solve_lp
@@ -33,14 +33,34 @@ from seqform.model.tree import Tree, compile_tree
 class Solution(Result):
     """A solved two-player zero-sum game. Values are player 0's.
 
-    ``value``: the exact game value (Fraction) when ``certified``, else None; ``value_float`` the
-    LP's. ``exploitability``: of the returned profile, (NashConv)/2 in floats, measured by best
+    ``value``: the exact game value (Fraction) when ``certified``, else None; ``value_float``: the
+    exact value's nearest float when certified, else the LP's value, or the exact bracket's
+    midpoint when the LP's lies outside that bracket or the LP stopped at its time limit (a
+    float we print never contradicts our own exact check). ``method``: "lp-simplex", "lp-ipm",
+    ..., "backward-induction", or "lcp" when the LP's basis failed its exact check and the game
+    was solved again by Lemke's algorithm (``certificate.note`` says why). ``exploitability``: of the returned profile, (NashConv)/2 in floats, measured by best
     responses on the tree; ``exploitability_bound``: exact, rigorous upper bound (0 when
-    certified; see ``certificate``). ``profile``: behavioural strategies (uniform at information
-    sets a player's own plan never reaches); ``realization``: the LP's float plans [x, y];
-    ``exact_realization``: the verified rational plans [x, y] (Fractions) or None. ``sizes``,
-    ``seconds`` (build, solve, certify, exploitability, and total: the whole call, glue included)
-    and the ``certificate`` with its details.
+    certified; see ``certificate``). ``profile``: behavioural strategies (floats);
+    ``realization``: the float plans [x, y]; ``exact_realization``: the verified rational plans
+    [x, y] (Fractions) or None. ``exact_behaviour``: per player, exact behavioural strategies
+    (Fractions per sequence) defined at every information set, when the method has them (backward
+    induction), else None. ``sizes``, ``seconds`` (build, solve, certify, exploitability, and
+    total: the whole call, glue included) and the ``certificate`` with its details.
+
+    At information sets a player's own play excludes (its plan gives them probability 0), the
+    realization plans say nothing, and the strategies report:
+
+    * backward induction (method "backward-induction"): the optimal action, as at every other
+      information set (``exact_behaviour``): the profile is a subgame-perfect equilibrium,
+      optimal in every subgame (Kuhn 1953, "Extensive Games and the Problem of Information";
+      Selten 1975, "Reexamination of the Perfectness Concept for Equilibrium Points in Extensive
+      Games");
+    * every other method (the LP, "lp-..."; the LCP, "lcp"): the uniform distribution, derived
+      from the plans (``seqform.model.strategy.behaviour_from_realization``). A Nash equilibrium
+      says nothing off its own path; the refined equilibria of ``refinements`` choose there.
+
+    The certificate verifies the realization plans, which is all a Nash equilibrium's value and
+    exploitability depend on.
     """
 
     game: str
@@ -58,6 +78,7 @@ class Solution(Result):
     tree: Tree | None = field(default=None, repr=False)
 
     method: str = "lp"
+    exact_behaviour: list | None = field(default=None, repr=False)
 
     @property
     def lower(self) -> Fraction | None:
@@ -82,10 +103,14 @@ class Solution(Result):
 
     @property
     def exact_profile(self) -> Profile | None:
-        """The certified strategies as exact behavioural strategies (Fractions; uniform where a
-        player's own plan does not reach), or None when not certified."""
+        """The certified strategies as exact behavioural strategies (Fractions), or None when not
+        certified: ``exact_behaviour`` when the method has it (backward induction: the optimal
+        action at every information set), else derived from ``exact_realization`` (uniform where a
+        player's own plan does not reach)."""
         if self.exact_realization is None or self.tree is None:
             return None
+        if self.exact_behaviour is not None:
+            return Profile([list(b) for b in self.exact_behaviour])
         return Profile([behaviour_from_realization_exact(self.tree, p, x)
                         for p, x in enumerate(self.exact_realization)])
 
@@ -184,26 +209,79 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     exact = None
     bound = None
     value = None
-    if certify_exact:
-        say("certifying in exact arithmetic")
+    if certify_exact or lp.stopped:   # a stopped LP's bracket is what the stop knows
+        say("certifying in exact arithmetic" if not lp.stopped else f"{lp.stopped}: bracketing the value exactly")
         cert = certify(sf, lp, exact_limit)
+        if cert.basis_failed and not cert.certified:   # the floats were wrong, not too large to check
+            cert = _repaired_by_lcp(tree, sf, cert, budget, say)
         secs["certify"] = cert.seconds
         bound = cert.exploitability
         if cert.certified:
             value = cert.value
             exact = [cert.x, cert.y]
-        if cert.method == "rounded":
-            # the bound is about the rounded profile: return that profile, not the raw floats
+        xs = None
+        if cert.method in ("rounded", "lcp"):
+            # the bound is about the rounded (or the repaired) profile: return that profile, not
+            # the LP's floats
             xs = [np.array([float(v) for v in cert.x]), np.array([float(v) for v in cert.y])]
             profile = Profile([behaviour_from_realization(tree, p, xs[p]) for p in range(2)])
+    value_float = lp.value
+    if cert is not None:
+        # never report a float value our own exact check contradicts: outside the exact
+        # bracket the LP's value is wrong, and the bracket's midpoint is the better estimate
+        if cert.certified or lp.stopped or not cert.lower <= Fraction(lp.value) <= cert.upper:
+            value_float = float(cert.value if cert.certified else (cert.lower + cert.upper) / 2)
     t_expl = time.perf_counter()
     expl = _exploitability(tree, profile).exploitability
     secs["exploitability"] = time.perf_counter() - t_expl
     # the parts above leave out the glue between them (LP matrix assembly, behavioural strategies):
     # "total" is the whole call
     secs["total"] = time.perf_counter() - t0
-    return Solution(tree.name, value, lp.value, bool(cert and cert.certified), float(expl), bound, profile,
-                    [lp.x, lp.y], exact, tree.sizes(), secs, cert, tree, f"lp-{lp.method}")
+    repaired = cert is not None and cert.method == "lcp"
+    return Solution(tree.name, value, value_float, bool(cert and cert.certified), float(expl), bound, profile,
+                    xs if repaired else [lp.x, lp.y], exact, tree.sizes(), secs, cert, tree,
+                    "lcp" if cert is not None and cert.method == "lcp" else f"lp-{lp.method}")
+
+
+#: The exact repair of a basis that did not certify (``_repaired_by_lcp``) pivots a dense
+#: integer tableau only while it has at most this many entries (about 2 (sequences + information
+#: sets)^2); past it the float path's end must verify, else the exact bracket is reported.
+#: Measured on 2 busy cores with payoffs spread over 1 to 10^300: Liar's Dice 1x2 (94 sequences
+#: and information sets) in 7 s, FlipIt of depth 3 (392) in 69 s; Liar's Dice 1x3 (572) did not
+#: finish in 600 s.
+LCP_REPAIR_ENTRIES = 400_000
+
+
+def _repaired_by_lcp(tree: Tree, sf, cert: Certificate, budget: int, say) -> Certificate:
+    """The game solved again exactly when the LP's basis did not certify (``cert``): payoffs
+    whose magnitudes span more than a float LP resolves (10^16 beside single digits: HiGHS
+    drops or rounds the small ones) leave HiGHS at a basis that is not optimal in rationals.
+    Lemke's algorithm on the sequence-form LCP (``seqform.exact.sequenceformlcp``: its path in
+    floating point with the end solved and checked exactly, else integer pivoting, nothing
+    rounded) finds a Nash equilibrium, and in a zero-sum game every Nash equilibrium is a pair
+    of optimal strategies (von Neumann's minimax theorem), so its plans, verified by exact best
+    responses like any basis (``certify_plans``), give the exact value. Returns that
+    certificate, or ``cert`` with a note when the repair does not apply (too large, or it fails)."""
+    from seqform.exact.certificate import certify_plans
+    from seqform.exact.sequenceformlcp import solve_lcp
+    from seqform.model.limits import BYTES_PER_LCP_ENTRY, TooLargeError
+    t = time.perf_counter()
+    say("the LP's basis did not certify: solving the game again exactly by Lemke's algorithm")
+    # the dense tableau's bytes at LCP_REPAIR_ENTRIES (check_lcp's estimate), within the budget
+    limit = min(budget, LCP_REPAIR_ENTRIES * BYTES_PER_LCP_ENTRY)
+    # integer pivoting all along when its tableau fits (the float path is what a wide range of
+    # magnitudes defeats); past that, the float path, whose end is checked exactly
+    n = int(sum(tree.num_sequences)) + sum(len(tree.player_infosets[p]) for p in range(2))
+    method = "exact" if 2 * n * n <= LCP_REPAIR_ENTRIES else "auto"
+    try:
+        eq = solve_lcp(tree, method=method, memory_limit_bytes=limit, progress=say)
+        out = certify_plans(sf, eq.plans[0], eq.plans[1], "lcp", seconds=cert.seconds + time.perf_counter() - t,
+                            note=f"the LP's basis did not certify ({cert.note}); solved again exactly by Lemke's "
+                                 f"algorithm, {eq.pivots:,} pivots")
+    except (TooLargeError, SolverError, CertificateError) as e:
+        cert.note += f"; no exact repair: {e}"
+        return cert
+    return out if out.certified else cert
 
 
 @dataclass
@@ -214,12 +292,20 @@ class GeneralSumSolution(Result):
     equilibrium by backward induction (method "backward-induction"; no pivots).
 
     ``values``: each player's exact expected payoff (Fractions); ``value`` is player 0's.
-    ``certified``: both players' exact best responses gain exactly 0 over the profile
-    (``nash_conv`` is then exactly 0). ``exact_realization``: the two rational plans;
-    ``profile``: float behavioural strategies. ``pivots``: Lemke's complementary pivots;
-    ``lcp_size``: (equations, variables); ``prior_seed``: the seed of the prior behind the
-    covering vector; ``lcp_path``: "floating point" (the path followed in floats, its final basis
-    solved and checked exactly) or "exact" (integer pivoting all along)."""
+    ``certified``: every player's exact best response gains exactly 0 over the profile
+    (``nash_conv`` is then exactly 0). ``exact_realization``: the rational plans, one per player;
+    ``profile``: float behavioural strategies; ``exact_behaviour``: per player, exact behavioural
+    strategies defined at every information set (backward induction), else None. ``pivots``:
+    Lemke's complementary pivots; ``lcp_size``: (equations, variables); ``prior_seed``: the seed
+    of the prior behind the covering vector; ``lcp_path``: "floating point" (the path followed in
+    floats, its final basis solved and checked exactly) or "exact" (integer pivoting all along).
+
+    At information sets a player's own play excludes, backward induction's ``profile`` and
+    ``exact_profile`` play the optimal action, so the profile is subgame perfect (Kuhn 1953,
+    "Extensive Games and the Problem of Information"; Selten 1975, "Reexamination of the
+    Perfectness Concept for Equilibrium Points in Extensive Games"); the LCP's are uniform there,
+    derived from the plans, which say nothing off the player's own path (nor does a Nash
+    equilibrium)."""
 
     game: str
     values: list
@@ -235,6 +321,7 @@ class GeneralSumSolution(Result):
     tree: Tree | None = field(default=None, repr=False)
     method: str = "lcp"
     lcp_path: str | None = None
+    exact_behaviour: list | None = field(default=None, repr=False)
 
     @property
     def value(self) -> Fraction:
@@ -251,6 +338,11 @@ class GeneralSumSolution(Result):
 
     @property
     def exact_profile(self) -> Profile:
+        """Exact behavioural strategies (Fractions): ``exact_behaviour`` when the method has it
+        (backward induction: the optimal action everywhere), else derived from
+        ``exact_realization`` (uniform where a player's own plan does not reach)."""
+        if self.exact_behaviour is not None:
+            return Profile([list(b) for b in self.exact_behaviour])
         return Profile([behaviour_from_realization_exact(self.tree, p, x)
                         for p, x in enumerate(self.exact_realization)])
 
@@ -266,13 +358,16 @@ class GeneralSumSolution(Result):
 
 
 def _general_sum_solution(tree: Tree, plans: list, what: str, t0: float, secs: dict, say,
-                          **found) -> GeneralSumSolution:
+                          behaviour: list | None = None, **found) -> GeneralSumSolution:
     """The exact plans ``plans`` (one per player) certified by exact best responses
     (``seqform.verify.evaluate``: an evaluation independent of how they were found, which must
-    gain exactly 0 for every player) and returned as a ``GeneralSumSolution``; ``found`` are the
-    method's own fields (``method``, ``pivots``, ...). ``what`` names the method in an error."""
+    gain exactly 0 for every player) and returned as a ``GeneralSumSolution``; ``behaviour``: the
+    method's own exact behavioural strategies, whose plans are ``plans`` (else they are derived
+    from the plans); ``found`` are the method's own fields (``method``, ``pivots``, ...).
+    ``what`` names the method in an error."""
     from seqform.verify.evaluate import evaluate
-    exact_profile = Profile([behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(plans)])
+    exact_profile = Profile(behaviour if behaviour is not None else
+                            [behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(plans)])
     say("certifying in exact arithmetic: exact best responses")
     t = time.perf_counter()
     ev = evaluate(tree, exact_profile, exact=True)
@@ -284,7 +379,8 @@ def _general_sum_solution(tree: Tree, plans: list, what: str, t0: float, secs: d
     profile = Profile([np.array([float(v) for v in b]) for b in exact_profile.behaviour])
     secs["total"] = time.perf_counter() - t0
     return GeneralSumSolution(tree.name, [fraction_of(v) for v in ev.values], True, Fraction(0), profile,
-                              [[fraction_of(v) for v in x] for x in plans], tree.sizes(), secs, tree=tree, **found)
+                              [[fraction_of(v) for v in x] for x in plans], tree.sizes(), secs, tree=tree,
+                              exact_behaviour=behaviour, **found)
 
 
 def _solve_by_lcp(tree: Tree, t0: float, secs: dict, say, budget: int) -> GeneralSumSolution:
@@ -302,7 +398,8 @@ def _solve_by_lcp(tree: Tree, t0: float, secs: dict, say, budget: int) -> Genera
 def _solve_by_subgame_perfect(tree: Tree, t0: float, secs: dict, say) -> GeneralSumSolution:
     """``solve`` for a game of perfect information that is not two-player constant-sum: a pure
     subgame-perfect equilibrium by backward induction (``seqform.exact.backwardinduction``),
-    certified by exact best responses of every player, whose values must be backward induction's."""
+    certified by exact best responses of every player, whose values must be backward induction's.
+    Its behaviour is backward induction's own, the optimal action at every information set."""
     from seqform.exact.backwardinduction import subgame_perfect
     secs["build"] = time.perf_counter() - t0
     say("solving by backward induction (every player maximises its own payoff)")
@@ -310,16 +407,25 @@ def _solve_by_subgame_perfect(tree: Tree, t0: float, secs: dict, say) -> General
     sp = subgame_perfect(tree)
     secs["solve"] = time.perf_counter() - t
     plans = [realization_plan_exact(tree, p, sp.behaviour[p]) for p in range(tree.num_players)]
-    sol = _general_sum_solution(tree, plans, "backward induction", t0, secs, say, method="backward-induction")
+    sol = _general_sum_solution(tree, plans, "backward induction", t0, secs, say, method="backward-induction",
+                                behaviour=_exact_behaviour(sp.behaviour))
     if sol.values != [fraction_of(v) for v in sp.values]:
         raise SolverError(f"backward induction on {tree.name} failed its verification: values {sp.values}, "
                           f"evaluated {sol.values}")
     return sol
 
 
+def _exact_behaviour(behaviour: list) -> list:
+    """Backward induction's pure behaviour (ints 0/1 per sequence, per player) as Fractions."""
+    return [[Fraction(int(v)) for v in b] for b in behaviour]
+
+
 def _solve_by_backward_induction(tree: Tree, certify_exact: bool, t0: float, secs: dict, say) -> Solution:
     """``solve`` for a game of perfect information: exact backward induction, then the same
-    independent verification as an LP's solution (exact plans, exact best responses meet)."""
+    independent verification as an LP's solution (exact plans, exact best responses meet). The
+    strategies are backward induction's behaviour, the optimal action at every information set
+    (not re-derived from the plans, which would be uniform where a player's own play cuts a node
+    off)."""
     sf = sequence_form(tree)  # checks two players, constant sum
     secs["build"] = time.perf_counter() - t0
     say("solving by backward induction")
@@ -343,10 +449,11 @@ def _solve_by_backward_induction(tree: Tree, certify_exact: bool, t0: float, sec
         secs["certify"] = time.perf_counter() - t
         cert = Certificate(True, value, value, value, bound, exact[0], exact[1], "backward-induction",
                            seconds=secs["certify"])
-    profile = Profile([behaviour_from_realization(tree, p, xs[p]) for p in range(2)])
+    profile = Profile([np.asarray(b, dtype=np.float64) for b in bi.behaviour])
     t = time.perf_counter()
     expl = _exploitability(tree, profile).exploitability
     secs["exploitability"] = time.perf_counter() - t
     secs["total"] = time.perf_counter() - t0
     return Solution(tree.name, value, float(bi.value), cert is not None, float(expl), bound, profile, xs, exact,
-                    tree.sizes(), secs, cert, tree, "backward-induction")
+                    tree.sizes(), secs, cert, tree, "backward-induction",
+                    exact_behaviour=_exact_behaviour(bi.behaviour))

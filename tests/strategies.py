@@ -142,6 +142,8 @@ def _key(style: str, player: int, n: int):
 
 
 def _payoff(draw, mode: str, bound: int):
+    if mode == "wide":  # magnitudes spread over 1 to 10^300 in one game
+        return draw(st.integers(-bound, bound)) * 10 ** draw(st.sampled_from([0, 0, 1, 3, 8, 16, 50, 150, 300]))
     if mode == "int" or (mode == "mixed" and draw(st.booleans())):
         return draw(st.integers(-bound, bound))
     num = draw(st.integers(-2 * bound, 2 * bound))
@@ -235,7 +237,9 @@ def random_games(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: int 
       of the action counts of the player's information sets), hence on the reduced ones: the
       oracle's matrix is at most max_pure_strategies^2 (27 x 27 by default).
     * ``chance``: allow chance nodes (probabilities are exact Fractions summing to 1, some 0).
-    * ``payoffs``: "int", "rational" (Fractions with small denominators) or "mixed".
+    * ``payoffs``: "int", "rational" (Fractions with small denominators), "mixed", or "wide"
+      (integers up to ``payoff_bound`` times 10^k, k from 0 to 300: magnitudes no float LP
+      resolves in one game).
     * ``key_style``: "str" ("P0", "Q1": distinct per player), "int" or "tuple" (the same keys
       are used by both players, so per-player key spaces are exercised); drawn if ``None``.
 

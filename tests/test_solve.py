@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 import seqform
 from seqform import UnsupportedGameError, games
@@ -12,6 +13,7 @@ from seqform.exact.certificate import ExactSequenceForm, exact_bracket
 from seqform.exact.rationals import fmpq_of
 from seqform.model.strategy import Profile, behaviour_from_realization
 from tests import smallgames
+from tests.strategies import random_games
 
 
 def test_kuhn_value_exactly_minus_one_eighteenth():
@@ -136,6 +138,104 @@ def test_solver_errors_are_ours():
         seqform.solve(games.kuhn(), method="magic")
 
 
-def test_time_limit_is_our_error():
-    with pytest.raises(seqform.SolverError, match="time limit"):
-        seqform.solve(games.leduc(ranks=5), time_limit=0.01, certify_exact=False)
+@pytest.mark.parametrize("certify_exact", [True, False])
+def test_a_time_limit_is_a_clean_stop_with_an_exact_bracket(leduc_solution, certify_exact):
+    """HiGHS stopped by its clock (a limit of 0 s stops it at its first check, on any machine)
+    is a stop, not an error: the strategies where it stood, rounded, bracket the value exactly
+    (the certified value, found independently, lies inside), and the float value reported lies
+    inside that bracket."""
+    sol = seqform.solve(games.leduc(), time_limit=0.0, certify_exact=certify_exact)
+    cert = sol.certificate
+    assert not sol.certified and sol.value is None and "time limit" in cert.note
+    assert cert.lower <= leduc_solution.value <= cert.upper
+    assert cert.lower <= Fraction(sol.value_float) <= cert.upper
+    assert sol.exploitability_bound == (cert.upper - cert.lower) / 2
+
+
+def test_highs_stopped_by_its_clock_is_our_time_limit_error():
+    """The one door to HiGHS turns its time limit into ``TimeLimitError`` (a ``SolverError``)."""
+    from seqform.errors import TimeLimitError
+    from seqform.lp.sequenceform import sequence_form
+    from seqform.lp.zerosumlp import lp_matrix
+    from seqform.lp.highs import INF, solve_highs
+    sf = sequence_form(seqform.compile_tree(games.leduc()))
+    K = lp_matrix(sf)
+    n1, m1 = sf.E.shape[1], sf.E.shape[0]
+    n2, m2 = sf.F.shape[1], sf.F.shape[0]
+    cost = np.zeros(n1 + m2)
+    cost[n1] = 1.0
+    with pytest.raises(TimeLimitError, match="time limit"):
+        solve_highs(K, cost, np.r_[np.zeros(n1), np.full(m2, -INF)], np.full(n1 + m2, INF),
+                    np.r_[sf.e, np.zeros(n2)], np.r_[sf.e, np.full(n2, INF)], maximize=True, time_limit=0.0)
+    assert issubclass(TimeLimitError, seqform.SolverError) and m1 > 0
+
+
+# ------------------------------------------------------------------------------------------
+# exact whatever the payoffs' magnitudes
+# ------------------------------------------------------------------------------------------
+
+#: an 11-node zero-sum game whose payoffs mix 10^16 with single digits: HiGHS's basis is not
+#: optimal in rationals (its best responses bracket the value in [1/3, 3])
+WIDE_EFG = """EFG 2 R "t" { "P1" "P2" }
+""
+c "" 1 "deal" { "H" 1/3 "T" 2/3 } 0
+p "" 1 1 "I1" { "a" "b" } 0
+t "" 1 "o1" { 1, -1 }
+p "" 2 1 "J1" { "x" "y" } 0
+t "" 2 "o2" { 10000000000000000, -10000000000000000 }
+t "" 3 "o3" { -1, 1 }
+p "" 1 2 "I2" { "a" "b" } 0
+t "" 4 "o4" { 0, 0 }
+p "" 2 1 "J1" { "x" "y" } 0
+t "" 5 "o5" { -3, 3 }
+t "" 6 "o6" { 4, -4 }
+"""
+
+
+def _exact_oracle_value(game) -> Fraction:
+    """The value by the independent oracle: the reduced normal form solved by an exact simplex
+    over Fractions (no floats anywhere, so no magnitude defeats it)."""
+    from tests.oracle.brute_force import pure_strategy_payoff_matrix, solve_matrix_game_exact
+    return solve_matrix_game_exact(pure_strategy_payoff_matrix(game)[0], method="simplex").value
+
+
+def test_payoffs_of_10_to_the_16_beside_single_digits_are_solved_exactly(tmp_path):
+    from seqform.io.efgread import read_efg
+    path = tmp_path / "big.efg"
+    path.write_text(WIDE_EFG)
+    game = read_efg(str(path))
+    sol = seqform.solve(game)
+    assert sol.certified and sol.value == _exact_oracle_value(game)
+    assert sol.certificate.method == "lcp" and "did not certify" in sol.certificate.note
+    # what is returned is the verified equilibrium, not the LP's wrong floats
+    assert sol.exploitability <= 1e-9 * 10**16 * 1e-6
+    assert [float(v) for v in sol.exact_realization[0]] == pytest.approx(sol.realization[0], abs=1e-12)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_games(payoffs="wide", max_nodes=30))
+def test_games_with_payoffs_spread_over_1_to_10_to_the_300_are_certified(g):
+    """Random games whose payoffs span 1 to 10^300 (the LP, not backward induction): certified,
+    at the independent exact oracle's value; the LP's float value, when its basis failed, is
+    not what is reported."""
+    sol = seqform.solve(g, method="simplex")
+    assert sol.certified and sol.value == _exact_oracle_value(g)
+    assert sol.value_float == float(sol.value)
+
+
+def test_a_value_outside_its_own_exact_bracket_is_never_reported(monkeypatch, tmp_path):
+    """Without the exact repair (as for a game too large for it), the reported float value lies
+    inside the exact bracket, whatever the LP said; the note says why there is no repair."""
+    import seqform.exact.sequenceformlcp as lcp
+    from seqform.io.efgread import read_efg
+    from seqform.model.limits import TooLargeError
+
+    def too_large(*a, **k):
+        raise TooLargeError("refused for the test")
+    monkeypatch.setattr(lcp, "solve_lcp", too_large)
+    path = tmp_path / "big.efg"
+    path.write_text(WIDE_EFG)
+    sol = seqform.solve(read_efg(str(path)))
+    cert = sol.certificate
+    assert not sol.certified and "no exact repair: refused for the test" in cert.note
+    assert cert.lower <= Fraction(sol.value_float) <= cert.upper

@@ -64,15 +64,19 @@ def cmd_solve(args) -> int:
               f"{sol.nash_conv}); {how}")
     elif sol.certified:
         print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
-        how = ("backward induction" if cert.method == "backward-induction"
-               else f"basis of {cert.basis_size:,} unknowns")
+        how = {"backward-induction": "backward induction",
+               "lcp": "the LP's basis did not certify; Lemke's algorithm in exact arithmetic"}.get(
+                   cert.method, f"basis of {cert.basis_size:,} unknowns")
         print(f"certificate     exact: both strategies verified, exact best responses meet at the value ({how})")
+    elif cert is None:
+        print(f"value           {sol.value_float:.12g}  (float, player 0; not certified: --no-certify)")
     else:
-        print(f"value           {sol.value_float:.12g}  (float, player 0; not certified)")
-        if cert is not None:
-            print(f"certificate     none: {cert.note}")
-            print(f"                exact bracket {float(cert.lower):.12g} <= value <= {float(cert.upper):.12g}; "
-                  f"exploitability of the returned strategies <= {float(cert.exploitability):.3g} (exact bound)")
+        # the exact bracket is what is known: the float value shown lies inside it (solve)
+        print(f"value           {float(cert.lower):.12g} <= value <= {float(cert.upper):.12g}  (exact bracket, "
+              f"player 0; not certified; estimate {sol.value_float:.12g})")
+        print(f"certificate     none: {cert.note}")
+        print(f"                exploitability of the returned strategies <= {float(cert.exploitability):.3g} "
+              f"(exact bound)")
     print(f"exploitability  {sol.exploitability:.3g}")
     s = sol.seconds
     print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in s.items()))

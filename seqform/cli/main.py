@@ -134,6 +134,9 @@ def _check_options(args) -> None:
 
 
 def main(argv: list | None = None) -> int:
+    # exact values can have more digits than Python's default limit on printing an int (4,300)
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
     args = build_parser().parse_args(argv)
     try:
         _check_options(args)

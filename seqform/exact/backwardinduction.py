@@ -10,6 +10,12 @@ parents, gives the game value and a pure subgame-perfect equilibrium in time lin
 where the sequence-form LP would need a solver and an exact basis solve. The arithmetic is exact
 (python-flint ``fmpq``), so payoffs of any size and ties are handled as they are.
 
+The strategies are defined at every decision node, reached or not: the best action there, also
+where the player's own earlier choice cuts the node off (where a realization plan is zero and says
+nothing). That is what makes the profile subgame perfect (Selten 1975): it prescribes optimal play
+in every subgame. A caller that needs behaviour should take ``behaviour``, not re-derive it from
+the realization plans.
+
 The pass is one scalar loop over the nodes: values are rationals, which numpy cannot hold
 without Python objects, and each node does a handful of operations.
 
@@ -17,6 +23,8 @@ References
 ----------
 - Kuhn, H. W. (1953). "Extensive Games and the Problem of Information." In Contributions to the
   Theory of Games II, Annals of Mathematics Studies 28, 193-216.
+- Selten, R. (1975). "Reexamination of the Perfectness Concept for Equilibrium Points in
+  Extensive Games." International Journal of Game Theory 4, 25-55.
 - Zermelo, E. (1913). "Uber eine Anwendung der Mengenlehre auf die Theorie des Schachspiels."
   Proceedings of the Fifth International Congress of Mathematicians, 501-504.
 """
@@ -38,7 +46,9 @@ class BackwardInduction:
     """The outcome of backward induction. ``value``: the game value for player 0 (exact);
     ``choice``: per information set (global id), the index of the action its player takes, which
     attains the best value there (the lowest index among ties); ``behaviour``: per player, the
-    pure behavioural strategy as a list of ints 0/1 per sequence (1 at the empty sequence)."""
+    pure behavioural strategy as a list of ints 0/1 per sequence (1 at the empty sequence): 1 on
+    ``choice`` at every information set, those the player's own earlier choices exclude included
+    (module docstring)."""
 
     value: flint.fmpq
     choice: np.ndarray
@@ -113,7 +123,8 @@ class SubgamePerfect:
     """A pure subgame-perfect equilibrium of a game of perfect information with any number of
     players. ``values``: each player's exact payoff (fmpq); ``choice``: per information set, the
     action its player takes (the lowest index among ties); ``behaviour``: per player, the pure
-    behavioural strategy as ints 0/1 per sequence."""
+    behavioural strategy as ints 0/1 per sequence, 1 on ``choice`` at every information set,
+    reached or not (module docstring)."""
 
     values: list
     choice: np.ndarray

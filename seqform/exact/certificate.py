@@ -65,6 +65,9 @@ class Certificate:
     basis_size: int = 0
     seconds: float = 0.0
     note: str = ""
+    #: the LP's optimal basis was solved in rationals and failed (singular, or its plans not an
+    #: equilibrium): the LP's floats are wrong, not too large to check
+    basis_failed: bool = False
 
 
 class ExactSequenceForm:
@@ -178,7 +181,10 @@ def basis_solution(sf: SequenceForm, ex: ExactSequenceForm, lp: LPResult, exact_
 def rounded_plan(tree: Tree, p: int, x: np.ndarray, max_den: int = 1 << 20) -> list:
     """An exact realization plan close to float plan x: behavioural probabilities rounded to
     rationals (denominator <= max_den) and renormalised exactly at each information set."""
-    b = behaviour_from_realization(tree, p, x)
+    # a float solver lost in magnitudes it cannot resolve can hand back nan or inf: no mass
+    x = np.where(np.isfinite(x), np.maximum(x, 0.0), 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        b = np.nan_to_num(behaviour_from_realization(tree, p, x), nan=0.0, posinf=0.0, neginf=0.0)
     bq = [flint.fmpq(1)] + [fmpq_of(nearest_rational(v, max_den)) for v in b[1:]]
     first, nact = tree.infoset_first_seq, tree.infoset_num_actions
     for i in tree.player_infosets[p].tolist():
@@ -191,6 +197,22 @@ def rounded_plan(tree: Tree, p: int, x: np.ndarray, max_den: int = 1 << 20) -> l
     return realization_plan_exact(tree, p, bq)
 
 
+def certify_plans(sf: SequenceForm, x: list, y: list, method: str, *, seconds: float = 0.0,
+                  note: str = "") -> Certificate:
+    """Verify exact plans found by any method (``x``, ``y``: rationals over each player's
+    sequences) as the module docstring's steps 1-3 do: ``certified`` when both are realization
+    plans and their exact best responses meet. ``CertificateError`` when a plan is not a
+    realization plan (the method that found it is wrong)."""
+    t0 = time.perf_counter()
+    xq, yq = [fmpq_of(v) for v in x], [fmpq_of(v) for v in y]
+    bad, lower, upper = exact_bracket(sf.tree, ExactSequenceForm(sf), xq, yq)
+    if bad:
+        raise CertificateError(f"{method}: {bad}")
+    lo, up = fraction_of(lower), fraction_of(upper)
+    return Certificate(lo == up, lo if lo == up else None, lo, up, (up - lo) / 2, [fraction_of(v) for v in xq],
+                       [fraction_of(v) for v in yq], method, seconds=seconds + time.perf_counter() - t0, note=note)
+
+
 def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIMIT) -> Certificate:
     """Certify an LP solution exactly (see the module docstring)."""
     t0 = time.perf_counter()
@@ -198,7 +220,10 @@ def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIM
     ex = ExactSequenceForm(sf)
     note = ""
     size = 0
+    failed = False
     try:
+        if lp.stopped:
+            raise CertificateError(f"{lp.stopped}: the strategies where it stopped, rounded, bracket the value")
         x, y, size = basis_solution(sf, ex, lp, exact_limit)
         bad, lower, upper = exact_bracket(tree, ex, x, y)
         if not bad and lower == upper:
@@ -206,10 +231,12 @@ def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIM
                                [fraction_of(v) for v in x], [fraction_of(v) for v in y], "basis", size,
                                time.perf_counter() - t0)
         note = bad or f"the basic solution's exact best responses do not meet ({lower} < {upper})"
+        failed = True
     except TooLarge as e:
         note = f"exact basis solve skipped: {e} (raise exact_limit to try)"
     except CertificateError as e:
-        note = f"exact basis solve failed: {e}"
+        note = str(e) if lp.stopped else f"exact basis solve failed: {e}"
+        failed = not lp.stopped
     x = rounded_plan(tree, 0, lp.x)
     y = rounded_plan(tree, 1, lp.y)
     bad, lower, upper = exact_bracket(tree, ex, x, y)
@@ -218,4 +245,4 @@ def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIM
     lo, up = fraction_of(lower), fraction_of(upper)
     return Certificate(lo == up, lo if lo == up else None, lo, up, (up - lo) / 2,
                        [fraction_of(v) for v in x], [fraction_of(v) for v in y], "rounded", size,
-                       time.perf_counter() - t0, note)
+                       time.perf_counter() - t0, note, failed)

@@ -57,3 +57,11 @@ def nearest_rational(x: float, max_denominator: int) -> Fraction:
 
 
 __all__ = ["fmpq_of", "fraction_of", "to_fraction", "to_fractions", "nearest_rational"]
+
+
+def rational_str(v) -> str:
+    """``v`` (Fraction, fmpq or int) as "p/q" (or "p"), of any length: python-flint writes
+    integers without the 4,300-digit limit Python puts on ``str(int)`` (the exact value of a
+    game with payoffs near 10^300 can have more digits than that)."""
+    q = fmpq_of(v)
+    return str(q)

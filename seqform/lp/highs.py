@@ -16,7 +16,7 @@ import highspy
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.errors import SolverError
+from seqform.errors import SolverError, TimeLimitError
 from seqform.silence import silenced_fds
 
 INF = highspy.kHighsInf
@@ -137,8 +137,8 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
     """Solve the LP above. ``method``: "simplex" (dual simplex), "ipm" (with crossover, so a basis
     is returned), "choose", "pdlp"; ``options``: further HiGHS options by name; ``basis``: a
     starting basis ``(col_status, row_status)`` (codes as in ``HighsResult``). Raises
-    ``SolverError`` naming HiGHS's status unless the optimum is reached, ``KeyboardInterrupt``
-    when the user interrupts the solve."""
+    ``SolverError`` naming HiGHS's status unless the optimum is reached (``TimeLimitError``, with
+    where it stood, at ``time_limit``), ``KeyboardInterrupt`` when the user interrupts the solve."""
     if method not in METHODS:
         raise SolverError(f"unknown LP method {method!r}; choose one of {', '.join(METHODS)}")
     m, n = K.shape
@@ -179,10 +179,13 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
     ms = h.getModelStatus()
     if ms in _INTERRUPTED:
         raise KeyboardInterrupt("HiGHS solve interrupted")
+    if ms == highspy.HighsModelStatus.kTimeLimit:
+        sol = h.getSolution()
+        where = (np.asarray(sol.col_value), np.asarray(sol.row_dual)) if sol.value_valid and sol.dual_valid \
+            else (None, None)
+        raise TimeLimitError(f"HiGHS reached its time limit of {time_limit:g} s before an optimum", *where)
     if ms != highspy.HighsModelStatus.kOptimal:
-        why = h.modelStatusToString(ms)
-        hint = f" after {secs:.1f} s (time limit {time_limit} s)" if ms == highspy.HighsModelStatus.kTimeLimit else ""
-        raise SolverError(f"HiGHS stopped without an optimal solution: {why}{hint}")
+        raise SolverError(f"HiGHS stopped without an optimal solution: {h.modelStatusToString(ms)}")
     sol = h.getSolution()
     basis = h.getBasis()
     cs = rs = None

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.errors import SolverError
+from seqform.errors import SolverError, TimeLimitError
 from seqform.lp.highs import INF, solve_highs
 from seqform.lp.sequenceform import SequenceForm
 
@@ -60,6 +61,9 @@ class LPResult:
     seconds: float
     iterations: int
     method: str
+    #: why HiGHS stopped before an optimum ("" when it reached one): x and y are then where it
+    #: stood (zeros when it had no solution yet), ``value`` is nan and there is no basis
+    stopped: str = ""
 
 
 def lp_matrix(sf: SequenceForm) -> sp.csc_matrix:
@@ -82,7 +86,8 @@ def solve_lp(sf: SequenceForm, method: str = "auto", time_limit: float | None = 
     gives a basis), "ipm" (interior point with crossover, gives a basis), "choose" (HiGHS
     decides), "pdlp".
     ``options``: further HiGHS options by name (e.g. ``{"presolve": "off"}``).
-    Raises ``SolverError`` naming HiGHS's status when it does not reach an optimum."""
+    Raises ``SolverError`` naming HiGHS's status when it does not reach an optimum, except at
+    ``time_limit``: then the result's ``stopped`` says so and its plans are where HiGHS stood."""
     if method not in METHODS:
         raise SolverError(f"unknown LP method {method!r}; choose one of {', '.join(METHODS)}")
     n1 = sf.E.shape[1]
@@ -96,16 +101,21 @@ def solve_lp(sf: SequenceForm, method: str = "auto", time_limit: float | None = 
     ncol = n1 + m2
     cost = np.zeros(ncol)
     cost[n1] = 1.0
-    res = solve_highs(K, cost, np.concatenate([np.zeros(n1), np.full(m2, -INF)]), np.full(ncol, INF),
-                      np.concatenate([sf.e, np.zeros(n2)]), np.concatenate([sf.e, np.full(n2, INF)]),
-                      maximize=True, method=METHODS[method], time_limit=time_limit, verbose=verbose,
-                      options=options)
+    t0 = time.perf_counter()
+    try:
+        res = solve_highs(K, cost, np.concatenate([np.zeros(n1), np.full(m2, -INF)]), np.full(ncol, INF),
+                          np.concatenate([sf.e, np.zeros(n2)]), np.concatenate([sf.e, np.full(n2, INF)]),
+                          maximize=True, method=METHODS[method], time_limit=time_limit, verbose=verbose,
+                          options=options)
+    except TimeLimitError as e:
+        # a clock that runs out is a stop: where HiGHS stood, for the caller to bound exactly
+        col = np.zeros(ncol) if e.col_value is None else np.asarray(e.col_value, dtype=float)
+        dual = np.zeros(K.shape[0]) if e.row_dual is None else np.asarray(e.row_dual, dtype=float)
+        return LPResult(math.nan, _finite_nonnegative(col[:n1]), _plan_from_duals(dual, m1), col, None, None,
+                        time.perf_counter() - t0, 0, method, stopped=str(e))
     col = res.col_value
-    x = np.clip(col[:n1], 0.0, None)
-    y = -res.row_dual[m1:]
-    if y[0] < 0:  # HiGHS's dual sign convention for maximisation
-        y = -y
-    y = np.clip(y, 0.0, None)
+    x = _finite_nonnegative(col[:n1])
+    y = _plan_from_duals(res.row_dual, m1)
     # the LP saw payoffs times ``scale``: its value (and the q columns) scale with them, x and the
     # duals y do not (F y = f has no payoffs in it)
     value = res.objective / scale
@@ -113,6 +123,23 @@ def solve_lp(sf: SequenceForm, method: str = "auto", time_limit: float | None = 
         col = col.copy()
         col[n1:] /= scale
     return LPResult(value, x, y, col, res.col_status, res.row_status, res.seconds, res.iterations, method)
+
+
+def _plan_from_duals(row_dual: np.ndarray, m1: int) -> np.ndarray:
+    """Player 1's plan y: the duals of the rows ``A^T x - F^T q >= 0`` (after the ``m1`` rows of
+    ``E x = e``), in the sign that makes y[empty] nonnegative (HiGHS's dual sign convention for
+    maximisation), clipped at 0."""
+    y = -np.asarray(row_dual, dtype=float)[m1:]
+    if y[0] < 0:
+        y = -y
+    return _finite_nonnegative(y)
+
+
+def _finite_nonnegative(v: np.ndarray) -> np.ndarray:
+    """``v`` clipped at 0, with nan and inf (HiGHS lost in payoffs of magnitudes it cannot
+    resolve, e.g. 10^300 beside 1) as 0: the certificate then brackets or repairs it."""
+    v = np.asarray(v, dtype=float)
+    return np.where(np.isfinite(v), np.maximum(v, 0.0), 0.0)
 
 
 #: payoffs (chance-weighted) whose largest magnitude lies in [2^-SCALE_FREE_BITS, 2^SCALE_FREE_BITS]

@@ -90,7 +90,10 @@ def behaviour_from_realization(tree: Tree, p: int, x: np.ndarray) -> np.ndarray:
     b = np.clip(b, 0.0, None)
     sums = np.zeros(len(tree.infoset_player))
     np.add.at(sums, inf, b[1:])
-    b[1:] /= sums[inf]
+    # a float plan that reaches an information set but none of its actions (an LP solution far
+    # off in magnitudes it cannot resolve) says nothing there: uniform, as where it does not reach
+    empty = sums[inf] <= 0
+    b[1:] = np.where(empty, unif, b[1:] / np.where(empty, 1.0, sums[inf]))
     return b
 
 

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from seqform.errors import SeqformError
+from seqform.io.gamespec import load_game
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -213,6 +214,13 @@ def load_study(path: str | Path) -> StudySpec:
         fail("study", None, "games", "must be a non-empty list of game names, e.g. [\"kuhn\", \"leduc\"]")
     if len(set(games)) != len(games):
         fail("study", None, "games", "names a game twice")
+    for g in games:
+        # a name that names no game is the file's mistake: say so now, with its line, before
+        # a study starts (and leaves an output folder behind)
+        try:
+            load_game(g)
+        except SeqformError as e:
+            fail("study", None, "games", f"{g!r}: {e}")
     seeds = study.get("seeds", 1)
     if isinstance(seeds, bool) or not (isinstance(seeds, int) and seeds >= 1 or isinstance(seeds, list) and seeds
                                        and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)):

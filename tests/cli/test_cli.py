@@ -316,3 +316,32 @@ def test_ctrl_c_with_worker_processes_exits_130_without_tracebacks():
     assert p.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert json.loads(out)["interrupted"] is True
+
+
+def test_solve_a_game_of_wide_payoffs_prints_its_exact_value(tmp_path):
+    """The 10^16-beside-single-digits game (tests/test_solve.py): certified, and the value the
+    human output prints is the exact one, at the independent oracle's value."""
+    from fractions import Fraction
+    from seqform.io.efgread import read_efg
+    from tests.test_solve import WIDE_EFG, _exact_oracle_value
+    path = tmp_path / "big.efg"
+    path.write_text(WIDE_EFG)
+    want = _exact_oracle_value(read_efg(str(path)))
+    r = run("solve", str(path), "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["certified"] is True and Fraction(out["value"]) == want
+    r = run("solve", str(path))
+    assert r.returncode == 0, r.stderr
+    value_line = next(line for line in r.stdout.splitlines() if line.startswith("value"))
+    assert Fraction(value_line.split()[1]) == want and "not certified" not in r.stdout
+
+
+def test_solve_stopped_by_its_time_limit_prints_an_exact_bracket():
+    """``--time-limit`` that HiGHS reaches is a clean stop: exit 0, the bracket, no error."""
+    from fractions import Fraction
+    r = run("solve", "leduc", "--time-limit", "1e-9", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["certified"] is False and "time limit" in " ".join(out["notes"])
+    assert Fraction(out["certificate"]["lower"]) <= Fraction(out["certificate"]["upper"])

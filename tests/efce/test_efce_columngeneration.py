@@ -332,6 +332,64 @@ def test_time_limit_bounds_every_pricing_integer_program():
     assert limits and all(x is None for x in limits)
 
 
+#: fake seconds one pricing integer program on 3-card Indian poker takes in the clock tests
+MIP_SECONDS = 2.0
+
+
+def _fake_clock_run(monkeypatch, game, w, time_limit: float | None, seed: int = 1):
+    """``EFCEColumnGeneration(game, seed).solve(w, time_limit)`` on a clock the test controls:
+    one fake second per restricted LP, ``MIP_SECONDS`` per pricing integer program; an integer
+    program given fewer seconds than that (on the fake clock) stops as HiGHS does at its time
+    limit before any incumbent, having spent them; relaxations cost nothing. No real clock is
+    involved: the integer programs that finish run without a time limit. Returns (what
+    ``solve`` returned or raised, and the counts: integer programs that found a profile,
+    relaxations, integer programs stopped empty, and the fake times the integer programs
+    started at)."""
+    from efce.factormap import MapSolution
+    clock = [0.0]
+    monkeypatch.setattr(columngeneration, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
+    cg = EFCEColumnGeneration(game, seed=seed)
+    real_lp, real_map = cg._lp, cg.pricer.solve
+    runs = {"mip": 0, "relaxation": 0, "stopped": 0, "mip_at": []}
+
+    def lp(*a, **kw):
+        clock[0] += 1.0
+        return real_lp(*a, **kw)
+
+    def priced(*a, time_limit=None, **kw):
+        if not cg.pricer.integrality.any():
+            runs["relaxation"] += 1
+            return real_map(*a, **kw)
+        runs["mip_at"].append(clock[0])
+        if time_limit is not None and time_limit < MIP_SECONDS:
+            clock[0] += time_limit
+            runs["stopped"] += 1
+            return MapSolution(None, -np.inf, np.inf, False)
+        clock[0] += MIP_SECONDS
+        runs["mip"] += 1
+        return real_map(*a, **kw)
+    cg._lp, cg.pricer.solve = lp, priced
+    try:
+        out = cg.solve(w, time_limit=time_limit)
+    except SeqformError as e:
+        out = e
+    return out, runs
+
+
+def _check_stop(game, e, lp_value_bracket=0.0):
+    """A clean stop: ``ColumnGenerationStopped``, and in the second phase the restricted LP's
+    EFCE exact and verified (by the independent tree walk too), its value a lower bound and the
+    reported bound an upper bound on the optimum ``lp_value_bracket``."""
+    assert isinstance(e, ColumnGenerationStopped), f"not a clean stop: {type(e).__name__}: {e}"
+    if e.lp_value is None:
+        return False
+    assert e.upper_bound < np.inf and e.lp_value <= lp_value_bracket + 1e-9 <= e.upper_bound + 2e-9
+    f = e.feasible
+    assert f.certified and not f.proved_optimal and f.max_regret <= 0
+    assert _independent_regret(game, f) <= 0 and float(f.objective) == pytest.approx(e.lp_value, abs=1e-9)
+    return True
+
+
 def test_a_stop_before_any_integer_program_is_bounded_by_the_relaxation(monkeypatch):
     """Stopped in the second phase before an integer program has priced (the annealed chains
     answered every round), the bound comes from the pricing's LP relaxation at the last duals,
@@ -342,34 +400,51 @@ def test_a_stop_before_any_integer_program_is_bounded_by_the_relaxation(monkeypa
     starts after about 12 of them."""
     game = indian_poker(3)
     w = -np.eye(3)[0]
-    clock = [0.0]
-    monkeypatch.setattr(columngeneration, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
     seen = 0
     for k in (16, 20, 24, 28):
-        clock[0] = 0.0
-        cg = EFCEColumnGeneration(game, seed=1)
-        real, real_map, runs = cg._lp, cg.pricer.solve, {True: 0, False: 0}   # integer program or relaxation
-
-        def lp(*a, _real=real, **kw):
-            clock[0] += 1.0
-            return _real(*a, **kw)
-
-        def priced(*a, _real=real_map, _cg=cg, _runs=runs, **kw):
-            _runs[bool(_cg.pricer.integrality.any())] += 1
-            return _real(*a, **kw)
-        cg._lp, cg.pricer.solve = lp, priced
-        try:
-            cg.solve(w, time_limit=k - 0.5)
-        except ColumnGenerationStopped as e:
-            if e.lp_value is not None:
-                assert runs == {True: 0, False: 1}
-                assert e.upper_bound < np.inf and e.lp_value <= 1e-9 <= e.upper_bound + 1e-9
-                # the stopped LP's distribution, exact and verified: a certified lower bound
-                f = e.feasible
-                assert f.certified and not f.proved_optimal and f.max_regret <= 0
-                assert _independent_regret(game, f) <= 0 and float(f.objective) == pytest.approx(e.lp_value, abs=1e-9)
-                seen += 1
+        e, runs = _fake_clock_run(monkeypatch, game, w, k - 0.5)
+        if runs["mip"] == 0 and runs["stopped"] == 0 and _check_stop(game, e):
+            assert runs["relaxation"] == 1
+            seen += 1
     assert seen >= 3
+
+
+def test_an_integer_program_stopped_by_the_clock_is_a_clean_stop(monkeypatch):
+    """Whenever solve's time limit runs out, before or inside a pricing integer program (one
+    that stops at its time limit without an incumbent included), the solve ends with
+    ``ColumnGenerationStopped``, never a bare ``SolverError``; in the second phase with the
+    restricted LP's exact, verified EFCE and a bound that brackets the optimum (0, as above).
+    The time limits are placed around where the integer programs start (a run without a
+    limit says where), so stops land before, inside and after one."""
+    game = indian_poker(3)
+    w = -np.eye(3)[0]
+    # where the integer programs start on the fake clock, from a run without a limit
+    done, runs = _fake_clock_run(monkeypatch, game, w, None)
+    assert done.certified and done.proved_optimal and float(done.objective) == pytest.approx(0.0, abs=1e-9)
+    first = runs["mip_at"][0]
+    limits = {"before the first LP ends": 0.5, "just before an integer program": first - 0.5,
+              "inside an integer program": first + MIP_SECONDS / 4,
+              "after the last integer program": runs["mip_at"][-1] + MIP_SECONDS + 100.0}
+    inside = phase2 = 0
+    for where, t in limits.items():
+        e, runs = _fake_clock_run(monkeypatch, game, w, t)
+        if not isinstance(e, SeqformError):   # finished within the limit: the optimum, proved
+            assert e.certified and e.proved_optimal and float(e.objective) == pytest.approx(0.0, abs=1e-9), where
+            continue
+        phase2 += _check_stop(game, e)
+        inside += runs["stopped"]
+    assert inside == 1 and phase2 >= 2
+
+
+def test_the_map_stopped_at_its_time_limit_without_a_profile_is_a_stop_not_an_error():
+    """HiGHS itself, given no time at all, ends the pricing integer program at its time limit
+    before any incumbent: ``FactorMAP.solve`` returns the empty stop (no profile, unknown bound)
+    instead of raising, and its LP relaxation's bound is then unknown (inf)."""
+    model = make_model(indian_poker(3), np.ones(3))
+    fm = FactorMAP(model)
+    sol = fm.solve(time_limit=0.0)
+    assert sol.stopped_empty and sol.profile is None and not sol.optimal and sol.bound == np.inf
+    assert fm.relaxation_bound(time_limit=0.0) == np.inf
 
 
 def test_stalled_cheap_rounds_hand_over_to_the_integer_program():
@@ -398,7 +473,8 @@ def test_stalled_cheap_rounds_hand_over_to_the_integer_program():
 def test_a_stopped_solve_brackets_the_optimum(monkeypatch):
     """At its time limit, column generation says what it knew: the restricted LP's value and weak
     duality's bound, between which the full LP's optimum must lie. The clock is one second per
-    pricing integer program, so the stop falls after each number of them in turn."""
+    pricing integer program (and no real clock is involved), so the stop falls after each number
+    of them in turn."""
     game = grid_game(2, 0)
     w = -np.eye(4)[0]
     full = solve_lp(profiles(compile_tree(game)), w).objective
@@ -406,8 +482,9 @@ def test_a_stopped_solve_brackets_the_optimum(monkeypatch):
 
     def priced(real):
         def solve(**kw):
+            # the fake second is all the integer program takes: HiGHS runs without a real limit
             clock[0] += 1.0
-            return real(**kw)
+            return real(**{**kw, "time_limit": None})
         return solve
 
     monkeypatch.setattr(columngeneration, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))

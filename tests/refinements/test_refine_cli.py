@@ -38,7 +38,8 @@ def test_refine_human_output_and_eps():
 def test_refine_errors_are_one_line():
     for args, msg in ((("kuhn", "--refine", "efpe", "--eps", "0.9"), "too large"),
                       (("kuhn", "--eps", "0.1"), "--eps needs --refine"),
-                      (("selten_horse", "--refine", "efpe"), "3 players")):
+                      (("selten_horse", "--refine", "efpe"), "3 players; the refined equilibria (EFPE, QPE) are "
+                                                              "computed for two-player games")):
         r = run("solve", *args, "--quiet")
         assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1

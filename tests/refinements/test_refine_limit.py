@@ -110,7 +110,8 @@ def test_guess_the_ace(concept):
 
 
 def test_three_players_are_refused_clearly():
-    with pytest.raises(UnsupportedGameError, match="3 players"):
+    with pytest.raises(UnsupportedGameError, match="3 players; the refined equilibria .* two-player games, "
+                                                   "zero-sum or general-sum"):
         refinements.qpe(seqform.games.selten_horse())
 
 

@@ -58,6 +58,8 @@ def test_the_smoke_study_parses():
     (GOOD.replace("batch = [8, 16]", "batches = [8, 16]"), 13, ["solvers[1].batches", "takes no parameter"]),
     (GOOD.replace("iterations = { kuhn = 400 }", "iterations = -4"), 12, ["solvers[1].iterations", "positive"]),
     (GOOD.replace('games = ["kuhn", "leduc"]', 'games = "kuhn"'), 3, ["study.games", "list"]),
+    (GOOD.replace('games = ["kuhn", "leduc"]', 'games = ["kuhn", "leduck"]'), 3,
+     ["study.games", "'leduck'", "unknown game"]),
     (GOOD.replace("iterations = { kuhn = 100, leduc = 50 }", "iterations = { kuhn = 100 }"), 5,
      ["study.iterations", "leduc"]),
 ])
@@ -87,3 +89,15 @@ def test_cli_one_line_error_exit_2(tmp_path):
     r = subprocess.run([sys.executable, "-m", "seqform", "study", str(tmp_path / "missing.toml")],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "no such file" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_an_unknown_game_leaves_no_output_folder(tmp_path):
+    """A study naming a game that does not exist is refused before it starts: one line at the
+    file's line, exit 2, and no output folder."""
+    p = write(tmp_path, GOOD.replace('games = ["kuhn", "leduc"]', 'games = ["kuhn", "leduck"]'))
+    out = tmp_path / "o"
+    r = subprocess.run([sys.executable, "-m", "seqform", "study", str(p), "--out", str(out)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == "" and not out.exists()
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{p}:3: study.games: 'leduck'" in lines[0], r.stderr
