@@ -278,8 +278,11 @@ def _repaired_by_lcp(tree: Tree, sf, cert: Certificate, budget: int, say) -> Cer
         out = certify_plans(sf, eq.plans[0], eq.plans[1], "lcp", seconds=cert.seconds + time.perf_counter() - t,
                             note=f"the LP's basis did not certify ({cert.note}); solved again exactly by Lemke's "
                                  f"algorithm, {eq.pivots:,} pivots")
-    except (TooLargeError, SolverError, CertificateError) as e:
-        cert.note += f"; no exact repair: {e}"
+    except (TooLargeError, SolverError, CertificateError, OverflowError) as e:
+        # OverflowError: the floating-point path cannot hold payoffs near 10^300 once they are
+        # brought to a common denominator
+        why = f"Lemke's floating-point path cannot hold these payoffs ({e})" if isinstance(e, OverflowError) else e
+        cert.note += f"; no exact repair: {why}"
         return cert
     return out if out.certified else cert
 

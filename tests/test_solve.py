@@ -239,3 +239,22 @@ def test_a_value_outside_its_own_exact_bracket_is_never_reported(monkeypatch, tm
     cert = sol.certificate
     assert not sol.certified and "no exact repair: refused for the test" in cert.note
     assert cert.lower <= Fraction(sol.value_float) <= cert.upper
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(random_games(payoffs="wide", max_nodes=30))
+def test_games_too_large_for_integer_pivoting_are_certified_or_bracketed(monkeypatch, g):
+    """With integer pivoting refused (as for a game past ``LCP_REPAIR_ENTRIES``), a basis that
+    fails goes to Lemke's floating-point path, which payoffs near 10^300 can overflow: the
+    result is then certified at the oracle's value or an exact bracket that holds it, with the
+    float value inside, never an exception."""
+    import importlib
+    monkeypatch.setattr(importlib.import_module("seqform.solve"), "LCP_REPAIR_ENTRIES", 0)
+    sol = seqform.solve(g, method="simplex")
+    want = _exact_oracle_value(g)
+    if sol.certified:
+        assert sol.value == want
+    else:
+        cert = sol.certificate
+        assert cert.lower <= want <= cert.upper and cert.lower <= Fraction(sol.value_float) <= cert.upper
