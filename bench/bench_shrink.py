@@ -95,6 +95,8 @@ def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = 
             if full_method == "ipm":
                 opts["run_crossover"] = "off"
             lp = solve_lp(sf, method=full_method, time_limit=limit, verbose=True, options=opts)
+            if lp.stopped:   # the time limit: where HiGHS stood is no objective
+                raise seqform.SolverError(lp.stopped)
             out.update(objective=lp.value, iterations=lp.iterations)
         except seqform.SolverError as e:
             out.update(status="stopped", error=str(e)[:300])

@@ -59,6 +59,8 @@ def child(kind: str, spec: str, method: str, limit: float) -> dict:
             t0 = time.perf_counter()
             try:
                 lp = solve_lp(sf, method=method, time_limit=limit)
+                if lp.stopped:   # the time limit: where HiGHS stood is no value
+                    raise seqform.SolverError(lp.stopped)
                 out.update(value=lp.value, solve_s=time.perf_counter() - t0, iterations=lp.iterations)
             except seqform.SolverError as e:
                 out.update(status="stopped", error=str(e)[:300], solve_s=time.perf_counter() - t0)
