@@ -282,7 +282,10 @@ def _repaired_by_lcp(tree: Tree, sf, cert: Certificate, budget: int, say) -> Cer
         # OverflowError: the floating-point path cannot hold payoffs near 10^300 once they are
         # brought to a common denominator
         why = f"Lemke's floating-point path cannot hold these payoffs ({e})" if isinstance(e, OverflowError) else e
-        cert.note += f"; no exact repair: {why}"
+        # the double oracle solves restricted games small enough for the exact repair, and
+        # certified Liar's Dice 1x3 with payoffs spread over 1 to 10^300 where this could not
+        cert.note += (f"; no exact repair: {why}; the double oracle (seqform solve --method doracle) may still "
+                      "certify it")
         return cert
     return out if out.certified else cert
 
