@@ -35,17 +35,18 @@ class Solution(Result):
 
     ``value``: the exact game value (Fraction) when ``certified``, else None; ``value_float``: the
     exact value's nearest float when certified, else the LP's value, or the exact bracket's
-    midpoint when the LP's lies outside that bracket or the LP stopped at its time limit (a
-    float we print never contradicts our own exact check). ``method``: "lp-simplex", "lp-ipm",
-    ..., "backward-induction", or "lcp" when the LP's basis failed its exact check and the game
-    was solved again by Lemke's algorithm (``certificate.note`` says why). ``exploitability``: of the returned profile, (NashConv)/2 in floats, measured by best
-    responses on the tree; ``exploitability_bound``: exact, rigorous upper bound (0 when
-    certified; see ``certificate``). ``profile``: behavioural strategies (floats);
-    ``realization``: the float plans [x, y]; ``exact_realization``: the verified rational plans
-    [x, y] (Fractions) or None. ``exact_behaviour``: per player, exact behavioural strategies
-    (Fractions per sequence) defined at every information set, when the method has them (backward
-    induction), else None. ``sizes``, ``seconds`` (build, solve, certify, exploitability, and
-    total: the whole call, glue included) and the ``certificate`` with its details.
+    midpoint when the LP's lies outside that bracket or the LP stopped at its time limit (a float
+    we print never contradicts our own exact check). ``method``: "lp-simplex", "lp-ipm", ...,
+    "backward-induction", or "lcp" when the LP's basis failed its exact check and the game was
+    solved again by Lemke's algorithm (``certificate.note`` says why). ``exploitability``: of the
+    returned profile, (NashConv)/2 in floats, measured by best responses on the tree;
+    ``exploitability_bound``: exact, rigorous upper bound (0 when certified; see ``certificate``).
+    ``profile``: behavioural strategies (floats); ``realization``: the float plans [x, y];
+    ``exact_realization``: the verified rational plans [x, y] (Fractions) or None.
+    ``exact_behaviour``: per player, exact behavioural strategies (Fractions per sequence) defined
+    at every information set, when the method has them (backward induction), else None. ``sizes``,
+    ``seconds`` (build, solve, certify, exploitability, and total: the whole call, glue included)
+    and the ``certificate`` with its details.
 
     At information sets a player's own play excludes (its plan gives them probability 0), the
     realization plans say nothing, and the strategies report:
@@ -203,34 +204,19 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     say(f"solving LP ({cols:,} columns, {rows:,} rows)")
     lp = solve_lp(sf, method=method, time_limit=time_limit)
     secs["solve"] = lp.seconds
-    # player 1's payoff is constant_sum - player 0's: the LP value is player 0's in either case
-    profile = Profile([behaviour_from_realization(tree, 0, lp.x), behaviour_from_realization(tree, 1, lp.y)])
     cert = None
-    exact = None
-    bound = None
-    value = None
     if certify_exact or lp.stopped:   # a stopped LP's bracket is what the stop knows
         say("certifying in exact arithmetic" if not lp.stopped else f"{lp.stopped}: bracketing the value exactly")
         cert = certify(sf, lp, exact_limit)
         if cert.basis_failed and not cert.certified:   # the floats were wrong, not too large to check
             cert = _repaired_by_lcp(tree, sf, cert, budget, say)
         secs["certify"] = cert.seconds
-        bound = cert.exploitability
-        if cert.certified:
-            value = cert.value
-            exact = [cert.x, cert.y]
-        xs = None
-        if cert.method in ("rounded", "lcp"):
-            # the bound is about the rounded (or the repaired) profile: return that profile, not
-            # the LP's floats
-            xs = [np.array([float(v) for v in cert.x]), np.array([float(v) for v in cert.y])]
-            profile = Profile([behaviour_from_realization(tree, p, xs[p]) for p in range(2)])
-    value_float = lp.value
-    if cert is not None:
-        # never report a float value our own exact check contradicts: outside the exact
-        # bracket the LP's value is wrong, and the bracket's midpoint is the better estimate
-        if cert.certified or lp.stopped or not cert.lower <= Fraction(lp.value) <= cert.upper:
-            value_float = float(cert.value if cert.certified else (cert.lower + cert.upper) / 2)
+    # the bound is about the rounded (or the repaired) plans: return those, not the LP's floats;
+    # player 1's payoff is constant_sum - player 0's: the LP value is player 0's in either case
+    xs = [lp.x, lp.y]
+    if cert is not None and cert.method in ("rounded", "lcp"):
+        xs = [np.array([float(v) for v in cert.x]), np.array([float(v) for v in cert.y])]
+    profile = Profile([behaviour_from_realization(tree, p, xs[p]) for p in range(2)])
     t_expl = time.perf_counter()
     expl = _exploitability(tree, profile).exploitability
     secs["exploitability"] = time.perf_counter() - t_expl
@@ -238,9 +224,24 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     # "total" is the whole call
     secs["total"] = time.perf_counter() - t0
     repaired = cert is not None and cert.method == "lcp"
-    return Solution(tree.name, value, value_float, bool(cert and cert.certified), float(expl), bound, profile,
-                    xs if repaired else [lp.x, lp.y], exact, tree.sizes(), secs, cert, tree,
-                    "lcp" if cert is not None and cert.method == "lcp" else f"lp-{lp.method}")
+    certified = cert is not None and cert.certified
+    return Solution(tree.name, cert.value if certified else None, _value_float(lp, cert), certified, float(expl),
+                    None if cert is None else cert.exploitability, profile, xs if repaired else [lp.x, lp.y],
+                    [cert.x, cert.y] if certified else None, tree.sizes(), secs, cert, tree,
+                    "lcp" if repaired else f"lp-{lp.method}")
+
+
+def _value_float(lp, cert: Certificate | None) -> float:
+    """The float value to report: the exact value's nearest float when certified; else the LP's,
+    unless our own exact bracket contradicts it or the LP stopped at its time limit, and then
+    the bracket's midpoint (a float we print never contradicts our exact check)."""
+    if cert is None:
+        return lp.value
+    if cert.certified:
+        return float(cert.value)
+    if lp.stopped or not cert.lower <= Fraction(lp.value) <= cert.upper:
+        return float((cert.lower + cert.upper) / 2)
+    return lp.value
 
 
 #: The exact repair of a basis that did not certify (``_repaired_by_lcp``) pivots a dense
