@@ -540,8 +540,9 @@ class EFCEColumnGeneration:
                 if rc <= self.tol:
                     if not sol.optimal and ub > self.tol:   # the integer program stopped early
                         proved = False
-                        self.say(f"the integer program stopped at its time limit: no profile found above "
-                                 f"{rc:.3g}, but it could not rule out one up to {ub:.3g}")
+                        found = "no profile" if sol.stopped_empty else f"no profile above {rc:.3g}"
+                        self.say(f"the integer program stopped at its time limit: it found {found}, but it could "
+                                 f"not rule out one up to {ub:.3g}")
                         if phase1:
                             raise ColumnGenerationStopped("column generation: the pricing integer program hit its "
                                                           "time limit with the regret bound still at "

@@ -436,6 +436,17 @@ def test_an_integer_program_stopped_by_the_clock_is_a_clean_stop(monkeypatch):
     assert inside == 1 and phase2 >= 2
 
 
+def test_pricing_stopped_empty_by_its_own_limit_leaves_the_optimum_unproved():
+    """``pricing_time_limit`` of 0 s: every integer program stops before any profile (HiGHS's own
+    clock, on any machine). The solve still returns the restricted LP's EFCE, exact and verified
+    (by the independent tree walk too), says the optimum is not proved, and bounds nothing."""
+    game = indian_poker(3)
+    res = EFCEColumnGeneration(game, seed=1).solve(-np.eye(3)[0], pricing_time_limit=0.0)
+    assert res.certified and not res.proved_optimal and res.bound == np.inf
+    assert res.max_regret <= 0 and _independent_regret(game, res) <= 0
+    assert res.objective == 0   # every EFCE of 3-card Indian poker pays player 0 exactly 0
+
+
 def test_the_map_stopped_at_its_time_limit_without_a_profile_is_a_stop_not_an_error():
     """HiGHS itself, given no time at all, ends the pricing integer program at its time limit
     before any incumbent: ``FactorMAP.solve`` returns the empty stop (no profile, unknown bound)
