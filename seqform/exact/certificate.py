@@ -22,6 +22,7 @@ closes).
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -181,10 +182,7 @@ def basis_solution(sf: SequenceForm, ex: ExactSequenceForm, lp: LPResult, exact_
 def rounded_plan(tree: Tree, p: int, x: np.ndarray, max_den: int = 1 << 20) -> list:
     """An exact realization plan close to float plan x: behavioural probabilities rounded to
     rationals (denominator <= max_den) and renormalised exactly at each information set."""
-    # a float solver lost in magnitudes it cannot resolve can hand back nan or inf: no mass
-    x = np.where(np.isfinite(x), np.maximum(x, 0.0), 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        b = np.nan_to_num(behaviour_from_realization(tree, p, x), nan=0.0, posinf=0.0, neginf=0.0)
+    b = behaviour_from_realization(tree, p, x)
     bq = [flint.fmpq(1)] + [fmpq_of(nearest_rational(v, max_den)) for v in b[1:]]
     first, nact = tree.infoset_first_seq, tree.infoset_num_actions
     for i in tree.player_infosets[p].tolist():
@@ -198,14 +196,15 @@ def rounded_plan(tree: Tree, p: int, x: np.ndarray, max_den: int = 1 << 20) -> l
 
 
 def certify_plans(sf: SequenceForm, x: list, y: list, method: str, *, seconds: float = 0.0,
-                  note: str = "") -> Certificate:
+                  note: str = "", ex: ExactSequenceForm | None = None) -> Certificate:
     """Verify exact plans found by any method (``x``, ``y``: rationals over each player's
     sequences) as the module docstring's steps 1-3 do: ``certified`` when both are realization
-    plans and their exact best responses meet. ``CertificateError`` when a plan is not a
-    realization plan (the method that found it is wrong)."""
+    plans and their exact best responses meet. ``ex``: the exact sequence form, when the caller
+    has it already. ``CertificateError`` when a plan is not a realization plan (the method that
+    found it is wrong)."""
     t0 = time.perf_counter()
     xq, yq = [fmpq_of(v) for v in x], [fmpq_of(v) for v in y]
-    bad, lower, upper = exact_bracket(sf.tree, ExactSequenceForm(sf), xq, yq)
+    bad, lower, upper = exact_bracket(sf.tree, ex or ExactSequenceForm(sf), xq, yq)
     if bad:
         raise CertificateError(f"{method}: {bad}")
     lo, up = fraction_of(lower), fraction_of(upper)
@@ -237,12 +236,7 @@ def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIM
     except CertificateError as e:
         note = str(e) if lp.stopped else f"exact basis solve failed: {e}"
         failed = not lp.stopped
-    x = rounded_plan(tree, 0, lp.x)
-    y = rounded_plan(tree, 1, lp.y)
-    bad, lower, upper = exact_bracket(tree, ex, x, y)
-    if bad:  # cannot happen for plans built by rounded_plan; never report an unchecked bound
-        raise CertificateError(f"rounded strategies failed validation: {bad}")
-    lo, up = fraction_of(lower), fraction_of(upper)
-    return Certificate(lo == up, lo if lo == up else None, lo, up, (up - lo) / 2,
-                       [fraction_of(v) for v in x], [fraction_of(v) for v in y], "rounded", size,
-                       time.perf_counter() - t0, note, failed)
+    # certify_plans raises on a plan that is not a realization plan, which cannot happen for
+    # plans built by rounded_plan: never report an unchecked bound
+    out = certify_plans(sf, rounded_plan(tree, 0, lp.x), rounded_plan(tree, 1, lp.y), "rounded", ex=ex, note=note)
+    return dataclasses.replace(out, basis_size=size, seconds=time.perf_counter() - t0, basis_failed=failed)
