@@ -209,12 +209,12 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
         say("certifying in exact arithmetic" if not lp.stopped else f"{lp.stopped}: bracketing the value exactly")
         cert = certify(sf, lp, exact_limit)
         if cert.basis_failed and not cert.certified:   # the floats were wrong, not too large to check
-            cert = _repaired_by_lcp(tree, sf, cert, budget, say)
+            cert = _repaired(tree, sf, lp, cert, budget, say)
         secs["certify"] = cert.seconds
     # the bound is about the rounded (or the repaired) plans: return those, not the LP's floats;
     # player 1's payoff is constant_sum - player 0's: the LP value is player 0's in either case
     xs = [lp.x, lp.y]
-    if cert is not None and cert.method in ("rounded", "lcp"):
+    if cert is not None and cert.method in ("rounded", "lcp", "exact-simplex"):
         xs = [np.array([float(v) for v in cert.x]), np.array([float(v) for v in cert.y])]
     profile = Profile([behaviour_from_realization(tree, p, xs[p]) for p in range(2)])
     t_expl = time.perf_counter()
@@ -223,18 +223,20 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     # the parts above leave out the glue between them (LP matrix assembly, behavioural strategies):
     # "total" is the whole call
     secs["total"] = time.perf_counter() - t0
-    repaired = cert is not None and cert.method == "lcp"
+    repaired = cert is not None and cert.method in ("lcp", "exact-simplex")
     certified = cert is not None and cert.certified
+    how = {"lcp": "lcp", "exact-simplex": "lp-exact-simplex"}.get(cert.method if cert else "", f"lp-{lp.method}")
     return Solution(tree.name, cert.value if certified else None, _value_float(lp, cert), certified, float(expl),
                     None if cert is None else cert.exploitability, profile, xs if repaired else [lp.x, lp.y],
-                    [cert.x, cert.y] if certified else None, tree.sizes(), secs, cert, tree,
-                    "lcp" if repaired else f"lp-{lp.method}")
+                    [cert.x, cert.y] if certified else None, tree.sizes(), secs, cert, tree, how)
 
 
 def _value_float(lp, cert: Certificate | None) -> float:
     """The float value to report: the exact value's nearest float when certified; else the LP's,
     unless our own exact bracket contradicts it or the LP stopped at its time limit, and then
-    the bracket's midpoint (a float we print never contradicts our exact check)."""
+    the bracket's midpoint rounded, which lies between the bracket's ends rounded (a bracket
+    may be narrower than the gap between floats), so a float we print never contradicts our
+    exact check."""
     if cert is None:
         return lp.value
     if cert.certified:
@@ -244,13 +246,54 @@ def _value_float(lp, cert: Certificate | None) -> float:
     return lp.value
 
 
-#: The exact repair of a basis that did not certify (``_repaired_by_lcp``) pivots a dense
+#: The exact simplex that repairs a basis that did not certify (``_repaired_by_simplex``) may
+#: take this many pivots per row of the LP before the repair falls back to Lemke's algorithm.
+#: Measured with payoffs spread over 1 to 10^16 or 10^300 (``bench/bench_wide_payoffs.py``):
+#: Liar's Dice 1x3 (287 rows) needed 179 to 556 pivots, Leduc with 2 ranks (642 rows) 2,162.
+SIMPLEX_REPAIR_PIVOTS_PER_ROW = 10
+
+#: The exact repair by Lemke's algorithm (``_repaired_by_lcp``, when the exact simplex did not
+#: finish) pivots a dense
 #: integer tableau only while it has at most this many entries (about 2 (sequences + information
 #: sets)^2); past it the float path's end must verify, else the exact bracket is reported.
 #: Measured on 2 busy cores with payoffs spread over 1 to 10^300: Liar's Dice 1x2 (94 sequences
 #: and information sets) in 7 s, FlipIt of depth 3 (392) in 69 s; Liar's Dice 1x3 (572) did not
 #: finish in 600 s.
 LCP_REPAIR_ENTRIES = 400_000
+
+
+def _repaired(tree: Tree, sf, lp, cert: Certificate, budget: int, say) -> Certificate:
+    """The game solved again exactly when the LP's basis did not certify (``cert``): payoffs
+    whose magnitudes span more than a float LP resolves (10^16 beside single digits: HiGHS
+    drops or rounds the small ones) leave HiGHS at a basis that is not optimal in rationals.
+    First the exact simplex from HiGHS's basis (``_repaired_by_simplex``); if it does not finish,
+    Lemke's algorithm (``_repaired_by_lcp``)."""
+    out = _repaired_by_simplex(sf, lp, cert, say)
+    return out if out.certified else _repaired_by_lcp(tree, sf, out, budget, say)
+
+
+def _repaired_by_simplex(sf, lp, cert: Certificate, say) -> Certificate:
+    """The LP solved in rational arithmetic by the primal simplex, from the basis HiGHS returned
+    (``seqform.exact.exactsimplex``; Applegate, Cook, Dash & Espinoza 2007, "Exact solutions to
+    linear programming problems"), its plans verified like any basis (``certify_plans``).
+    Returns that certificate, or ``cert`` with a note when the simplex does not finish."""
+    from seqform.exact.certificate import ExactSequenceForm, certify_plans, repair_basis
+    from seqform.exact.exactsimplex import PivotLimit
+    from seqform.exact.sparselu import TooLarge
+    t = time.perf_counter()
+    rows = sf.E.shape[0] + sf.F.shape[1]
+    say("the LP's basis did not certify: pivoting from it in exact arithmetic")
+    try:
+        ex = ExactSequenceForm(sf)
+        x, y, pivots = repair_basis(sf, lp, max_pivots=SIMPLEX_REPAIR_PIVOTS_PER_ROW * rows, ex=ex,
+                                    progress=lambda k: say(f"exact simplex: {k:,} pivots"))
+        out = certify_plans(sf, x, y, "exact-simplex", ex=ex, seconds=cert.seconds + time.perf_counter() - t,
+                            note=f"the LP's basis did not certify ({cert.note}); the exact simplex reached an "
+                                 f"optimal basis from it in {pivots:,} pivots")
+    except (PivotLimit, TooLarge, CertificateError) as e:
+        cert.note += f"; the exact simplex from HiGHS's basis did not finish: {e}"
+        return cert
+    return out if out.certified else cert
 
 
 def _repaired_by_lcp(tree: Tree, sf, cert: Certificate, budget: int, say) -> Certificate:
@@ -267,7 +310,7 @@ def _repaired_by_lcp(tree: Tree, sf, cert: Certificate, budget: int, say) -> Cer
     from seqform.exact.sequenceformlcp import solve_lcp
     from seqform.model.limits import BYTES_PER_LCP_ENTRY, TooLargeError
     t = time.perf_counter()
-    say("the LP's basis did not certify: solving the game again exactly by Lemke's algorithm")
+    say("solving the game again exactly by Lemke's algorithm")
     # the dense tableau's bytes at LCP_REPAIR_ENTRIES (check_lcp's estimate), within the budget
     limit = min(budget, LCP_REPAIR_ENTRIES * BYTES_PER_LCP_ENTRY)
     # integer pivoting all along when its tableau fits (the float path is what a wide range of

@@ -148,7 +148,7 @@ def test_a_time_limit_is_a_clean_stop_with_an_exact_bracket(leduc_solution, cert
     cert = sol.certificate
     assert not sol.certified and sol.value is None and "time limit" in cert.note
     assert cert.lower <= leduc_solution.value <= cert.upper
-    assert cert.lower <= Fraction(sol.value_float) <= cert.upper
+    assert float(cert.lower) <= sol.value_float <= float(cert.upper)
     assert sol.exploitability_bound == (cert.upper - cert.lower) / 2
 
 
@@ -206,26 +206,48 @@ def test_payoffs_of_10_to_the_16_beside_single_digits_are_solved_exactly(tmp_pat
     game = read_efg(str(path))
     sol = seqform.solve(game)
     assert sol.certified and sol.value == _exact_oracle_value(game)
-    assert sol.certificate.method == "lcp" and "did not certify" in sol.certificate.note
+    assert sol.certificate.method == "exact-simplex" and "did not certify" in sol.certificate.note
     # what is returned is the verified equilibrium, not the LP's wrong floats
     assert sol.exploitability <= 1e-9 * 10**16 * 1e-6
     assert [float(v) for v in sol.exact_realization[0]] == pytest.approx(sol.realization[0], abs=1e-12)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_when_the_exact_simplex_does_not_finish_lemkes_algorithm_repairs_the_basis(monkeypatch, tmp_path):
+    import importlib
+
+    from seqform.io.efgread import read_efg
+    monkeypatch.setattr(importlib.import_module("seqform.solve"), "SIMPLEX_REPAIR_PIVOTS_PER_ROW", 0)
+    path = tmp_path / "big.efg"
+    path.write_text(WIDE_EFG)
+    game = read_efg(str(path))
+    sol = seqform.solve(game)
+    assert sol.certified and sol.value == _exact_oracle_value(game) and sol.method == "lcp"
+    assert "the exact simplex from HiGHS's basis did not finish" in sol.certificate.note
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
 @given(random_games(payoffs="wide", max_nodes=30))
-def test_games_with_payoffs_spread_over_1_to_10_to_the_300_are_certified(g):
-    """Random games whose payoffs span 1 to 10^300 (the LP, not backward induction): certified,
-    at the independent exact oracle's value; the LP's float value, when its basis failed, is
-    not what is reported."""
+def test_games_with_payoffs_spread_over_1_to_10_to_the_300_are_certified(monkeypatch, g):
+    """Random games whose payoffs span 1 to 10^300 (the LP, not backward induction): certified
+    by the LP's basis or the exact simplex from it (Lemke's algorithm is refused), at the
+    independent exact oracle's value; the LP's float value, when its basis failed, is not what
+    is reported."""
+    import seqform.exact.sequenceformlcp as lcp
+
+    def refused(*a, **k):
+        raise AssertionError("the exact simplex should have certified without Lemke's algorithm")
+    monkeypatch.setattr(lcp, "solve_lcp", refused)
     sol = seqform.solve(g, method="simplex")
     assert sol.certified and sol.value == _exact_oracle_value(g)
     assert sol.value_float == float(sol.value)
 
 
 def test_a_value_outside_its_own_exact_bracket_is_never_reported(monkeypatch, tmp_path):
-    """Without the exact repair (as for a game too large for it), the reported float value lies
+    """Without the exact repairs (as for a game too large for them), the reported float value lies
     inside the exact bracket, whatever the LP said; the note says why there is no repair."""
+    import importlib
+
     import seqform.exact.sequenceformlcp as lcp
     from seqform.io.efgread import read_efg
     from seqform.model.limits import TooLargeError
@@ -233,28 +255,35 @@ def test_a_value_outside_its_own_exact_bracket_is_never_reported(monkeypatch, tm
     def too_large(*a, **k):
         raise TooLargeError("refused for the test")
     monkeypatch.setattr(lcp, "solve_lcp", too_large)
+    monkeypatch.setattr(importlib.import_module("seqform.solve"), "SIMPLEX_REPAIR_PIVOTS_PER_ROW", 0)
     path = tmp_path / "big.efg"
     path.write_text(WIDE_EFG)
     sol = seqform.solve(read_efg(str(path)))
     cert = sol.certificate
     assert not sol.certified and "no exact repair: refused for the test" in cert.note
-    assert cert.lower <= Fraction(sol.value_float) <= cert.upper
+    assert "the exact simplex from HiGHS's basis did not finish" in cert.note
+    # float() is monotone, so a float of a point in the bracket lies in the bracket's floats
+    assert float(cert.lower) <= sol.value_float <= float(cert.upper)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(random_games(payoffs="wide", max_nodes=30))
 def test_games_too_large_for_integer_pivoting_are_certified_or_bracketed(monkeypatch, g):
-    """With integer pivoting refused (as for a game past ``LCP_REPAIR_ENTRIES``), a basis that
-    fails goes to Lemke's floating-point path, which payoffs near 10^300 can overflow: the
+    """With the exact simplex stopped at once and integer pivoting refused (as for a game past
+    ``LCP_REPAIR_ENTRIES``), a basis that fails goes to Lemke's floating-point path, which payoffs near 10^300 can overflow: the
     result is then certified at the oracle's value or an exact bracket that holds it, with the
     float value inside, never an exception."""
     import importlib
-    monkeypatch.setattr(importlib.import_module("seqform.solve"), "LCP_REPAIR_ENTRIES", 0)
+    solve_module = importlib.import_module("seqform.solve")
+    monkeypatch.setattr(solve_module, "LCP_REPAIR_ENTRIES", 0)
+    monkeypatch.setattr(solve_module, "SIMPLEX_REPAIR_PIVOTS_PER_ROW", 0)   # Lemke's path, not the simplex
     sol = seqform.solve(g, method="simplex")
     want = _exact_oracle_value(g)
     if sol.certified:
         assert sol.value == want
     else:
         cert = sol.certificate
-        assert cert.lower <= want <= cert.upper and cert.lower <= Fraction(sol.value_float) <= cert.upper
+        # a bracket 1/2 wide at 5e49 holds no float: the float value lies in the bracket's floats
+        assert cert.lower <= want <= cert.upper
+        assert float(cert.lower) <= sol.value_float <= float(cert.upper)

@@ -65,7 +65,9 @@ def cmd_solve(args) -> int:
     elif sol.certified:
         print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
         how = {"backward-induction": "backward induction",
-               "lcp": "the LP's basis did not certify; Lemke's algorithm in exact arithmetic"}.get(
+               "lcp": "the LP's basis did not certify; Lemke's algorithm in exact arithmetic",
+               "exact-simplex": "the LP's basis did not certify; the simplex method in exact arithmetic from "
+                                "it"}.get(
                    cert.method, f"basis of {cert.basis_size:,} unknowns")
         print(f"certificate     exact: both strategies verified, exact best responses meet at the value ({how})")
     elif cert is None:

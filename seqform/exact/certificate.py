@@ -32,6 +32,7 @@ import numpy as np
 
 from seqform.errors import CertificateError
 from seqform.exact.exactbestresponse import exact_best_response_value
+from seqform.exact.exactsimplex import ExactLP, exact_simplex
 from seqform.lp.zerosumlp import LPResult
 from seqform.exact.rationals import fmpq_of, fraction_of, nearest_rational
 from seqform.exact.sparselu import SparseLU, TooLarge
@@ -41,6 +42,7 @@ from seqform.model.tree import Tree
 
 DEFAULT_EXACT_LIMIT = 2_000_000
 _BASIC = 1
+_UPPER = 2
 
 
 @dataclass
@@ -240,3 +242,35 @@ def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIM
     # plans built by rounded_plan: never report an unchecked bound
     out = certify_plans(sf, rounded_plan(tree, 0, lp.x), rounded_plan(tree, 1, lp.y), "rounded", ex=ex, note=note)
     return dataclasses.replace(out, basis_size=size, seconds=time.perf_counter() - t0, basis_failed=failed)
+
+
+def exact_lp(sf: SequenceForm, ex: ExactSequenceForm) -> ExactLP:
+    """The sequence-form LP of ``seqform.lp.zerosumlp`` in rationals (unscaled payoffs):
+    maximise q[empty] subject to E x = e, A^T x - F^T q >= 0, x >= 0, q free."""
+    n1 = sf.E.shape[1]
+    n2, m2 = sf.F.shape[1], sf.F.shape[0]
+    zero = flint.fmpq(0)
+    cost = [zero] * (n1 + m2)
+    cost[n1] = flint.fmpq(1)
+    e = [fmpq_of(v) for v in sf.e]
+    return ExactLP(_exact_K_rows(sf, ex), cost, [zero] * n1 + [None] * m2, [None] * (n1 + m2),
+                   e + [zero] * n2, e + [None] * n2)
+
+
+def repair_basis(sf: SequenceForm, lp: LPResult, *, max_pivots: int, exact_limit: int = DEFAULT_EXACT_LIMIT,
+                 ex: ExactSequenceForm | None = None, progress=None) -> tuple[list, list, int]:
+    """Exact optimal plans (x, y) reached by the exact simplex (``seqform.exact.exactsimplex``)
+    from the float LP's basis, and the pivots it took. Raises ``PivotLimit``, ``TooLarge`` or
+    ``CertificateError`` (no basis, singular basis) as ``exact_simplex`` does."""
+    if lp.col_status is None or lp.row_status is None:
+        raise CertificateError("the LP solve returned no basis to start the exact simplex from")
+    ex = ex or ExactSequenceForm(sf)
+    n1, m1 = sf.E.shape[1], sf.E.shape[0]
+    n = len(lp.col_status)
+    basis = np.flatnonzero(lp.col_status == _BASIC).tolist() + (n + np.flatnonzero(lp.row_status == _BASIC)).tolist()
+    upper = (np.flatnonzero(lp.col_status == _UPPER).tolist()
+             + (n + np.flatnonzero(lp.row_status == _UPPER)).tolist())
+    res = exact_simplex(exact_lp(sf, ex), basis, set(upper), max_pivots=max_pivots, exact_limit=exact_limit,
+                        progress=progress)
+    y = [-v for v in res.duals[m1:]]
+    return res.w[:n1], y, res.pivots

@@ -39,7 +39,9 @@ def test_leduc_as_ordered_signal_game_is_the_core_leduc():
     assert ours.certified and core.certified and ours.value == core.value
 
 
-@pytest.mark.parametrize("game", [leduc_os(), leduc_os(4, 2), rhode_island(2, 2), rhode_island(2, 3)],
+# rhode_island(2, 3) takes about two minutes of one core: the slow tier's
+@pytest.mark.parametrize("game", [leduc_os(), leduc_os(4, 2), rhode_island(2, 2),
+                                  pytest.param(rhode_island(2, 3), marks=pytest.mark.slow)],
                          ids=lambda g: g.name)
 def test_value_preserved_and_lifted_strategies_certified(game):
     original = seqform.solve(game, method="simplex")
@@ -53,7 +55,7 @@ def test_value_preserved_and_lifted_strategies_certified(game):
     assert res.abstract_solution.sizes["histories"] < original.sizes["histories"]
 
 
-# slow tier (100 s): the default tier checks lifted strategies on rhode_island(2, 3)
+# slow tier (100 s): the default tier checks lifted strategies on rhode_island(2, 2)
 # (test_value_preserved_and_lifted_strategies_certified) and the classes' sequence form on smaller
 # games; this adds the 3-rank game, where the original LP's certificate fails, and its own-view gap
 @pytest.mark.slow
