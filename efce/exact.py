@@ -217,7 +217,7 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
     (True, Fraction(9, 1))
     """
     t0 = time.perf_counter()
-    from scipy.optimize import linprog
+    from seqform.lp.highs import INF, solve_highs
     trigs = triggers(prof) if trigs is None else trigs
     A_ub, b_ub, A_eq, b_eq, nv = _constraints(prof, trigs, float(eps))
     K = prof.count
@@ -234,12 +234,15 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
         c = prof.utility @ w if w.shape == (N,) else w
         if c.shape != (K,):
             raise SeqformError(f"objective: give {N} player weights or {K} profile weights, not {w.shape}")
-    cost = -np.r_[c, np.zeros(nv)]
-    bounds = [(0, None)] * K + [(None, None)] * nv
-    res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs")
-    if res.status != 0:
-        raise SolverError(f"HiGHS could not solve the EFCE LP of {prof.tree.name!r}: {res.message}")
-    return _finish(prof, res.x[:K], float(-res.fun), "lp", max_denominator, t0)
+    A = sp.vstack([A_ub, A_eq]).tocsc()
+    row_lower = np.r_[np.full(len(b_ub), -INF), b_eq]
+    col_lower = np.r_[np.zeros(K), np.full(nv, -INF)]
+    try:
+        res = solve_highs(A, np.r_[c, np.zeros(nv)], col_lower, np.full(K + nv, INF), row_lower, np.r_[b_ub, b_eq],
+                          maximize=True)
+    except SolverError as e:
+        raise SolverError(f"HiGHS could not solve the EFCE LP of {prof.tree.name!r}: {e}") from None
+    return _finish(prof, res.col_value[:K], float(res.objective), "lp", max_denominator, t0)
 
 
 def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denominator: int = 10**6,

@@ -20,7 +20,7 @@ random field. Its integer program over the local polytope (e.g. Wainwright & Jor
 x[i, a] per information set and action (one action each), a continuous mu[f, c] >= 0 per factor
 and combination, summing to 1, whose marginal on each of its information sets is x. With x
 integral, mu is the indicator of the chosen combination, so the optimum is the exact maximum.
-HiGHS's branch and cut solves it (``scipy.optimize.milp``). The constraints do not depend on
+HiGHS's branch and cut solves it (``seqform.lp.highs.solve_highs_mip``). The constraints do not depend on
 lambda: they are built once, and each solve only sets the objective.
 
 References:
@@ -205,7 +205,8 @@ class FactorMAP:
     # ------------------------------------------------------------ the solve
     def relaxation_bound(self, time_limit: float | None = None) -> float:
         """An upper bound on the largest energy: the LP relaxation (the local polytope) of
-        ``solve``'s integer program, without integrality; inf when HiGHS does not solve it."""
+        ``solve``'s integer program, without integrality; inf when HiGHS does not solve it
+        (its time limit included: no bound is proved then)."""
         saved = self.integrality
         self.integrality = np.zeros_like(saved)
         try:
@@ -216,44 +217,28 @@ class FactorMAP:
             self.integrality = saved
         return sol.bound if sol.optimal else math.inf
 
-    def solve(self, time_limit: float | None = None, gap: float = 1e-9) -> MapSolution:
-        """The full profile of largest energy under the model's current w, L and Lam."""
-        from scipy.optimize import Bounds, LinearConstraint, milp
-        theta = self._objective()
+    def _program(self) -> tuple:
+        """The integer program's objective and bounds, for ``seqform.lp.highs``: cost over
+        (x, mu), column bounds [0, 1], and each row's value (lower = upper)."""
         nx, M = self.nx, self.model.M
         F = len(self.fstart) - 1
-        lo = np.r_[np.ones(M), np.ones(F), np.zeros(self.nrow - M - F)]
-        cons = LinearConstraint(self.A_ub, lo, lo)
-        c = -np.r_[np.zeros(nx), theta]
-        opts = {"mip_rel_gap": gap, "disp": False}
-        if time_limit is not None:
-            opts["time_limit"] = float(time_limit)
-        res = milp(c, constraints=cons, integrality=self.integrality,
-                   bounds=Bounds(np.zeros(nx + self.nmu), np.ones(nx + self.nmu)), options=opts)
-        if res.x is None and res.status == _MILP_LIMIT:
-            # a clock that runs out is a stop, not a failure: the caller decides what it knew
-            return MapSolution(None, -math.inf, _dual_bound(res), False)
-        if res.x is None:
-            raise SolverError(f"HiGHS found no MAP profile: {res.message}")
-        x = res.x[:nx]
-        prof = np.zeros(M + 1, dtype=np.int64)
-        for i in range(M):
+        rows = np.r_[np.ones(M), np.ones(F), np.zeros(self.nrow - M - F)]
+        cost = np.r_[np.zeros(nx), self._objective()]
+        return cost, np.zeros(nx + self.nmu), np.ones(nx + self.nmu), rows, rows
+
+    def solve(self, time_limit: float | None = None, gap: float = 1e-9) -> MapSolution:
+        """The full profile of largest energy under the model's current w, L and Lam, by
+        HiGHS's branch and cut through ``seqform.lp.highs.solve_highs_mip``. A clock that runs
+        out is a stop, not a failure: without an incumbent the solution has no profile
+        (``stopped_empty``) and the caller decides what it knew."""
+        from seqform.lp.highs import solve_highs_mip
+        res = solve_highs_mip(self.A_ub.tocsc(), *self._program(), self.integrality, maximize=True,
+                              time_limit=time_limit, gap=gap)
+        if res.col_value is None:
+            return MapSolution(None, -math.inf, res.bound, False)
+        x = res.col_value[:self.nx]
+        prof = np.zeros(self.model.M + 1, dtype=np.int64)
+        for i in range(self.model.M):
             prof[i] = int(np.argmax(x[self.xoff[i]:self.xoff[i + 1]]))
         e = float(self.model.energy(prof[None, :])[0])
-        bound = _dual_bound(res)
-        return MapSolution(prof, e, max(bound, e), res.status == 0)
-
-
-#: ``scipy.optimize.milp``'s status for "iteration or time limit reached"
-_MILP_LIMIT = 1
-
-
-def _dual_bound(res) -> float:
-    """HiGHS's upper bound on the maximum energy from a ``milp`` result (which minimises the
-    negated energy): its dual bound when it reports one, else its objective; inf when neither
-    is known (stopped before the root relaxation)."""
-    dual = getattr(res, "mip_dual_bound", None)
-    value = dual if dual is not None else res.fun
-    if value is None or not np.isfinite(value):
-        return math.inf
-    return -float(value)
+        return MapSolution(prof, e, max(res.bound, e), res.optimal)

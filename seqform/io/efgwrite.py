@@ -75,7 +75,7 @@ def efg_label(text) -> str:
     return " ".join(s.split()) if "  " in s or s[:1] == " " or s[-1:] == " " else s
 
 
-def _unique(labels, empty: str) -> list:
+def unique_labels(labels, empty: str) -> list:
     """Sanitised labels made unique (``" #2"``... suffixes) and non-empty (``empty`` + number)."""
     seen: set = set()
     out = []
@@ -140,9 +140,9 @@ def _lines(tree: Tree, title: str | None, comment: str | None):
     head = [""] * M
     for p in range(N):
         ids = tree.player_infosets[p].tolist()
-        names = _unique([tree.infoset_key[i] for i in ids], "I")
+        names = unique_labels([tree.infoset_key[i] for i in ids], "I")
         for i, name in zip(ids, names):
-            acts = " ".join(_q(a) for a in _unique(tree.infoset_actions[i], "a"))
+            acts = " ".join(_q(a) for a in unique_labels(tree.infoset_actions[i], "a"))
             head[i] = f'p "" {p + 1} {int(tree.infoset_index[i]) + 1} {_q(name)} {{ {acts} }} 0\n'
 
     chance_at = tree.chance_index
@@ -165,7 +165,7 @@ def _lines(tree: Tree, title: str | None, comment: str | None):
         else:
             nchance += 1
             pr = tree.chance_probs[chance_at[v]]
-            labels = _unique(tree.chance_labels[chance_at[v]], "o")
+            labels = unique_labels(tree.chance_labels[chance_at[v]], "o")
             body = " ".join(f"{_q(lab)} {_fmt(x)}" for lab, x in zip(labels, pr))
             buf.append(f'c "" {nchance} "chance {nchance}" {{ {body} }} 0\n')
         if len(buf) >= 65536:

@@ -58,7 +58,9 @@ class OpenSpielNotInstalled(SeqformError, ImportError):
     """OpenSpiel (the optional ``openspiel`` extra) is needed but not installed."""
 
 
-def _pyspiel():
+def pyspiel_module():
+    """OpenSpiel's ``pyspiel`` module, imported on first use (an optional extra);
+    ``OpenSpielNotInstalled`` with the install hint when it is missing."""
     try:
         import pyspiel
     except ImportError as e:  # pragma: no cover - depends on the environment
@@ -110,7 +112,7 @@ def _name(what) -> str:
 
 def load_openspiel(game):
     """A pyspiel game from a game object or a game string, made turn-based if simultaneous."""
-    pyspiel = _pyspiel()
+    pyspiel = pyspiel_module()
     if isinstance(game, str):
         # an unknown name makes OpenSpiel list all of its games in the error, twice: say it in one line
         short = game.split("(", 1)[0].strip()
@@ -170,7 +172,7 @@ class OpenSpielGame(Game):
     """
 
     def __init__(self, game, *, max_denominator: int = MAX_DENOMINATOR, tolerance: float = TOLERANCE):
-        pyspiel = _pyspiel()
+        pyspiel = pyspiel_module()
         self.pyspiel_game = game = load_openspiel(game)
         gt = game.get_type()
         self.name = str(game)

@@ -313,7 +313,7 @@ def read_profile(tree: Tree, path_or_file: str | os.PathLike | IO[str], missing:
 def _gambit_infosets(tree: Tree, gambit_game) -> list:
     """Per global information set, the pygambit ``Infoset`` the .efg writer made for it; checks
     players, numbers, labels and action counts, raising ``StrategyError`` on any mismatch."""
-    from seqform.io.efgwrite import _unique
+    from seqform.io.efgwrite import unique_labels
     players = list(gambit_game.players)
     if len(players) != tree.num_players:
         raise StrategyError(f"the pygambit game has {len(players)} players; {tree.name} has {tree.num_players}")
@@ -325,7 +325,7 @@ def _gambit_infosets(tree: Tree, gambit_game) -> list:
             raise StrategyError(f"the pygambit game's player {p + 1} has {len(ginf)} information sets; "
                                 f"{tree.name}'s player {p} has {len(ids)} (was it written by seqform.io.efgwrite from "
                                 f"this game?)")
-        names = _unique([tree.infoset_key[i] for i in ids], "I")
+        names = unique_labels([tree.infoset_key[i] for i in ids], "I")
         for i, lab in zip(ids, names):
             I = ginf.get(int(tree.infoset_index[i]))
             if I is None or I.label != lab:

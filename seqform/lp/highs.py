@@ -1,5 +1,7 @@
-"""One call into HiGHS (highspy) for a sparse LP given as arrays: the Nash LP (``zerosumlp.py``) and the
-perturbed LPs of ``refinements`` share it, with its options, its status handling and Ctrl-C.
+"""The one door to HiGHS (highspy): a sparse LP given as arrays (``solve_highs``: the Nash LP of
+``zerosumlp.py``, the perturbed LPs of ``refinements``, the LPs of ``efce`` and ``lossless``) or a
+mixed-integer program (``solve_highs_mip``: the MAP pricing of ``efce``), with their options, their
+status handling, their log and Ctrl-C.
 
     optimise  cost^T w   subject to  row_lower <= K w <= row_upper,  col_lower <= w <= col_upper
 """
@@ -7,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import math
 import threading
 import time
 from dataclasses import dataclass
@@ -155,18 +158,7 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
     t0 = time.perf_counter()
     if fwd is not None:
         fwd.t0 = t0
-    # the model as plain arrays (numpy straight into HiGHS): filling a HighsLp field by field
-    # converts every element through Python (about 4 ms on Leduc with 5 ranks)
-    sense = highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize
-    f64 = np.float64
-    st = h.passModel(n, m, K.nnz, int(highspy.MatrixFormat.kColwise), int(sense), 0.0,
-                     np.asarray(cost, dtype=f64), np.asarray(col_lower, dtype=f64), np.asarray(col_upper, dtype=f64),
-                     np.asarray(row_lower, dtype=f64), np.asarray(row_upper, dtype=f64),
-                     K.indptr.astype(np.int32), K.indices.astype(np.int32), K.data.astype(f64),
-                     np.zeros(n, dtype=np.int32))  # integrality: all continuous
-    if st == highspy.HighsStatus.kError:
-        raise SolverError(f"HiGHS rejected the LP model ({m:,} rows, {n:,} columns): "
-                          f"{_why_rejected(K, cost, col_lower, col_upper, row_lower, row_upper)}")
+    _pass_model(h, K, cost, col_lower, col_upper, row_lower, row_upper, maximize, np.zeros(n, dtype=np.int32))
     if basis is not None:
         hb = highspy.HighsBasis()
         hb.col_status = [highspy.HighsBasisStatus(int(v)) for v in basis[0]]
@@ -196,6 +188,90 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
     iters = int(info.simplex_iteration_count) + int(info.ipm_iteration_count)
     return HighsResult(float(info.objective_function_value), np.asarray(sol.col_value), np.asarray(sol.row_dual),
                        cs, rs, secs, iters)
+
+
+def _pass_model(h: highspy.Highs, K: sp.csc_matrix, cost, col_lower, col_upper, row_lower, row_upper,
+                maximize: bool, integrality: np.ndarray) -> None:
+    """Give HiGHS the model as plain arrays (numpy straight into HiGHS: filling a HighsLp field
+    by field converts every element through Python, about 4 ms on Leduc with 5 ranks);
+    ``integrality``: 0 continuous, 1 integer, per column. ``SolverError`` saying what HiGHS
+    cannot take when it rejects the model."""
+    m, n = K.shape
+    sense = highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize
+    f64 = np.float64
+    st = h.passModel(n, m, K.nnz, int(highspy.MatrixFormat.kColwise), int(sense), 0.0,
+                     np.asarray(cost, dtype=f64), np.asarray(col_lower, dtype=f64), np.asarray(col_upper, dtype=f64),
+                     np.asarray(row_lower, dtype=f64), np.asarray(row_upper, dtype=f64),
+                     K.indptr.astype(np.int32), K.indices.astype(np.int32), K.data.astype(f64),
+                     np.asarray(integrality, dtype=np.int32))
+    if st == highspy.HighsStatus.kError:
+        raise SolverError(f"HiGHS rejected the {'MIP' if np.any(integrality) else 'LP'} model ({m:,} rows, "
+                          f"{n:,} columns): {_why_rejected(K, cost, col_lower, col_upper, row_lower, row_upper)}")
+
+
+@dataclass
+class MipResult:
+    """HiGHS's answer to a mixed-integer program: ``col_value`` (n,) of the best solution found
+    (None when it found none), its ``objective`` (nan without one), ``bound``: the proved bound
+    on the optimum (HiGHS's dual bound: above the optimum when maximising; +-inf when none is
+    known), ``optimal`` (the gap tolerance is met), ``stopped``: why it stopped before that
+    ("" when optimal), ``seconds`` and branch-and-bound ``nodes``."""
+
+    col_value: np.ndarray | None
+    objective: float
+    bound: float
+    optimal: bool
+    stopped: str
+    seconds: float
+    nodes: int
+
+
+def solve_highs_mip(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_upper: np.ndarray,
+                    row_lower: np.ndarray, row_upper: np.ndarray, integrality: np.ndarray, *, maximize: bool,
+                    time_limit: float | None = None, gap: float | None = None, verbose: bool = False,
+                    options: dict | None = None) -> MipResult:
+    """Solve the LP above with the columns where ``integrality`` is 1 integer, by HiGHS's branch
+    and cut. ``gap``: the relative gap at which the incumbent counts as optimal (HiGHS's
+    ``mip_rel_gap``). A solve stopped by ``time_limit`` is not an error: the result says so
+    (``stopped``) and carries the incumbent, if any, and the bound proved so far. Raises
+    ``SolverError`` naming HiGHS's status when the program is infeasible, unbounded or HiGHS
+    fails, ``KeyboardInterrupt`` when the user interrupts the solve."""
+    m, n = K.shape
+    h = new_highs()
+    fwd = _attach_log(h, verbose)
+    if time_limit is not None:
+        h.setOptionValue("time_limit", max(float(time_limit), 0.0))
+    if gap is not None:
+        h.setOptionValue("mip_rel_gap", float(gap))
+    for name, value in (options or {}).items():
+        if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            raise SolverError(f"HiGHS does not accept option {name}={value!r}")
+    t0 = time.perf_counter()
+    if fwd is not None:
+        fwd.t0 = t0
+    _pass_model(h, K, cost, col_lower, col_upper, row_lower, row_upper, maximize, integrality)
+    _run_interruptibly(h)
+    secs = time.perf_counter() - t0
+    ms = h.getModelStatus()
+    if ms in _INTERRUPTED:
+        raise KeyboardInterrupt("HiGHS solve interrupted")
+    info = h.getInfo()
+    stopped = ""
+    if ms == highspy.HighsModelStatus.kTimeLimit:
+        stopped = f"HiGHS reached its time limit of {time_limit:g} s"
+    elif ms != highspy.HighsModelStatus.kOptimal:
+        raise SolverError(f"HiGHS stopped without a solution of the integer program: {h.modelStatusToString(ms)}")
+    sol = h.getSolution()
+    # primal_solution_status 2: a feasible incumbent exists
+    found = sol.value_valid and int(info.primal_solution_status) == 2
+    x = np.asarray(sol.col_value) if found else None
+    bound = float(info.mip_dual_bound)
+    if not np.any(integrality) and not stopped:
+        bound = float(info.objective_function_value)   # an LP (a relaxation): its optimum is the bound
+    elif not np.isfinite(bound) or abs(bound) >= INF:
+        bound = math.inf if maximize else -math.inf
+    return MipResult(x, float(info.objective_function_value) if found else math.nan, bound, not stopped, stopped,
+                     secs, int(info.mip_node_count))
 
 
 #: HiGHS's defaults: matrix entries above LARGE_MATRIX_VALUE are an error, bounds and costs at or

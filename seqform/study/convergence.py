@@ -306,8 +306,8 @@ class _OpenSpielSolver:
     solvers draw from numpy's global random state, seeded here with ``seed``."""
 
     def __init__(self, tree: Tree, name: str, seed: int = 0):
-        from seqform.io.openspiel import _pyspiel, openspiel_name
-        pyspiel = _pyspiel()
+        from seqform.io.openspiel import openspiel_name, pyspiel_module
+        pyspiel = pyspiel_module()
         self.game = pyspiel.load_game(openspiel_name(tree))
         if name in ("openspiel-cfr", "openspiel-cfr+"):
             from open_spiel.python.algorithms import cfr as os_cfr
