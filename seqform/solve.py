@@ -37,8 +37,9 @@ class Solution(Result):
     exact value's nearest float when certified, else the LP's value, or the exact bracket's
     midpoint when the LP's lies outside that bracket or the LP stopped at its time limit (a float
     we print never contradicts our own exact check). ``method``: "lp-simplex", "lp-ipm", ...,
-    "backward-induction", or "lcp" when the LP's basis failed its exact check and the game was
-    solved again by Lemke's algorithm (``certificate.note`` says why). ``exploitability``: of the
+    "backward-induction"; when the LP's basis failed its exact check, "lp-exact-simplex" (the
+    simplex method went on from it in rational arithmetic) or "lcp" (the game was solved again
+    by Lemke's algorithm); ``certificate.note`` says why. ``exploitability``: of the
     returned profile, (NashConv)/2 in floats, measured by best responses on the tree;
     ``exploitability_bound``: exact, rigorous upper bound (0 when certified; see ``certificate``).
     ``profile``: behavioural strategies (floats); ``realization``: the float plans [x, y];

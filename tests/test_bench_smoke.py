@@ -4,6 +4,7 @@ No timing assertions: only that it runs, prints the table and gets Kuhn's value 
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -122,6 +123,23 @@ def test_bench_lcp_threat_game(tmp_path):
     (r,) = data["rows"]
     assert r["certified"] and r["qpe_certified"]
     assert r["pygambit_rational"]["status"] == "ok" and r["pygambit_rational"]["equilibria"] >= 1
+
+
+def test_bench_wide_payoffs_kuhn(tmp_path):
+    """bench/bench_wide_payoffs.py on Kuhn poker with payoffs up to 10^16, with pygambit's
+    rational LP when installed: certified by the exact simplex, and the peer's value agrees."""
+    import pytest
+    peers = [] if importlib.util.find_spec("pygambit") else ["--skip-peers"]
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_wide_payoffs.py"), "--games", "kuhn",
+                           "--tops", "16", "--timeout", "60", "--out-dir", str(tmp_path), *peers],
+                          cwd=str(ROOT), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (r,) = json.loads(next(tmp_path.glob("wide-payoffs-*.json")).read_text())["rows"]
+    assert r["certified"] and r["method"] == "lp-exact-simplex" and r["pivots"] > 0
+    if not peers:
+        assert r["pygambit"]["agrees"]
+    else:
+        pytest.skip("pygambit is not installed: the peer's value was not compared")
 
 
 def test_rhode_island_benches_run(tmp_path):
