@@ -116,12 +116,16 @@ def markdown(rows: list, info: dict, args) -> str:
         g = r.get("pygambit", {})
         gs = f"{g['seconds']:.1f}" if g.get("seconds") else (f"> {args.timeout:g}" if g.get("status") == "timeout"
                                                              else g.get("status", "not run"))
-        ratio = f"{g['seconds'] / r['seconds']:.1f}x" if g.get("seconds") else (
-            f">{args.timeout / r['seconds']:.0f}x" if g.get("status") == "timeout" else "")
+        ratio = f"{g['seconds'] / r['seconds']:.3g}x" if g.get("seconds") else (
+            f">{args.timeout / r['seconds']:.2g}x" if g.get("status") == "timeout" else "")
         how = ("certified" if r["certified"] else "bracket") + f" ({r['method']})"
         agree = "yes" if g.get("agrees") else ("no" if g.get("status") == "ok" else "")
         out.append(f"| {r['game']} | 10^{r['top']} | {r['sequences']:,} | {how} | {r['pivots']:,} | "
                    f"{r['seconds']:.1f} | {gs} | {ratio} | {agree} |")
+    out += ["", "seqform's values are certified: its plans' exact best responses meet at the value. \"no\": "
+            "pygambit's rational LP returned another value. Times are wall-clock seconds of one run each."]
+    if args.note:
+        out += ["", args.note]
     return "\n".join(out) + "\n"
 
 
@@ -134,7 +138,15 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-peers", action="store_true")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--from-json", metavar="FILE", help="rewrite the table of a saved run instead of running")
+    ap.add_argument("--note", default="", help="a line about the conditions of the run, printed under the table")
     args = ap.parse_args(argv)
+    if args.from_json:
+        saved = json.loads(Path(args.from_json).read_text())
+        md = markdown(saved["rows"], saved["machine"], args)
+        Path(args.from_json).with_suffix(".md").write_text(md)
+        print(md)
+        return 0
     info = machine_info()
     info["date"] = _dt.date.today().isoformat()
     with tempfile.TemporaryDirectory() as tmp:

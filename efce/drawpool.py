@@ -56,10 +56,10 @@ def _draw(S: np.ndarray, L: np.ndarray, Lam: np.ndarray, sweeps: int, seed: int,
 
 class DrawPool:
     """``workers`` processes, each with a model of ``game``'s q_lambda for utility weights ``w``,
-    built by ``make`` (``efce.sampling.make_model``, passed in so that this module does not import
+    built by ``make`` (``efce.models.make_model``, passed in so that this module does not import
     the sampler that uses it). ``submit`` starts ``sweeps`` Gibbs sweeps of every chain, and
     optionally their statistics, with the parent ``model``'s current lambda; ``collect`` waits for
-    them. Between the two the parent may go on fitting (``sample_efce(overlap=True)``)."""
+    them. Between the two the parent may go on fitting (``SamplerOptions(overlap=True)``)."""
 
     def __init__(self, make, game, w, engine: str | None, workers: int):
         # here, not at the top: the workers import this module, and need none of seqform.study

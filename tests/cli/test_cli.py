@@ -241,13 +241,13 @@ def test_every_argument_has_help():
     (("verify", "cfr", "kuhn", "--iterations", "5", "--every", "0"), ["--every"]),
     (("verify", "cfr", "kuhn", "--iterations", "5", "--eps", "0.1"), ["--eps"]),
     (("verify", "cfr", "kuhn", "--iterations", "5", "--refined", "nash"), ["--refined"]),
-    (("efce", "job_market", "--rounds", "0"), ["--rounds"]),
-    (("efce", "job_market", "--sample-size", "0"), ["--sample-size"]),
-    (("efce", "job_market", "--validate", "-1"), ["--validate"]),
-    (("efce", "job_market", "--target", "0"), ["--target"]),
-    (("efce", "job_market", "--exact", "--welfare"), ["--exact", "--welfare"]),
-    (("efce", "job_market", "--exact", "--time-limit", "5"), ["--time-limit", "--exact"]),
-    (("efce", "job_market", "--welfare", "--base", "reduced"), ["--base"]),
+    (("efce", "sample", "job_market", "--rounds", "0"), ["--rounds"]),
+    (("efce", "sample", "job_market", "--option", "sample_size=0"), ["sample_size"]),
+    (("efce", "sample", "job_market", "--validate", "-1"), ["--validate"]),
+    (("efce", "sample", "job_market", "--target", "0"), ["--target"]),
+    (("efce", "maxent", "job_market", "--welfare"), ["--welfare"]),
+    (("efce", "maxent", "job_market", "--time-limit", "5"), ["--time-limit"]),
+    (("efce", "welfare", "job_market", "--base", "reduced"), ["--base"]),
     (("shrink", "four_card", "--method", "simplex"), ["--method", "--solve"]),
     (("solve", "kuhn", "--bogus"), ["--bogus"]),
 ])
@@ -259,23 +259,25 @@ def test_contradictory_or_invalid_options_are_refused(args, flags):
 
 
 def test_efce_time_limit_is_not_cut_short_by_a_hidden_round_limit():
-    r = run("efce", "job_market", "--target", "1e-12", "--time-limit", "4", "--expectations", "mcmc", "--json", "--quiet")
+    r = run("efce", "sample", "job_market", "--target", "1e-12", "--time-limit", "4", "--option", "expectations=mcmc",
+            "--json", "--quiet")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["stopped_by"] == "time_limit" and out["round_limit"] is None
     assert out["seconds"] >= 4
     # without either limit, the documented default round limit applies, and the output says so
-    r = run("efce", "job_market", "--target", "1e-12", "--expectations", "mcmc", "--json", "--quiet")
+    r = run("efce", "sample", "job_market", "--target", "1e-12", "--option", "expectations=mcmc", "--json", "--quiet")
     out = json.loads(r.stdout)
     assert out["stopped_by"] == "rounds" and out["rounds"] == out["round_limit"] == 1000
     assert out["round_limit_is_default"] is True
-    text = run("efce", "job_market", "--target", "1e-12", "--expectations", "mcmc", "--rounds", "20", "--quiet").stdout
+    text = run("efce", "sample", "job_market", "--target", "1e-12", "--option", "expectations=mcmc", "--rounds", "20",
+               "--quiet").stdout
     assert "stopped by       the round limit of 20" in text
 
 
 @pytest.mark.parametrize("args,started", [
     (("solve", "flipit(depth=6)", "--method", "doracle", "--json"), "iteration 2:"),
-    (("efce", "indian_poker(cards=8)", "--target", "1e-12", "--time-limit", "300", "--json"), "round "),
+    (("efce", "sample", "indian_poker(cards=8)", "--target", "1e-12", "--time-limit", "300", "--json"), "round "),
 ])
 def test_ctrl_c_exits_130_with_the_partial_result(args, started):
     import signal
@@ -301,8 +303,8 @@ def test_ctrl_c_with_worker_processes_exits_130_without_tracebacks():
     processes) ignore it and the parent returns the partial result."""
     import os
     import signal
-    p = subprocess.Popen([sys.executable, "-m", "seqform", "efce", "indian_poker(cards=4)", "--target", "1e-12",
-                          "--time-limit", "300", "--expectations", "mcmc", "--workers", "2", "--json"],
+    p = subprocess.Popen([sys.executable, "-m", "seqform", "efce", "sample", "indian_poker(cards=4)", "--target",
+                          "1e-12", "--time-limit", "300", "--option", "expectations=mcmc", "--workers", "2", "--json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
