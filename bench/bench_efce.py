@@ -35,15 +35,16 @@ def child(spec: str, time_limit: float, stop_ratio: float, seed: int, reuse: str
     import seqform
     import efce  # registers the games
     del efce
-    from efce.sampling import sample_efce, validated_regret
+    from efce.sampling import SamplerOptions, sample_efce, validated_regret
     game = seqform.games.load(spec)
     # "seed": keep a sample while its effective size lasts (section 3.4, no round cap);
-    # "capped": our default, at most 10 rounds per sample; "balanced": no longer than the draw took
-    res = sample_efce(game, None, seed=seed, time_limit=time_limit, stop_ratio=stop_ratio, max_rounds=10**7,
-                      max_reuse=10 if reuse == "capped" else 10**9, reuse_time=1.0 if reuse == "balanced" else None,
-                      step_cap=step_cap, thin=thin,
-                      growth=growth, progress=lambda m: print(m, file=sys.stderr, flush=True),
-                      every=30, workers=workers, overlap=overlap)
+    # "capped": our default, at most 10 rounds per sample; "balanced": no longer than the draw took.
+    # MCMC always, even on a game small enough for exact expectations: this measures the sampler.
+    options = SamplerOptions(expectations="mcmc", stop_ratio=stop_ratio, max_reuse=10 if reuse == "capped" else None,
+                             reuse_time=1.0 if reuse == "balanced" else None, step_cap=step_cap, thin=thin,
+                             growth=growth, every=30, workers=workers, overlap=overlap, measure_memory=True)
+    res = sample_efce(game, None, seed=seed, time_limit=time_limit, max_rounds=10**7, options=options,
+                      progress=lambda m: print(m, file=sys.stderr, flush=True))
     if state:
         _save_state(state, spec, seed, res)
     val = validated_regret(game, res, samples=check, burn_in=burn_in, workers=check_workers)
@@ -132,15 +133,15 @@ def main(argv=None) -> int:
                     help="sample reuse: the paper's (while the effective size lasts), ours (at most 10 rounds), or "
                          "balanced (the paper's, and no longer than the sample took to draw)")
     ap.add_argument("--step-cap", type=float, default=10.0,
-                    help="the line search's cap, in eq. 7 steps (sample_efce's step_cap; its default is 10)")
-    ap.add_argument("--thin", type=int, default=1, help="Gibbs sweeps per fresh sample (sample_efce's thin)")
+                    help="the line search's cap, in eq. 7 steps (SamplerOptions.step_cap; its default is 10)")
+    ap.add_argument("--thin", type=int, default=1, help="Gibbs sweeps per fresh sample (SamplerOptions.thin)")
     ap.add_argument("--growth", type=float, default=0.1,
-                    help="profiles added to a fresh sample per round (sample_efce's growth; the paper's 0.1)")
+                    help="profiles added to a fresh sample per round (SamplerOptions.growth; the paper's 0.1)")
     ap.add_argument("--check", type=int, default=1000, help="profiles per validation sample")
     ap.add_argument("--workers", type=int, default=1,
-                    help="processes drawing the fresh samples (sample_efce's workers; the rounds stay in one)")
+                    help="processes drawing the fresh samples (SamplerOptions.workers; the rounds stay in one)")
     ap.add_argument("--overlap", action="store_true",
-                    help="with --workers: draw the next sample while fitting on this one (sample_efce's overlap)")
+                    help="with --workers: draw the next sample while fitting on this one (SamplerOptions.overlap)")
     ap.add_argument("--check-workers", type=int, default=1,
                     help="processes for the validation's burn-in (after the timed run, so it may use every core)")
     ap.add_argument("--burn-in", type=int, default=100,
@@ -194,7 +195,7 @@ def main(argv=None) -> int:
     reuse = {"seed": "the paper's (section 3.4): a sample is kept while its effective size stays above half its size",
              "capped": "ours: a sample is kept at most 10 rounds, and while its effective size stays above half",
              "balanced": "ours: a sample is kept while its effective size stays above half its size, and its rounds "
-                         "take no longer than drawing it took (sample_efce's reuse_time=1)"}
+                         "take no longer than drawing it took (SamplerOptions(reuse_time=1))"}
     for r in rows:  # rows from JSON files written before the column existed
         r.setdefault("reuse", args.reuse)
         r.setdefault("step_cap", 10.0)  # the only cap before the column existed

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Exact EFCE beyond enumeration (``efce.columngeneration``, issue 26 item 2): the welfare-optimal
+"""Exact EFCE beyond enumeration (``efce.colgen``): the welfare-optimal
 EFCE and each player's exact payoff range over the EFCE polytope, on grids and Indian poker, each
 game in its own fresh process with a time cap (``bench/isolated.py``).
 
@@ -34,7 +34,7 @@ def child(spec: str, ranges: bool, sampler: float, budget: float = float("inf"),
     import seqform
     from seqform.errors import SolverError
     import efce  # registers the games
-    from efce.columngeneration import EFCEColumnGeneration
+    from efce.colgen import EFCEColumnGeneration
     game = seqform.games.load(spec)
     t0 = time.perf_counter()
     cg = EFCEColumnGeneration(game, progress=lambda m: print(m, file=sys.stderr, flush=True), smoothing=smoothing,
@@ -100,8 +100,9 @@ def _sampler_in_ranges(game, seconds: float, out: list, ranges_at) -> dict:
     import math
     from fractions import Fraction
 
-    from efce.sampling import sample_efce, validated_regret
-    res = sample_efce(game, None, seed=0, time_limit=seconds, max_rounds=None, expectations="mcmc")
+    from efce.sampling import SamplerOptions, sample_efce, validated_regret
+    res = sample_efce(game, None, seed=0, time_limit=seconds, max_rounds=None,
+                      options=SamplerOptions(expectations="mcmc"))
     val = validated_regret(game, res, samples=1000, burn_in=100)
     up = max(val.found, val.validated + 2 * val.stderr)
     eps = Fraction(math.ceil(up * 10**6), 10**6)     # rounded up, to keep the ranges a superset
@@ -201,7 +202,7 @@ def main(argv=None) -> int:
     tight = [f"{r['game']}: {r['tight_resolves']}" for r in rows if r.get("tight_resolves")]
     if tight:
         lines += ["", "LPs whose optimal basis failed exact verification and were solved again from it with "
-                  "HiGHS's tolerances at 1e-10 (EFCEColumnGeneration._certified): " + "; ".join(tight) + "."]
+                  "HiGHS's tolerances at 1e-10 (EFCEColumnGeneration.certify): " + "; ".join(tight) + "."]
     samp = [r for r in rows if "sampler" in r]
     if samp:
         lines += ["", "The sampling algorithm (maximum entropy, MCMC, seed 0) against the exact ranges. Its "

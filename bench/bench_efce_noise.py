@@ -39,23 +39,25 @@ from bench.report import finish, start  # noqa: E402
 def measure(spec: str, sizes: list, seeds: int, max_rounds: int) -> dict:
     """Every run's distances from the ground truth (module docstring)."""
     import seqform
-    import efce  # registers the games
+    import efce  # noqa: F401 (registers the games)
     from efce.causalregret import max_regret
     from efce.exact import max_entropy
-    from efce.sampling import exact_distribution, sample_efce
+    from efce.sampling import SamplerOptions, exact_distribution, sample_efce
     from efce.strategies import profiles
     game = seqform.games.load(spec)
     tree = seqform.compile_tree(game)
     prof = profiles(tree)
     truth = max_entropy(prof)
     true_pay = np.array([float(x) for x in truth.payoffs])
-    ex = sample_efce(game, None, expectations="exact", corrective=True, target=1e-7, max_rounds=500)
+    ex = sample_efce(game, None, target=1e-7, max_rounds=500,
+                     options=SamplerOptions(expectations="exact", corrective=True))
     ex_q, _ = exact_distribution(game, ex, tree)
     rows = []
     for m in sizes:
         for seed in range(seeds):
             t0 = time.perf_counter()
-            res = sample_efce(game, None, seed=seed, sample_size=m, growth=0.0, max_rounds=max_rounds)
+            res = sample_efce(game, None, seed=seed, max_rounds=max_rounds,
+                              options=SamplerOptions(expectations="mcmc", sample_size=m, growth=0.0))
             q, _ = exact_distribution(game, res, tree)
             rows.append({"sample_size": m, "seed": seed, "rounds": res.rounds, "stopped_by": res.stopped_by,
                          "reported_error": float(np.abs(np.asarray(res.payoffs) - true_pay).max()),

@@ -32,7 +32,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     import seqform
     import efce
-    from efce.sampling import make_model
+    from efce.models import make_model
     del efce
     game = seqform.games.load(args.game)
     rng = np.random.default_rng(0)

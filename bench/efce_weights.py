@@ -36,13 +36,13 @@ def main(argv=None) -> int:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args(argv)
     from efce.games import indian_poker
-    from efce.sampling import sample_efce, validated_regret
+    from efce.sampling import SamplerOptions, sample_efce, validated_regret
     game = indian_poker(args.cards)
     rows = []
     for w in WEIGHTS:
         for seed in [int(x) for x in args.seeds.split(",") if x]:
             res = sample_efce(game, w if any(w) else None, seed=seed, time_limit=args.time_limit, max_rounds=10**6,
-                              target=1e-3)
+                              target=1e-3, options=SamplerOptions(expectations="mcmc"))
             val = validated_regret(game, res, samples=args.check, seed=1000 + seed)
             rows.append({"weights": list(w), "seed": seed, "payoffs": [float(x) for x in res.payoffs],
                          "rounds": res.rounds, "regret": float(res.max_regret), "seconds": res.seconds["total"],

@@ -1,5 +1,13 @@
 """Causal deviations and EFCE regret of an explicit distribution over reduced strategy profiles
-(Dudik & Gordon 2009, sections 2.2 and 3.2; Gordon, Greenwald & Marks 2008).
+(Dudik & Gordon 2009, sections 2.2 and 3.2; Gordon, Greenwald & Marks 2008): **an independent
+check** of the causal-deviation dynamic program that production code runs
+(``efce.deviationdp``: the sampler's models and column generation's certificate).
+``efce.exact`` verifies its LP's distributions with it, and the tests are its other users: they
+compare the models' best deviations (``tests/efce/test_efce_models.py``) and column generation's
+certified regrets (``tests/efce/test_efce_columngeneration.py``) with it. It shares no code with
+``efce.deviationdp`` but the player's sequence tree (``player_structure``, which it re-exports):
+it walks the game tree leaf by leaf over the distribution's own profiles, where the production
+program reads sample statistics.
 
 A causal deviation of player n is a trigger (information set I, action a) and a deviation
 strategy: n follows its recommended strategy s_n until it is recommended a at I, and from then on
@@ -11,10 +19,10 @@ The best deviation strategy for a trigger is a dynamic program over n's informat
 I (the deviation game of section 3.2, here on an explicit distribution): every leaf z below I
 gets the weight W(z) = sum over profiles s recommending a at I of p(s) chance(z) prod_{m != n}
 [s_m reaches z], n's sequence payoffs are g(sigma) = sum over leaves z with n's sequence sigma
-of W(z) u_n(z), and the best deviation is a best response over the sub-treeplex rooted at I:
-best(J) = max_b g(J, b) + sum of best(K) over the information sets K right below (J, b). The
-baseline is what the recommendations themselves earn on the same leaves. Exact (Fractions) when
-p is.
+of W(z) u_n(z), and the best deviation is a best response over the sub-treeplex rooted at I,
+by recursion (``_best``): best(J) = max_b g(J, b) + sum of best(K) over the information sets K
+right below (J, b). The baseline is what the recommendations themselves earn on the same leaves.
+Exact (Fractions) when p is.
 
 References:
 
@@ -28,7 +36,10 @@ from fractions import Fraction
 
 from seqform.model.tree import Tree
 
+from .deviationdp import player_structure
 from .strategies import Profiles
+
+__all__ = ["TriggerRegret", "causal_regrets", "max_regret", "player_structure"]
 
 
 @dataclass
@@ -43,30 +54,6 @@ class TriggerRegret:
     regret: Fraction | float
     strategy: dict
     label: str
-
-
-def player_structure(tree: Tree, n: int) -> tuple:
-    """Player n's sequence -> the information sets right below it; information set -> the
-    sequences at or below it."""
-    kids: dict = {}
-    for m in tree.player_infosets[n].tolist():
-        kids.setdefault(int(tree.infoset_parent_seq[m]), []).append(m)
-    under: dict = {}
-
-    def collect(m: int) -> set:
-        if m in under:
-            return under[m]
-        f, k = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
-        out = set(range(f, f + k))
-        for a in range(k):
-            for j in kids.get(f + a, ()):
-                out |= collect(j)
-        under[m] = out
-        return out
-
-    for m in tree.player_infosets[n].tolist():
-        collect(m)
-    return kids, under
 
 
 def causal_regrets(prof: Profiles, p) -> list:

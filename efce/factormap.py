@@ -1,5 +1,5 @@
 """The most likely full pure profile of a model's energy, exactly, by mixed-integer programming:
-the pricing problem of column generation for the EFCE LP (``efce.columngeneration``).
+the pricing problem of column generation for the EFCE LP (``efce.colgen``).
 
 Both models of Dudik & Gordon (2009)'s exponential family write the energy
 w . u(s) - L . G(s) + Lam . B(s) as a sum of *factors*, each depending on the actions at a few
@@ -38,6 +38,9 @@ import scipy.sparse as sp
 
 from seqform.errors import SolverError
 
+from .family import Model
+from .leafpaths import leaf_paths
+
 
 @dataclass
 class MapSolution:
@@ -58,7 +61,8 @@ class MapSolution:
 
 
 class FactorMAP:
-    """The MAP integer program of ``model`` (a ``TreeModel`` or ``PolymatrixModel``), built once.
+    """The MAP integer program of ``model`` (``efce.family.Model``: its ``kind`` says whether
+    the factors are a tree's leaf clusters or a polymatrix game's edges), built once.
     ``cluster_limit``: a tree model's leaves are grouped by their chance outcomes into one factor
     each while the group's information sets have at most this many action combinations
     (``_leaf_clusters``; 1: one factor per leaf). At the duals where 4-card Indian poker's
@@ -66,14 +70,14 @@ class FactorMAP:
     the largest reduced cost 1.3e-11 in 169 s; one per leaf (5,568 mu) had not closed its bound
     (0.079) after 960 s. The LP relaxation bound there: 0.089 against 4.9."""
 
-    def __init__(self, model, cluster_limit: int = 4096):
+    def __init__(self, model: Model, cluster_limit: int = 4096):
         self.model = model
         self.cluster_limit = int(cluster_limit)
         M = model.M
         A = np.asarray(model.A, dtype=np.int64)
         self.xoff = np.concatenate([[0], np.cumsum(A)]).astype(np.int64)   # x[i, a] at xoff[i] + a
         nx = int(self.xoff[-1])
-        if hasattr(model, "rows"):
+        if model.kind == "tree":
             self._tree_factors()
         else:
             self._edge_factors()
@@ -152,8 +156,7 @@ class FactorMAP:
         T = m.radix.shape[1]
         if self.cluster_limit <= 1:
             return [np.array([z]) for z in range(T)]
-        from .treemodel import _paths
-        chn, chact = _paths(m.tree)[2:]
+        chn, chact = leaf_paths(m.tree)[2:]
         key = np.hstack([chn, chact]) if chn.size else np.zeros((T, 1), dtype=np.int64)
         _, grp = np.unique(key, axis=0, return_inverse=True)
         grp = grp.ravel()
@@ -193,7 +196,7 @@ class FactorMAP:
     def _objective(self) -> np.ndarray:
         """Each (factor, combination)'s energy under the model's current w, L and Lam: (nmu,)."""
         m = self.model
-        if hasattr(m, "rows"):
+        if m.kind == "tree":
             return self.obj_map @ np.asarray(m.table())
         Phi = m.edge_tables()
         out = np.empty(self.nmu)

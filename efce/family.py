@@ -1,6 +1,8 @@
 """What every model of Dudik & Gordon (2009)'s exponential family shares (``efce.treemodel``,
-``efce.polymatrix``): causal deviations, lambda aggregated per trigger, and a sample's
-lambda-free statistics.
+``efce.polymatrix``): the ``Model`` protocol (what the sampler, column generation's pricing and
+its certificate use of a model), causal deviations, lambda aggregated per trigger, and a
+sample's lambda-free statistics; and what a game may declare about itself
+(``DeclaresRegretBound``, ``DeclaresPayoffDenominator``).
 
 A model numbers its triggers (information set, recommended action) 0..ntrig-1, and the pairs
 (trigger, sequence at or below the trigger's information set) from ``pbase[t]`` on. Deviations
@@ -19,9 +21,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    from .deviationdp import CausalDeviationDP
+
+#: the two kinds of model: ``efce.treemodel.TreeModel`` and ``efce.polymatrix.PolymatrixModel``
+ModelKind = Literal["tree", "polymatrix"]
 
 
 @dataclass
@@ -169,3 +178,96 @@ class DeviationFamily:
         self.Lam[dev.trigger] += step
 
 
+
+
+class Model(Protocol):
+    """What a model of the exponential family q_lambda(s) ~ exp(w . u(s) - lambda . r(s)) offers
+    (Dudik & Gordon 2009, section 3), as the sampler (``efce.sampling``), column generation's
+    pricing (``efce.colgen.pricing``, ``efce.factormap``) and its certificate
+    (``efce.colgen.efcecertificate``) use it. A profile is a row of an integer array S
+    (profiles, M + 1): an action per information set, then a padding column, always 0.
+
+    ``kind`` tells the two models apart ("tree": ``efce.treemodel.TreeModel``, any game whose
+    tree compiles; "polymatrix": ``efce.polymatrix.PolymatrixModel``, one information set per
+    player); the MAP integer program (``efce.factormap``) builds its factors from the one or the
+    other's own tables. Triggers (information set, action) are numbered 0..ntrig-1, and pairs
+    (trigger, sequence at or below the trigger's information set) from ``pbase[t]`` on (the
+    module docstring); ``dp`` is the causal-deviation dynamic program over them
+    (``efce.deviationdp``), in the model's pair numbering."""
+
+    kind: ModelKind
+    N: int                 # players
+    M: int                 # information sets
+    A: np.ndarray          # (M,) actions at each information set
+    ntrig: int
+    npairs: int
+    pbase: np.ndarray      # (ntrig + 1,) each trigger's first pair
+    w: np.ndarray          # (N,) utility weights
+    L: np.ndarray          # (npairs + 1,) lambda aggregated per pair; the last entry pads
+    Lam: np.ndarray        # (ntrig + 1,) lambda aggregated per trigger; the last entry pads
+    devs: list             # the registered deviations (``register``)
+    dp: CausalDeviationDP
+
+    def new_profiles(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """``count`` profiles, every action uniform: (count, M + 1)."""
+
+    def energy(self, S: np.ndarray) -> np.ndarray:
+        """w . u(s) - lambda . r(s) for every row of S: (C,)."""
+
+    def sweep(self, S: np.ndarray, rng: np.random.Generator) -> None:
+        """One Gibbs sweep of q_lambda in every row of S (in place)."""
+
+    def statistics(self, S: np.ndarray) -> SampleStats:
+        """The lambda-free statistics G (C, npairs + 1), B (C, ntrig + 1), U (C, N) of S."""
+
+    def set_weights(self, w: np.ndarray) -> None:
+        """Make ``w`` (N,) the energy's utility weights (every cache that depends on them too)."""
+
+    def objective_is_constant(self, w: np.ndarray) -> bool:
+        """True when w . u(s) is known to take one value on every profile (False: unknown)."""
+
+    def payoff_denominator(self) -> int:
+        """A common denominator of the statistics' entries (0 when the model does not know one)."""
+
+    def best_deviation(self, st: SampleStats, om: np.ndarray) -> tuple:
+        """(largest regret, its ``Deviation``, every trigger's regret) on S weighted by om (C,)."""
+
+    def deviation_regrets(self, st: SampleStats, dev: Deviation) -> np.ndarray:
+        """r_phi(s) of one deviation for every sampled profile: (C,)."""
+
+    def weighted(self, st: SampleStats, om: np.ndarray) -> tuple:
+        """(om G, om B, sum om) for the weights om (C,)."""
+
+    def reweight(self, st: SampleStats, om: np.ndarray, step: float, rs: np.ndarray) -> np.ndarray:
+        """The weights after lambda_phi grows by ``step`` (phi's per-profile regrets ``rs``)."""
+
+    def register(self, dev: Deviation) -> int:
+        """Record a deviation; its index, the same for equal ones."""
+
+    def add(self, dev: Deviation, step: float) -> None:
+        """lambda_phi += step."""
+
+    def mean_regrets(self, st: SampleStats, om: np.ndarray) -> np.ndarray:
+        """E_om[r_phi] for every recorded deviation: (deviations,)."""
+
+    def bound(self, dev: Deviation, rmax: float) -> float:
+        """A bound on |r_phi(s)| over all profiles s."""
+
+
+@runtime_checkable
+class DeclaresRegretBound(Protocol):
+    """A game that knows r_max, the largest range of one player's payoff, without walking its
+    tree (``efce.games``' Indian poker and grids): the scale of the sampler's target and of
+    column generation's tolerances."""
+
+    def regret_bound(self) -> float:
+        """r_max (or an upper bound on it)."""
+
+
+@runtime_checkable
+class DeclaresPayoffDenominator(Protocol):
+    """A game whose payoffs are all multiples of 1 / ``payoff_denominator`` (the grid game's
+    thousandths): the polymatrix model's statistics, in floats, are then exact multiples of it,
+    which column generation's certificate needs."""
+
+    payoff_denominator: int

@@ -211,7 +211,7 @@ def indian_poker(cards: int = 8, uncalled: str = "pot") -> IndianPoker:
 class GridGame(Game):
     """State: the tuple of actions chosen so far, player by player in row-major order."""
 
-    #: every payoff is a multiple of 1/1000 (exact statistics in ``efce.columngeneration``)
+    #: every payoff is a multiple of 1/1000 (exact statistics in ``efce.colgen``)
     payoff_denominator = 1000
 
     def __init__(self, size: int = 3, seed: int = 0):

@@ -19,7 +19,8 @@ colouring; two classes on a grid), in every chain at once (section 3.3's MCMC wi
 accepted, as in ``efce.treemodel``).
 
 Best deviation (section 3.2): for trigger (i, a), g[b] = sum_s om_s [s_i = a] v_i(s)[b]; the best
-deviation is argmax_b g[b], its regret (max_b g[b] - g[a]) / sum om. g is linear in the weighted
+deviation is argmax_b g[b], its regret (max_b g[b] - g[a]) / sum om: the causal-deviation dynamic
+program of ``efce.deviationdp`` on sub-treeplexes of one information set each. g is linear in the weighted
 sample's joint action counts on the edges, P_ij[a, c] = sum_s om_s [s_i = a, s_j = c]: a round
 reads one number per edge and profile (``weighted``), and after a round's step only the profiles
 where the step's trigger fires change weight, so the counts are carried over by adding theirs
@@ -39,6 +40,7 @@ import scipy.sparse as sp
 
 from seqform.errors import SeqformError
 
+from .deviationdp import CausalDeviationDP, TreeplexItem
 from .family import Deviation, DeviationFamily, SampleStats, gumbel_draw, scaled_reweight
 
 
@@ -58,6 +60,7 @@ class PolymatrixModel(DeviationFamily):
     """q_lambda over the profiles of the polymatrix game ``pm`` with utility weights ``w``."""
 
     REFRESH = 256   # carried updates of the weighted edge counts between full products (``reweight``)
+    kind = "polymatrix"
 
     def __init__(self, pm: Polymatrix, w: np.ndarray):
         N = self.N = len(pm.num_actions)
@@ -95,8 +98,26 @@ class PolymatrixModel(DeviationFamily):
         self.ntrig = N * A
         self.pbase = np.arange(self.ntrig + 1, dtype=np.int64) * A
         self._family_setup()
+        # the causal-deviation dynamic program: each trigger (i, a), a < A_i, is one information
+        # set with i's own A_i actions, so one level; triggers a >= A_i have none (value 0)
+        self.dp = CausalDeviationDP([TreeplexItem(0, int(self.pbase[i * A + a]), int(self.A[i]), -1, i * A + a, i)
+                                     for i in range(N) for a in range(int(self.A[i]))], self.ntrig)
         self.W = self._counts_to_pairs()
         self.classes = _colouring(pm.neighbours)
+
+    def set_weights(self, w: np.ndarray) -> None:
+        """Make ``w`` (N,) the utility weights of the energy (every table reads ``self.w``)."""
+        self.w = np.asarray(w, dtype=float)
+
+    def objective_is_constant(self, w: np.ndarray) -> bool:
+        """Whether w . u(s) is known to be the same on every profile: this model does not test
+        it (edge tables can cancel each other's variation), and answers False."""
+        return False
+
+    def payoff_denominator(self) -> int:
+        """0: the polymatrix game's matrices are floats, their common denominator unknown here
+        (a game may declare it, ``efce.family.DeclaresPayoffDenominator``)."""
+        return 0
 
     def _v(self, S: np.ndarray, players: np.ndarray) -> np.ndarray:
         """v_i(s)[b] for the players (any shape P): (C, *P, A)."""
@@ -238,14 +259,17 @@ class PolymatrixModel(DeviationFamily):
         return r
 
     def best_deviation(self, st: SampleStats, om: np.ndarray) -> tuple:
-        """(largest regret, its Deviation, every trigger's regret) on the sample weighted by om."""
+        """(largest regret, its Deviation, every trigger's regret (triggers,)) on the sample
+        weighted by om (C,), by the causal-deviation dynamic program (``efce.deviationdp``): for
+        trigger (i, a), max_b g[(i, a), b] - g[(i, a), a]. Every regret of a trigger (i, a) with
+        a < A_i is at least 0 (b = a is a deviation), so the largest is one of theirs."""
         A = self.Amax
         g, base, total = self.weighted(st, om)
-        g = np.where((np.arange(A) < np.repeat(self.A, A)[:, None]), g[:self.npairs].reshape(self.ntrig, A), -np.inf)
-        best = g.argmax(1)
-        reg = (g.max(1) - base[:self.ntrig]) / total
+        val, dv = self.dp.solve(g)
+        reg = (dv - base[:self.ntrig]) / total
         t = int(np.argmax(reg))
-        i, a, b = t // A, t % A, int(best[t])
+        i, a = t // A, t % A
+        b = self.dp.strategy(t, val)[0][i]
         key = self.pm.keys[i]
         return float(reg[t]), Deviation(i, key, a, {key: b}, t, (b,)), reg
 

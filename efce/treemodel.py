@@ -46,8 +46,9 @@ sigma = (i, a) of player n, and each sequence tau of n at or below i:
 
 These are n's sequence payoffs below i against the sample. best(J) = max_b g[J, b] + the sum of
 best(K) over n's information sets K right below (J, b) gives the best deviation strategy, level
-by level over all triggers at once. Its regret is best(i) minus what the recommendations earn,
-sum of om_s [s plays z] c(z) u_n(z) over the leaves z below i.
+by level over all triggers at once (``efce.deviationdp``, the dynamic program every production
+path shares). Its regret is best(i) minus what the recommendations earn, sum of
+om_s [s plays z] c(z) u_n(z) over the leaves z below i.
 
 References:
 
@@ -62,8 +63,9 @@ import scipy.sparse as sp
 
 from seqform.model.tree import Tree
 
+from .deviationdp import CausalDeviationDP, player_structure, tree_items
 from .family import Deviation, DeviationFamily, SampleStats, gumbel_draw
-from .causalregret import player_structure
+from .leafpaths import leaf_denominator, leaf_paths, scenario_weights
 
 
 @dataclass
@@ -89,6 +91,7 @@ class TreeModel(DeviationFamily):
     chance outcomes (Dudik & Gordon (2009)'s p~_nat)."""
 
     table_limit = 1 << 22   # leaf-table entries (8 bytes each): 32 MiB at most
+    kind = "tree"
 
     def __init__(self, tree: Tree, w: np.ndarray, scenarios: int | None = None, rng=None):
         self.tree = tree
@@ -99,7 +102,7 @@ class TreeModel(DeviationFamily):
         self.infoset_player = tree.infoset_player.astype(np.int64)
         term = tree.terminals
         T = len(term)
-        dec, act, chn, chact = _paths(tree)
+        dec, act, chn, chact = leaf_paths(tree)
         D = self.D = max(1, dec.shape[1])
         if dec.shape[1] == 0:
             dec = np.full((T, 1), -1)
@@ -111,7 +114,7 @@ class TreeModel(DeviationFamily):
         # chance weights: exact enumeration or the empirical distribution of sampled scenarios
         c = tree.terminal_chance.astype(float)
         if scenarios is not None:
-            c = _scenario_weights(tree, chn, chact, scenarios, rng)
+            c = scenario_weights(tree, chn, chact, scenarios, rng)
         self.chance = c
         pay = tree.payoff.astype(float)
         self.payoff = pay
@@ -119,12 +122,9 @@ class TreeModel(DeviationFamily):
         self.tfirst = np.concatenate([[0], np.cumsum(self.A)[:-1]]).astype(np.int64)
         self.ntrig = int(self.A.sum())
         self.under: list = [None] * M
-        self.kids: list = [None] * N
         pos: list = [None] * M
         for n in range(N):
-            kids, under = player_structure(tree, n)
-            self.kids[n] = kids
-            for m, seqs in under.items():
+            for m, seqs in player_structure(tree, n)[1].items():
                 self.under[m] = np.array(sorted(seqs), dtype=np.int64)
                 pos[m] = {s: k for k, s in enumerate(self.under[m].tolist())}
         self.Usize = np.array([len(self.under[m]) for m in range(M)], dtype=np.int64)
@@ -153,48 +153,12 @@ class TreeModel(DeviationFamily):
         self.mass = np.bincount(tree.infoset[dn], weights=tree.chance_reach[dn], minlength=M)
         if scenarios is not None:
             self.mass = np.ones(M)  # sampled chance: no per-set bound below r_max
-        self._dp_setup(pos)
+        # the causal-deviation dynamic program over the triggers' sub-treeplexes
+        self.dp = CausalDeviationDP(tree_items(tree, self.trig_infoset, self.pbase, self.under), self.ntrig)
         self._colour(valid, J)
         self._leaf_radix()
 
     # ---------------------------------------------------------------- set-up
-    def _dp_setup(self, pos: list) -> None:
-        """The deviation DP's items (trigger, information set at or below its own), by level."""
-        tree = self.tree
-        depth = np.zeros(self.M, dtype=np.int64)
-        for n in range(self.N):
-            seq_inf = tree.seq_infoset[n]
-            for m in tree.player_infosets[n].tolist():
-                d, s = 0, int(tree.infoset_parent_seq[m])
-                while s > 0:
-                    d += 1
-                    s = int(tree.infoset_parent_seq[int(seq_inf[s])])
-                depth[m] = d
-        items = []   # (depth, start, length, parent pair or -1, trigger)
-        for t in range(self.ntrig):
-            i = int(self.trig_infoset[t])
-            n = int(self.infoset_player[i])
-            base = int(self.pbase[t])
-            for m in sorted({int(tree.seq_infoset[n][s]) for s in self.under[i].tolist()}):
-                f = int(tree.infoset_first_seq[m])
-                par = -1 if m == i else base + pos[i][int(tree.infoset_parent_seq[m])]
-                items.append((int(depth[m]), base + pos[i][f], int(self.A[m]), par, t, m))
-        items.sort(key=lambda x: -x[0])
-        self.levels = []
-        k = 0
-        while k < len(items):
-            d = items[k][0]
-            grp = [x for x in items[k:] if x[0] == d]
-            k += len(grp)
-            starts = np.array([x[1] for x in grp], dtype=np.int64)
-            lens = np.array([x[2] for x in grp], dtype=np.int64)
-            idx = np.concatenate([np.arange(s, s + n) for s, n in zip(starts.tolist(), lens.tolist())])
-            offs = np.concatenate([[0], np.cumsum(lens)[:-1]])
-            par = np.array([x[3] for x in grp], dtype=np.int64)
-            trig = np.array([x[4] for x in grp], dtype=np.int64)
-            self.levels.append((idx, offs, par, trig))
-        self.item_of = {(x[4], x[5]): (x[1], x[2]) for x in items}
-
     def _colour(self, valid: np.ndarray, J: np.ndarray) -> None:
         """Gibbs colour classes (module docstring) and each class's leaves, sorted by owner."""
         tree = self.tree
@@ -232,6 +196,28 @@ class TreeModel(DeviationFamily):
             # sums them, several times faster than reduceat
             even = int(sizes[0]) if (sizes == sizes[0]).all() else 0
             self.classes.append((owners, (sub, slot, starts, self.A[owner], zs, even, owner)))
+
+    # ---------------------------------------------------------------- the utility weights
+    def set_weights(self, w: np.ndarray) -> None:
+        """Make ``w`` (N,) the utility weights of the energy w . u(s) - lambda . r(s): every leaf's
+        w . u(z), in the rows and in the colour classes' copies of them, and the leaf table,
+        which is cached against lambda only."""
+        self.w = np.asarray(w, dtype=float)
+        self.rows.wu = self.payoff @ self.w
+        for _, data in self.classes:
+            if data is not None:
+                data[0].wu = self.rows.wu[data[4]]
+        self._table = None
+
+    def objective_is_constant(self, w: np.ndarray) -> bool:
+        """Whether w . u(z) (w: (N,)) is the same on every leaf (to 1e-12), so that every
+        distribution over profiles has the same objective."""
+        return float(np.ptp(self.payoff @ np.asarray(w, dtype=float))) <= 1e-12
+
+    def payoff_denominator(self) -> int:
+        """A common denominator of every chance x payoff product of the tree (exact,
+        ``leafpaths.leaf_denominator``): the statistics G, B and U are sums of such products."""
+        return leaf_denominator(self.tree)
 
     # ---------------------------------------------------------------- energies
     def _reach(self, Sz: np.ndarray, d: _Rows):
@@ -487,93 +473,22 @@ class TreeModel(DeviationFamily):
         return SampleStats(sp.vstack(gs).tocsr(), sp.vstack(bs).tocsr(), np.vstack(us))
 
     def best_deviation(self, st: SampleStats, om: np.ndarray) -> tuple:
-        """(largest regret, its Deviation, every trigger's regret) on the sample weighted by om."""
+        """(largest regret, its Deviation, every trigger's regret (triggers,)) on the sample
+        weighted by om (C,), by the causal-deviation dynamic program (``efce.deviationdp``)."""
         g, base, total = self.weighted(st, om)
-        val, dv = self._dp(g)
+        val, dv = self.dp.solve(g)
         reg = (dv - base[:self.ntrig]) / total
         t = int(np.argmax(reg)) if self.ntrig else -1
         if t < 0:
             return 0.0, None, reg
-        return float(reg[t]), self._extract(t, val), reg
-
-    def _dp(self, g: np.ndarray) -> tuple:
-        val = g.copy()
-        dv = np.zeros(self.ntrig)
-        for idx, offs, par, trig in self.levels:
-            best = np.maximum.reduceat(val[idx], offs)
-            root = par < 0
-            np.add.at(val, par[~root], best[~root])
-            dv[trig[root]] = best[root]
-        return val, dv
-
-    def _extract(self, t: int, val: np.ndarray) -> Deviation:
-        """The deviation strategy of trigger t: argmax top-down through the DP's values."""
-        tree = self.tree
+        choice, pairs = self.dp.strategy(t, val)
         i = int(self.trig_infoset[t])
-        n = int(self.infoset_player[i])
-        base = int(self.pbase[t])
-        strategy, plan = {}, []
-        stack = [i]
-        while stack:
-            m = stack.pop()
-            start, k = self.item_of[(t, m)]
-            b = int(np.argmax(val[start:start + k]))
-            strategy[tree.infoset_key[m]] = b
-            plan.append(start + b - base)
-            s = int(tree.infoset_first_seq[m]) + b
-            stack.extend(j for j in self.kids[n].get(s, ()) if (t, j) in self.item_of)
-        return Deviation(n, tree.infoset_key[i], int(self.trig_action[t]), strategy, t, tuple(sorted(plan)))
+        base_t = int(self.pbase[t])
+        strategy = {self.tree.infoset_key[m]: b for m, b in choice.items()}
+        return float(reg[t]), Deviation(int(self.infoset_player[i]), self.tree.infoset_key[i], int(self.trig_action[t]),
+                                        strategy, t, tuple(sorted(r - base_t for r in pairs))), reg
 
     def bound(self, dev: Deviation, rmax: float) -> float:
         """A bound on |r_phi(s)| over all profiles s: r_max times the chance mass of the trigger's
         information set (a deviation gains or loses only where it is triggered)."""
         return float(rmax * min(1.0, self.mass[int(self.trig_infoset[dev.trigger])]))
-
-
-def _paths(tree: Tree) -> tuple:
-    """For every leaf, its decision ancestors and the actions taken there, root first, padded
-    with -1: (T, D) each; and the same for chance ancestors: (T, Dc)."""
-    term = tree.terminals
-    decs, acts, chs, chas = [], [], [], []
-    cur = term.copy()
-    while True:
-        live = cur >= 0
-        if not live.any():
-            break
-        par = np.where(live, tree.parent[np.maximum(cur, 0)], -1)
-        a = np.where(live, tree.action[np.maximum(cur, 0)], -1)
-        pl = np.where(par >= 0, tree.player[np.maximum(par, 0)], -9)
-        decs.append(np.where(pl >= 0, par, -1))
-        acts.append(np.where(pl >= 0, a, -1))
-        chs.append(np.where(pl == -1, par, -1))
-        chas.append(np.where(pl == -1, a, -1))
-        cur = par
-    return (*_left(decs[::-1], acts[::-1]), *_left(chs[::-1], chas[::-1]))
-
-
-def _left(cols: list, acols: list) -> tuple:
-    """Left-justify the valid (>= 0) entries of each row, keeping their order."""
-    if not cols:
-        return np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0), dtype=np.int64)
-    X = np.stack(cols, 1)
-    Y = np.stack(acols, 1)
-    order = np.argsort(X < 0, axis=1, kind="stable")
-    X = np.take_along_axis(X, order, 1)
-    Y = np.take_along_axis(Y, order, 1)
-    width = int((X >= 0).sum(1).max()) if X.size else 0
-    return X[:, :width], Y[:, :width]
-
-
-def _scenario_weights(tree: Tree, chn: np.ndarray, chact: np.ndarray, k: int, rng) -> np.ndarray:
-    """The fraction of k sampled scenarios that agree with each leaf's chance outcomes."""
-    idx = {int(v): j for j, v in enumerate(tree.chance_nodes.tolist())}
-    draws = np.zeros((k, len(idx) + 1), dtype=np.int64)
-    for j, probs in enumerate(tree.chance_probs):
-        p = np.array([float(x) for x in probs])
-        draws[:, j] = rng.choice(len(p), size=k, p=p / p.sum())
-    col = np.vectorize(lambda v: idx.get(int(v), len(idx)))(chn) if chn.size else np.zeros_like(chn)
-    agree = np.ones((k, len(chn)), dtype=bool)
-    for d in range(chn.shape[1]):
-        live = chn[:, d] >= 0
-        agree[:, live] &= draws[:, col[live, d]] == chact[live, d]
-    return agree.mean(0)

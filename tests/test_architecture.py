@@ -117,3 +117,51 @@ def test_architecture_md_names_every_core_package():
         assert f"`{d.name}/`" in text, d.name
     for ext in EXTENSIONS:
         assert f"`{ext}`" in text, ext
+
+
+def _calls_and_imports(path: pathlib.Path) -> set:
+    """The names ``path`` imports (``imports``) and every attribute it reads (``x.attr``)."""
+    attrs = {n.attr for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Attribute)}
+    return imports(path) | attrs
+
+
+def test_every_lp_and_mip_goes_through_the_one_door_to_highs():
+    """``seqform/lp/highs.py`` maps HiGHS's statuses to our errors and stops, handles Ctrl-C and
+    routes its log: nothing else imports highspy or calls scipy's HiGHS front ends."""
+    bad = []
+    for pkg in PACKAGES:
+        for p in sources(pkg):
+            if p.parent == ROOT / "seqform" / "lp":
+                continue
+            used = _calls_and_imports(p)
+            hits = sorted(m for m in used if m.split(".")[0] == "highspy" or m.split(".")[-1] in ("linprog", "milp"))
+            if hits:
+                bad.append(f"{module_name(p)}: {', '.join(hits)}")
+    assert not bad, "\n".join(bad)
+
+
+def test_one_rounding_policy():
+    """Floats become rationals only through ``seqform/exact/rationals.py``."""
+    bad = [module_name(p) for pkg in PACKAGES for p in sources(pkg)
+           if p != ROOT / "seqform" / "exact" / "rationals.py" and "limit_denominator" in _calls_and_imports(p)]
+    assert not bad, bad
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """A name that starts with one underscore is its module's own: no other module imports it."""
+    ours = set(PACKAGES)
+    bad = []
+    for pkg in PACKAGES:
+        for p in sources(pkg):
+            here = module_name(p).split(".")
+            base_here = here if p.name == "__init__.py" else here[:-1]
+            for node in ast.walk(ast.parse(p.read_text())):
+                if not isinstance(node, ast.ImportFrom):
+                    continue
+                base = base_here[:len(base_here) - node.level + 1] if node.level else []
+                mod = ".".join(base + ([node.module] if node.module else []))
+                if mod.split(".")[0] not in ours:
+                    continue
+                bad.extend(f"{module_name(p)} imports {mod}.{a.name}" for a in node.names
+                           if a.name.startswith("_") and not a.name.startswith("__"))
+    assert not bad, "\n".join(bad)

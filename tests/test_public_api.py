@@ -30,7 +30,7 @@ PUBLIC = {
                  "VectorCFRResult", "cfr_plus", "SparsifiedLP", "SparsifiedSolution", "solve_sparsified",
                  "sparsified_lp"],
     "doracle": ["DoubleOracleResult", "MODES", "double_oracle", "extended_profile", "solve"],
-    "efce": ["ColumnGenerationResult", "ColumnGenerationStopped", "EFCEColumnGeneration", "EFCEResult", "SamplingResult", "efce_column_generation",
+    "efce": ["ColumnGenerationResult", "ColumnGenerationStopped", "EFCEColumnGeneration", "EFCEResult", "SamplerOptions", "SamplingResult", "efce_column_generation",
              "grid_game", "indian_poker", "job_market", "max_entropy", "payoff_ranges", "profiles",
              "sample_efce", "solve_lp", "validated_regret"],
 }

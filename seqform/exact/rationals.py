@@ -1,14 +1,20 @@
 """Exact numbers: the conversions between floats, ``fractions.Fraction`` and python-flint's
 ``fmpq``, and the one rounding policy for floats that stand for rationals.
 
-Two ways a float becomes exact, and no others:
+Three ways a float becomes exact, and no others:
 
 * **at its binary value** (``to_fraction``): what the float *is*; used when a user's float
   strategy is evaluated exactly (nothing is assumed about where it came from);
 * **rounded** (``nearest_rational``): the simplest rational within a denominator bound (continued
   fractions, ``Fraction.limit_denominator``); used where a float *stands for* a rational: an LP's
   float strategies before an exact bracket (denominator 2^20), OpenSpiel's float probabilities
-  and returns (10^9, and only within 1e-12), an EFCE distribution (10^6).
+  and returns (10^9, and only within 1e-12), an EFCE distribution (10^6), column generation's
+  float distribution when its basis has no exact solution (``rounded_distribution``: 10^9, then
+  scaled to sum to exactly 1), and a weight typed in decimal (``decimal_rational``: 10^12);
+* **over a known denominator** (``exact_numerator``): a float computed, in floating point, from
+  rationals whose common denominator D is known (sums of chance x payoff products) is x D
+  rounded to the nearest integer, over D; refused when x D is further than a relative 1e-6 from
+  that integer (then the float is not what the caller believed, and nothing is made up).
 """
 from __future__ import annotations
 
@@ -16,6 +22,8 @@ from fractions import Fraction
 
 import flint
 import numpy as np
+
+from seqform.errors import SolverError
 
 
 def fmpq_of(v) -> flint.fmpq:
@@ -56,7 +64,48 @@ def nearest_rational(x: float, max_denominator: int) -> Fraction:
     return Fraction(float(x)).limit_denominator(max_denominator)
 
 
-__all__ = ["fmpq_of", "fraction_of", "to_fraction", "to_fractions", "nearest_rational"]
+#: ``decimal_rational``'s denominator bound: any decimal with up to 12 places (of modest size) is
+#: recovered exactly, since another rational with denominator at most 10^12 lies at least 1e-13
+#: from it, far beyond a double's rounding
+DECIMAL_DENOMINATOR = 10**12
+
+#: ``rounded_distribution``'s denominator bound (column generation's fallback, whose
+#: distribution is verified exactly afterwards, whatever the rounding did)
+DISTRIBUTION_DENOMINATOR = 10**9
+
+
+def decimal_rational(x: float) -> Fraction:
+    """The rational a float typed in decimal stands for (a utility weight such as 0.1): the
+    simplest rational within ``DECIMAL_DENOMINATOR`` of ``x`` (``nearest_rational``)."""
+    return nearest_rational(x, DECIMAL_DENOMINATOR)
+
+
+def rounded_distribution(x) -> list:
+    """Nonnegative floats ``x`` (n,) that stand for a probability distribution, as Fractions
+    summing to exactly 1: each x_k / sum(x) rounded by ``nearest_rational`` within
+    ``DISTRIBUTION_DENOMINATOR``, then all divided by their exact sum (the rounding moves it off
+    1 by up to n / 10^9). ``x`` must have a positive sum."""
+    x = np.asarray(x, dtype=float)
+    p = [nearest_rational(v, DISTRIBUTION_DENOMINATOR) for v in x / x.sum()]
+    total = sum(p)
+    return [v / total for v in p]
+
+
+def exact_numerator(x: float, denominator: int, rel_tol: float = 1e-6) -> int:
+    """x D as the integer it stands for, for a float ``x`` computed from rationals whose common
+    denominator D = ``denominator`` is known (so that x is exactly that integer over D, up to
+    floating-point rounding): x D rounded to the nearest integer. ``SolverError`` when x D lies
+    further than ``rel_tol`` (relative, and at least absolute) from every integer: x is then not
+    a multiple of 1/D, and the caller's exact arithmetic cannot start from it."""
+    v = x * denominator
+    n = round(v)
+    if abs(v - n) > rel_tol * max(1.0, abs(v)):
+        raise SolverError(f"a statistic {x!r} is not a multiple of 1/{denominator}")
+    return int(n)
+
+
+__all__ = ["fmpq_of", "fraction_of", "to_fraction", "to_fractions", "nearest_rational", "decimal_rational",
+           "rounded_distribution", "exact_numerator", "DECIMAL_DENOMINATOR", "DISTRIBUTION_DENOMINATOR"]
 
 
 def rational_str(v) -> str:

@@ -13,10 +13,10 @@ import heapq
 
 import flint
 
-from seqform.errors import CertificateError
+from seqform.errors import CertificateError, SeqformError
 
 
-class TooLarge(Exception):
+class TooLarge(SeqformError):
     """Elimination would exceed the caller's limit on stored nonzeros."""
 
     def __init__(self, nnz: int, limit: int):

@@ -145,19 +145,8 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
     if method not in METHODS:
         raise SolverError(f"unknown LP method {method!r}; choose one of {', '.join(METHODS)}")
     m, n = K.shape
-    h = new_highs()
-    fwd = _attach_log(h, verbose)
-    h.setOptionValue("solver", method)
-    if method == "ipm":
-        h.setOptionValue("run_crossover", "on")
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(time_limit))
-    for name, value in (options or {}).items():
-        if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
-            raise SolverError(f"HiGHS does not accept option {name}={value!r}")
-    t0 = time.perf_counter()
-    if fwd is not None:
-        fwd.t0 = t0
+    own = {"solver": method, **({"run_crossover": "on"} if method == "ipm" else {})}
+    h, t0 = _started(verbose, time_limit, {**own, **(options or {})})
     _pass_model(h, K, cost, col_lower, col_upper, row_lower, row_upper, maximize, np.zeros(n, dtype=np.int32))
     if basis is not None:
         hb = highspy.HighsBasis()
@@ -188,6 +177,22 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
     iters = int(info.simplex_iteration_count) + int(info.ipm_iteration_count)
     return HighsResult(float(info.objective_function_value), np.asarray(sol.col_value), np.asarray(sol.row_dual),
                        cs, rs, secs, iters)
+
+
+def _started(verbose: bool, time_limit: float | None, options: dict) -> tuple[highspy.Highs, float]:
+    """A silent ``Highs`` with its log routed (``_attach_log``), its clock (``time_limit``
+    seconds, at least 0) and ``options`` set, and the time its solve counts from."""
+    h = new_highs()
+    fwd = _attach_log(h, verbose)
+    if time_limit is not None:
+        h.setOptionValue("time_limit", max(float(time_limit), 0.0))
+    for name, value in options.items():
+        if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            raise SolverError(f"HiGHS does not accept option {name}={value!r}")
+    t0 = time.perf_counter()
+    if fwd is not None:
+        fwd.t0 = t0
+    return h, t0
 
 
 def _pass_model(h: highspy.Highs, K: sp.csc_matrix, cost, col_lower, col_upper, row_lower, row_upper,
@@ -236,19 +241,8 @@ def solve_highs_mip(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, c
     (``stopped``) and carries the incumbent, if any, and the bound proved so far. Raises
     ``SolverError`` naming HiGHS's status when the program is infeasible, unbounded or HiGHS
     fails, ``KeyboardInterrupt`` when the user interrupts the solve."""
-    m, n = K.shape
-    h = new_highs()
-    fwd = _attach_log(h, verbose)
-    if time_limit is not None:
-        h.setOptionValue("time_limit", max(float(time_limit), 0.0))
-    if gap is not None:
-        h.setOptionValue("mip_rel_gap", float(gap))
-    for name, value in (options or {}).items():
-        if h.setOptionValue(name, value) != highspy.HighsStatus.kOk:
-            raise SolverError(f"HiGHS does not accept option {name}={value!r}")
-    t0 = time.perf_counter()
-    if fwd is not None:
-        fwd.t0 = t0
+    own = {} if gap is None else {"mip_rel_gap": float(gap)}
+    h, t0 = _started(verbose, time_limit, {**own, **(options or {})})
     _pass_model(h, K, cost, col_lower, col_upper, row_lower, row_upper, maximize, integrality)
     _run_interruptibly(h)
     secs = time.perf_counter() - t0

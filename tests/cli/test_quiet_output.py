@@ -54,9 +54,11 @@ SOLVE_CASES = [
     ["verify", "cfr+", "kuhn", "--iterations", "20", "--json"],
     ["verify", "egt-perturbed", "kuhn", "--iterations", "20", "--refined", "efpe,qpe", "--json"],
     ["verify", "egt-perturbed", "kuhn", "--iterations", "20", "--refined", "qpe", "--eps", "0.01", "--json"],
-    ["efce", "job_market", "--json", "--exact"],
-    ["efce", "job_market", "--json", "--welfare"],
-    ["efce", "job_market", "--json", "--rounds", "20"],
+    ["efce", "maxent", "job_market", "--json"],
+    ["efce", "welfare", "job_market", "--json"],
+    ["efce", "ranges", "job_market", "--json"],
+    ["efce", "sample", "job_market", "--json", "--rounds", "20"],
+    ["efce", "sample", "job_market", "--json", "--rounds", "5", "--option", "expectations=mcmc", "--validate", "50"],
     ["games", "--json"],
     ["shrink", "four_card", "--json"],
     ["shrink", "leduc_os", "--json", "--solve"],
@@ -111,6 +113,7 @@ SCRIPT = textwrap.dedent("""
     prof = profiles(tree)
     max_entropy(prof)
     solve_lp(prof, "welfare")
+    efce.sample_efce(efce.job_market(), max_rounds=3, options=efce.SamplerOptions(expectations="mcmc"))
     from seqform.study.convergence import verify
     verify("cfr+", seqform.compile_tree(kuhn), 10)
 """)

@@ -1,4 +1,5 @@
-"""``seqform efce``, run as a user runs it: JSON keys, exact and sampling modes, clear errors."""
+"""``seqform efce sample|maxent|welfare|ranges``, run as a user runs it: JSON keys, exact and sampling
+modes, the same run as the library's, clear errors, and the form before subcommands refused."""
 import json
 import subprocess
 import sys
@@ -11,35 +12,35 @@ def run(*args):
 
 
 def test_exact_json():
-    r = run("job_market", "--exact", "--json", "--quiet")
+    r = run("maxent", "job_market", "--json", "--quiet")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["payoffs"] == pytest.approx([2.5, 0.2536], abs=1e-3) and abs(out["max_regret"]) <= 1e-6
 
 
 def test_welfare_and_weights():
-    r = run("job_market", "--welfare", "--json", "--quiet")
+    r = run("welfare", "job_market", "--json", "--quiet")
     assert json.loads(r.stdout)["payoffs"] == pytest.approx([4, 5])
-    r = run("job_market", "--exact", "--weights", "1,1", "--json", "--quiet")
+    r = run("maxent", "job_market", "--weights", "1,1", "--json", "--quiet")
     assert json.loads(r.stdout)["payoffs"] == pytest.approx([4, 5], abs=5e-3)
 
 
 def test_sampling_text_reports_rounds_samples_time_memory():
-    r = run("job_market", "--rounds", "5", "--seed", "3", "--expectations", "mcmc")
+    r = run("sample", "job_market", "--rounds", "5", "--seed", "3", "--option", "expectations=mcmc")
     assert r.returncode == 0, r.stderr
     for word in ("payoffs", "max regret", "rounds", "samples", "memory", "seconds"):
         assert word in r.stdout
     assert "round 1:" in r.stderr
-    out = json.loads(run("job_market", "--rounds", "5", "--seed", "3", "--json", "--quiet", "--expectations",
-                         "mcmc").stdout)
+    out = json.loads(run("sample", "job_market", "--rounds", "5", "--seed", "3", "--json", "--quiet", "--option",
+                         "expectations=mcmc").stdout)
     assert len(out["payoffs"]) == 2 and 1 <= out["rounds"] <= 5 and "max_regret" in out
 
 
 def test_sampling_validates_on_fresh_samples_and_runs_large_grids():
     """An 8 x 8 grid (3^64 profiles; the polymatrix engine) and the re-estimated regret, its
     burn-in in two worker processes."""
-    r = run("grid_game(size=8)", "--rounds", "30", "--validate", "300", "--max-reuse", "0", "--workers", "2", "--json",
-            "--quiet")
+    r = run("sample", "grid_game(size=8)", "--rounds", "30", "--validate", "300", "--option", "max_reuse=none",
+            "--workers", "2", "--json", "--quiet")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert len(out["payoffs"]) == 64 and out["rounds"] == 30
@@ -55,7 +56,7 @@ def test_default_job_market_run_ends_near_the_maximum_entropy_efce(seed):
     from efce.strategies import profiles
     from seqform.model.tree import compile_tree
     truth = efce.max_entropy(profiles(compile_tree(efce.job_market())))
-    out = json.loads(run("job_market", "--seed", seed, "--json", "--quiet").stdout)
+    out = json.loads(run("sample", "job_market", "--seed", seed, "--json", "--quiet").stdout)
     assert out["expectations"] == "exact" and out["stopped_by"] == "target"
     assert out["payoffs"] == pytest.approx([float(x) for x in truth.payoffs], abs=0.05)
 
@@ -63,20 +64,20 @@ def test_default_job_market_run_ends_near_the_maximum_entropy_efce(seed):
 def test_payoff_ranges_equal_column_generation():
     import numpy as np
 
-    from efce.columngeneration import EFCEColumnGeneration
+    from efce.colgen import EFCEColumnGeneration
     from efce.games import job_market
-    out = json.loads(run("job_market", "--ranges", "--json", "--quiet").stdout)
+    out = json.loads(run("ranges", "job_market", "--json", "--quiet").stdout)
     assert out["certified"] and out["proved_optimal"] and out["max_regret"] <= 0
     cg = EFCEColumnGeneration(job_market())
     for n in range(2):
         e = np.eye(2)[n]
         assert out["ranges_exact"][n] == [str(cg.solve(-e).payoffs[n]), str(cg.solve(e).payoffs[n])]
-    text = run("job_market", "--ranges").stdout
+    text = run("ranges", "job_market").stdout
     assert "player 0 payoff   from 0 to 9/2" in text
 
 
 def test_payoff_ranges_over_the_eps_polytope_equal_the_full_lp():
-    """--eps: the ranges over the eps-EFCE polytope (column generation, exact), against the full
+    """--allowance: the ranges over the eps-EFCE polytope (column generation, exact), against the full
     LP over every reduced profile with eps on its trigger rows (floats, HiGHS via scipy)."""
     from fractions import Fraction
 
@@ -86,7 +87,7 @@ def test_payoff_ranges_over_the_eps_polytope_equal_the_full_lp():
     from efce.games import job_market
     from efce.strategies import profiles
     from seqform.model.tree import compile_tree
-    out = json.loads(run("job_market", "--ranges", "--eps", "1/10", "--json", "--quiet").stdout)
+    out = json.loads(run("ranges", "job_market", "--allowance", "1/10", "--json", "--quiet").stdout)
     assert out["certified"] and out["proved_optimal"] and out["eps_exact"] == "1/10"
     assert Fraction(out["max_regret_exact"]) <= Fraction(1, 10)
     prof = profiles(compile_tree(job_market()))
@@ -96,7 +97,7 @@ def test_payoff_ranges_over_the_eps_polytope_equal_the_full_lp():
         assert hi == pytest.approx(solve_lp(prof, e, eps=0.1).objective, abs=1e-7)
         assert lo == pytest.approx(-solve_lp(prof, -e, eps=0.1).objective, abs=1e-7)
     assert out["ranges"][0][0] < 0 < 4.5 < out["ranges"][0][1]      # wider than the EFCE polytope's [0, 9/2]
-    assert "over the 1/10-EFCE polytope" in run("job_market", "--ranges", "--eps", "0.1").stdout
+    assert "over the 1/10-EFCE polytope" in run("ranges", "job_market", "--allowance", "0.1").stdout
 
 
 def test_four_card_indian_poker_welfare_is_an_exact_efce():
@@ -108,7 +109,7 @@ def test_four_card_indian_poker_welfare_is_an_exact_efce():
     smoothing; 159 rounds and 3 minutes without it, which kept this test in the slow tier); the
     default has no warm start, so the run depends on the seed alone."""
     from fractions import Fraction
-    r = subprocess.run([sys.executable, "-m", "seqform", "efce", "indian_poker(cards=4)", "--welfare", "--json",
+    r = subprocess.run([sys.executable, "-m", "seqform", "efce", "welfare", "indian_poker(cards=4)", "--json",
                         "--quiet"], capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr[-2000:]
     out = json.loads(r.stdout)
@@ -119,25 +120,89 @@ def test_four_card_indian_poker_welfare_is_an_exact_efce():
 
 
 def test_errors():
-    r = run("job_market", "--weights", "1,2,3")
+    r = run("sample", "job_market", "--weights", "1,2,3")
     assert r.returncode == 2 and "2 players, got 3 weights" in r.stderr
-    r = run("indian_poker(cards=8)", "--exact")
+    r = run("maxent", "indian_poker(cards=8)")
     assert r.returncode == 2 and "reduced pure strategy profiles" in r.stderr and "sampling method" in r.stderr
-    r = run("indian_poker(cards=3)", "--expectations", "exact", "--rounds", "1")
+    r = run("sample", "indian_poker(cards=3)", "--option", "expectations=exact", "--rounds", "1")
     assert r.returncode == 2 and "full pure strategy profiles" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    r = run("job_market", "--ranges", "--welfare")
-    assert r.returncode == 2 and "give one" in r.stderr
-    r = run("job_market", "--ranges", "--expectations", "mcmc")
+    # two exact computations at once: one subcommand is one computation, and the other's old flag is refused
+    r = run("ranges", "job_market", "--welfare")
+    assert r.returncode == 2 and "seqform efce welfare" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("ranges", "job_market", "--expectations", "mcmc")
     assert r.returncode == 2 and "--expectations" in r.stderr
-    r = run("job_market", "--workers", "2")
+    r = run("sample", "job_market", "--workers", "2")
     assert r.returncode == 2 and "nothing to draw" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     for bad, why in (("abc", "expected a number"), ("-1/2", "at least 0"), ("1/0", "expected a number")):
-        r = run("job_market", "--ranges", f"--eps={bad}")
+        r = run("ranges", "job_market", f"--allowance={bad}")
         assert r.returncode == 2 and why in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    r = run("job_market", "--eps", "0.1")
-    assert r.returncode == 2 and "--eps applies to --welfare and --ranges" in r.stderr
-    r = run("job_market", "--welfare", "--workers", "2")
-    assert r.returncode == 2 and "--workers applies to the sampling algorithm" in r.stderr
+    # a regret allowance belongs to welfare and ranges only, and --workers to sample only
+    r = run("sample", "job_market", "--allowance", "0.1")
+    assert r.returncode == 2 and "--allowance" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("welfare", "job_market", "--workers", "2")
+    assert r.returncode == 2 and "--workers" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    for option, why in (("colour=red", "NAME one of"), ("thin=x", "whole number"), ("max_reuse=0", "max_reuse"),
+                        ("overlap=maybe", "true or false"), ("workers=2", "NAME one of")):
+        r = run("sample", "job_market", "--option", option)
+        assert r.returncode == 2 and why in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("args,new", [
+    (("job_market", "--exact"), "seqform efce maxent job_market"),
+    (("job_market", "--welfare", "--json"), "seqform efce welfare job_market"),
+    (("job_market", "--ranges"), "seqform efce ranges job_market"),
+    (("job_market", "--ranges", "--eps", "1/100"), "seqform efce ranges job_market"),
+    (("job_market", "--eps", "0.1"), "--allowance"),
+    (("job_market",), "seqform efce sample job_market"),
+    (("indian_poker(cards=4)", "--time-limit", "4"), "seqform efce sample 'indian_poker(cards=4)'"),
+    (("--welfare", "job_market"), "seqform efce welfare GAME"),
+    (("welfare", "job_market", "--eps", "0.1"), "--allowance"),
+    (("sample", "job_market", "--exact"), "seqform efce maxent GAME"),
+    (("sample", "job_market", "--max-reuse", "0"), "--option max_reuse"),
+])
+def test_the_form_before_subcommands_is_refused_naming_the_new_command(args, new):
+    r = run(*args)
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
+    assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("seqform efce: "), r.stderr
+    assert new in r.stderr, r.stderr
+
+
+def test_each_subcommand_has_at_most_eight_options_of_its_own():
+    """The shared options (``common_options``: --json, --memory-limit, --quiet) and --help aside;
+    the old flags each subcommand refuses are hidden from --help and take no value."""
+    import argparse
+
+    from seqform.cli.main import build_parser
+    top = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    efce = top.choices["efce"]
+    sub = next(a for a in efce._actions if isinstance(a, argparse._SubParsersAction))
+    shared = {"--json", "--memory-limit", "--quiet", "--help"}
+    for name in ("sample", "maxent", "welfare", "ranges"):
+        own = [a.option_strings[-1] for a in sub._name_parser_map[name]._actions
+               if a.option_strings and a.help is not argparse.SUPPRESS and a.option_strings[-1] not in shared]
+        assert 1 <= len(own) <= 8, (name, own)
+        assert "--eps" not in own and "--exact" not in own
+
+
+@pytest.mark.parametrize("spec,cli,lib,expectations", [
+    ("job_market", (), dict(), "exact"),
+    ("job_market", ("--seed", "7", "--rounds", "40"), dict(seed=7, max_rounds=40), "exact"),
+    ("indian_poker(cards=3)", ("--seed", "2", "--rounds", "5"), dict(seed=2, max_rounds=5), "mcmc"),
+])
+def test_the_command_line_runs_the_library_run(spec, cli, lib, expectations):
+    """``seqform efce sample GAME`` is ``efce.sample_efce(game)``: the same algorithm with the same
+    defaults ("auto" expectations and the refit decided in the library), so the same seed gives the
+    same numbers, on a game small enough for exact expectations and on one that needs MCMC."""
+    import efce
+    import seqform
+    out = json.loads(run("sample", spec, *cli, "--json", "--quiet").stdout)
+    res = efce.sample_efce(seqform.games.load(spec), **lib)
+    assert out["expectations"] == res.expectations == expectations
+    assert out["payoffs"] == [float(x) for x in res.payoffs]
+    assert (out["max_regret"], out["initial_regret"], out["rounds"], out["samples"], out["deviations"]) == \
+        (res.max_regret, res.initial_regret, res.rounds, res.samples, len(res.deviations))
+    assert out["stopped_by"] == res.stopped_by and out["round_limit"] == res.round_limit
 
 
 def test_bench_efce_smoke(tmp_path):

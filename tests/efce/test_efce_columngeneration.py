@@ -1,4 +1,4 @@
-"""Column generation for the EFCE LP (``efce.columngeneration``) and its pricing oracle
+"""Column generation for the EFCE LP (``efce.colgen``) and its pricing oracle
 (``efce.factormap``), against independent computations:
 
 * the MAP profile against brute force over every full pure profile;
@@ -17,8 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from efce.causalregret import causal_regrets
-from efce import columngeneration
-from efce.columngeneration import ColumnGenerationStopped, EFCEColumnGeneration
+from efce.colgen import ColumnGenerationStopped, EFCEColumnGeneration, efcecolgen
 from efce.exact import solve_lp
 from efce.factormap import FactorMAP
 from efce.games import grid_game, indian_poker, job_market
@@ -169,7 +168,7 @@ def test_random_games_equal_the_full_lp(tree, smoothing):
 def test_a_basis_infeasible_in_rationals_is_solved_again_tightly():
     """HiGHS's optimal basis can be feasible only up to its tolerance, so that in rationals a
     deviation keeps a small gain (the 6 x 6 grid, 2 of 73 LPs). Such a basis made on purpose:
-    the restricted LP's optimal basis at eps = 1/10, read at eps = 0. ``_certified`` must find
+    the restricted LP's optimal basis at eps = 1/10, read at eps = 0. ``certify`` must find
     it wanting, solve the LP again from it, and return an exact EFCE at the full LP's optimum."""
     game = grid_game(2, 0)
     prof = profiles(compile_tree(game))
@@ -178,9 +177,9 @@ def test_a_basis_infeasible_in_rationals_is_solved_again_tightly():
     failed = 0
     for w in (e[0], -e[0], e[3], -e[3]):
         cg.solve(w)                                  # the pool now holds the optimum's profiles
-        res, _, _ = cg._lp(cg.U @ w, False, eps=0.1)
-        failed += not cg._certify(res, w, 0.0, 0, 0.0, Fraction(0)).certified
-        out = cg._certified(res, w, 0.0, 0, 0.0, Fraction(0))
+        res, _, _ = cg.lp.solve(cg.U @ w, False, eps=0.1)
+        failed += not cg.certify(res, w, Fraction(0), tight=False).certified
+        out = cg.certify(res, w, Fraction(0))
         assert out.certified and out.max_regret <= 0 and _independent_regret(game, out) <= 0
         assert float(out.objective) == pytest.approx(solve_lp(prof, w).objective, abs=1e-9)
     assert failed >= 2 and cg.tight_resolves == failed
@@ -231,8 +230,8 @@ def _sampler_against_eps_ranges(game, rounds: int) -> tuple:
     its largest regret r by ``efce.causalregret``; how far its exact payoffs lie outside the EFCE
     polytope's ranges and outside the r-EFCE polytope's (the largest over players)."""
     from efce.causalregret import max_regret
-    from efce.sampling import exact_distribution, sample_efce
-    res = sample_efce(game, None, max_rounds=rounds, seed=0, expectations="exact")
+    from efce.sampling import SamplerOptions, exact_distribution, sample_efce
+    res = sample_efce(game, None, max_rounds=rounds, seed=0, options=SamplerOptions(expectations="exact"))
     q, prof = exact_distribution(game, res)
     q = [Fraction(x) for x in q]
     q = [x / sum(q) for x in q]
@@ -347,9 +346,9 @@ def _fake_clock_run(monkeypatch, game, w, time_limit: float | None, seed: int = 
     started at)."""
     from efce.factormap import MapSolution
     clock = [0.0]
-    monkeypatch.setattr(columngeneration, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
+    monkeypatch.setattr(efcecolgen, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
     cg = EFCEColumnGeneration(game, seed=seed)
-    real_lp, real_map = cg._lp, cg.pricer.solve
+    real_lp, real_map = cg.lp.solve, cg.pricer.solve
     runs = {"mip": 0, "relaxation": 0, "stopped": 0, "mip_at": []}
 
     def lp(*a, **kw):
@@ -368,7 +367,7 @@ def _fake_clock_run(monkeypatch, game, w, time_limit: float | None, seed: int = 
         clock[0] += MIP_SECONDS
         runs["mip"] += 1
         return real_map(*a, **kw)
-    cg._lp, cg.pricer.solve = lp, priced
+    cg.lp.solve, cg.pricer.solve = lp, priced
     try:
         out = cg.solve(w, time_limit=time_limit)
     except SeqformError as e:
@@ -500,7 +499,7 @@ def test_a_stopped_solve_brackets_the_optimum(monkeypatch):
             return real(**{**kw, "time_limit": None})
         return solve
 
-    monkeypatch.setattr(columngeneration, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
+    monkeypatch.setattr(efcecolgen, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
     bracketed = 0
     for k in range(1, 12):
         clock[0] = 0.0

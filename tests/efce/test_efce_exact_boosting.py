@@ -1,5 +1,5 @@
 """Dudik & Gordon (2009)'s boosting with exact expectations (``sample_efce(...,
-expectations="exact")``: every full pure profile, weighted by q_lambda, in place of MCMC samples)
+options=SamplerOptions(expectations="exact"))``: every full pure profile, weighted by q_lambda, in place of MCMC samples)
 against the maximum-entropy EFCE that cvxpy finds over the EFCE polytope (``efce.exact``), an
 independent computation: a conic solver on the reduced-profile LP constraints, not coordinate
 descent on the dual.
@@ -17,17 +17,16 @@ from hypothesis import HealthCheck, given, settings
 from efce.causalregret import max_regret
 from efce.exact import max_entropy
 from efce.games import indian_poker, job_market
-from efce.sampling import MAX_EXACT_PROFILES, count_full_profiles, exact_distribution, make_model, sample_efce
-from efce.strategies import profiles
+from efce.sampling import (MAX_EXACT_PROFILES, SamplerOptions, count_full_profiles, exact_distribution, make_model,
+                           sample_efce)
 from seqform.errors import SeqformError
 from seqform.games.explicit import TreeGame
-from seqform.model.tree import compile_tree
 from tests.strategies import random_trees
 
 
 def _against_cvxpy(game, weights=None, target=1e-6, corrective=True, max_rounds=200):
-    res = sample_efce(game, weights, expectations="exact", target=target, max_rounds=max_rounds,
-                      corrective=corrective)
+    res = sample_efce(game, weights, target=target, max_rounds=max_rounds,
+                      options=SamplerOptions(expectations="exact", corrective=corrective))
     assert res.expectations == "exact" and res.stopped_by in ("target", "trivial")
     q, prof = exact_distribution(game, res)
     truth = max_entropy(prof, weights)
@@ -61,16 +60,18 @@ def test_random_games_converge_to_the_maximum_entropy_efce(tree):
 
 
 def test_auto_is_exact_when_the_profiles_can_be_enumerated():
-    assert sample_efce(job_market(), None, expectations="auto", max_rounds=5).expectations == "exact"
+    auto = SamplerOptions(expectations="auto")
+    assert sample_efce(job_market(), None, max_rounds=5, options=auto).expectations == "exact"
     big = indian_poker(4)
     assert count_full_profiles(make_model(big, np.zeros(3))) > MAX_EXACT_PROFILES
-    assert sample_efce(big, None, expectations="auto", max_rounds=1, sample_size=5, burn_in=0).expectations == "mcmc"
+    assert sample_efce(big, None, max_rounds=1, options=SamplerOptions(expectations="auto", sample_size=5,
+                                                                      burn_in=0)).expectations == "mcmc"
 
 
 def test_exact_refuses_games_too_large_to_enumerate_and_unknown_modes():
     with pytest.raises(SeqformError, match="full pure strategy profiles"):
-        sample_efce(indian_poker(3), None, expectations="exact", max_rounds=1)
+        sample_efce(indian_poker(3), None, max_rounds=1, options=SamplerOptions(expectations="exact"))
     with pytest.raises(SeqformError, match="expectations"):
-        sample_efce(job_market(), None, expectations="exactly", max_rounds=1)
+        sample_efce(job_market(), None, max_rounds=1, options=SamplerOptions(expectations="exactly"))
     with pytest.raises(SeqformError, match="corrective"):
-        sample_efce(job_market(), None, expectations="mcmc", corrective=True, max_rounds=1)
+        sample_efce(job_market(), None, max_rounds=1, options=SamplerOptions(expectations="mcmc", corrective=True))

@@ -1,11 +1,13 @@
 """The sampler's models of q_lambda (``efce.treemodel``, ``efce.polymatrix``) against independent
 computations: energies against a plain recursive walk of the game, best deviations against the
-exact dynamic program of ``efce.causalregret`` on the same explicit distribution, the polymatrix engine
+exact dynamic program of ``efce.causalregret`` on the same explicit distribution, the shared
+causal-deviation program (``efce.deviationdp``) against every deviation plan enumerated, the polymatrix engine
 against the tree engine on small grids, and the Gibbs sweeps' stationary distribution against
 softmax(energy) over every full profile."""
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -21,6 +23,7 @@ from efce.treemodel import TreeModel
 from seqform.model.game import CHANCE, TERMINAL
 from seqform.games.explicit import TreeGame
 from seqform.model.tree import compile_tree
+from tests.oracle.deviation_tree import best_deviation, deviation_plans
 from tests.strategies import random_trees
 
 
@@ -128,6 +131,31 @@ def test_best_deviation_is_the_exact_dp_on_the_same_distribution(tree0):
     np.add.at(p, reduced_indices(prof, S), om / om.sum())
     exact = float(max_regret(prof, list(p)).regret)
     assert max(r, 0.0) == pytest.approx(max(exact, 0.0), abs=1e-9)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_trees(max_depth=4, max_actions=3, max_nodes=30, chance=True), st.integers(0, 2**31 - 1))
+def test_the_deviation_program_is_the_brute_force_best_deviation(tree0, seed):
+    """``efce.deviationdp`` (the models' and the certificate's dynamic program) against every
+    pure deviation plan, enumerated (``tests/oracle/deviation_tree.py``), on random sequence
+    payoffs: in rationals (an object array, as the certificate runs it) every trigger's value
+    exactly, in floats (as the sampler runs it) the same values, and the plan it picks is a
+    deviation plan that reaches the best value."""
+    tree = compile_tree(TreeGame(tree0, "random"))
+    model = TreeModel(tree, np.zeros(tree.num_players))
+    num = np.random.default_rng(seed).integers(-50, 51, size=model.npairs + 1)
+    g = np.array([Fraction(int(x), 7) for x in num], dtype=object)
+    val, dv = model.dp.solve(g)
+    fdv = model.dp.solve(num / 7.0)[1]
+    for t in range(model.ntrig):
+        i = int(model.trig_infoset[t])
+        base = int(model.pbase[t])
+        seqs = model.under[i].tolist()
+        best, _ = best_deviation(tree, i, {s: g[base + k] for k, s in enumerate(seqs)})
+        assert dv[t] == best and fdv[t] == pytest.approx(float(best), abs=1e-9)
+        pairs = model.dp.strategy(t, val)[1]
+        assert frozenset(seqs[r - base] for r in pairs) in deviation_plans(tree, i)
+        assert sum(g[r] for r in pairs) == best
 
 
 @pytest.mark.parametrize("size", [2, 3])

@@ -20,7 +20,7 @@ from efce.exact import max_entropy, solve_lp
 from seqform.errors import SeqformError
 from efce.games import job_market
 from efce.causalregret import max_regret
-from efce.sampling import exact_distribution, sample_efce
+from efce.sampling import SamplerOptions, exact_distribution, sample_efce
 from efce.strategies import profiles
 from seqform.games.explicit import TreeGame
 from seqform.model.tree import compile_tree
@@ -29,7 +29,8 @@ from tests.strategies import random_trees
 
 def test_maximum_entropy_job_market():
     g = job_market()
-    res = sample_efce(g, None, target=2e-3, max_rounds=40, seed=0, sample_size=1000, max_reuse=5)
+    res = sample_efce(g, None, target=2e-3, max_rounds=40, seed=0,
+                      options=SamplerOptions(expectations="mcmc", sample_size=1000, max_reuse=5, measure_memory=True))
     q, prof = exact_distribution(g, res)
     exact = max_entropy(prof)
     pay = q @ prof.utility
@@ -40,7 +41,8 @@ def test_maximum_entropy_job_market():
 
 def test_welfare_weighted_job_market_is_the_best_welfare_efce():
     g = job_market()
-    res = sample_efce(g, (1, 1), target=1e-3, max_rounds=50, seed=0, sample_size=300)
+    res = sample_efce(g, (1, 1), target=1e-3, max_rounds=50, seed=0,
+                      options=SamplerOptions(expectations="mcmc", sample_size=300))
     q, prof = exact_distribution(g, res)
     pay = q @ prof.utility
     exact = max_entropy(prof, (1, 1))
@@ -55,7 +57,8 @@ def test_welfare_weighted_job_market_is_the_best_welfare_efce():
 @given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True))
 def test_random_games_stop_below_the_target(tree):
     g = TreeGame(tree, "random")
-    res = sample_efce(g, None, target=0.02, max_rounds=300, seed=0, sample_size=200)
+    res = sample_efce(g, None, target=0.02, max_rounds=300, seed=0,
+                      options=SamplerOptions(expectations="mcmc", sample_size=200))
     from efce.sampling import regret_bound
     assert res.converged and res.max_regret <= 0.02 * max(regret_bound(g), 0) + 1e-12
     # the deviations it used are real causal deviations of the game: zero regret ones excepted,
@@ -66,27 +69,27 @@ def test_random_games_stop_below_the_target(tree):
 
 
 def test_sampled_scenarios_run():
-    """Chance sampled once (``scenarios=k``); ``test_efce_models`` checks the scenario weights."""
+    """Chance sampled once (``SamplerOptions(scenarios=k)``); ``test_efce_models`` checks the scenario weights."""
     from efce.games import indian_poker
-    res = sample_efce(indian_poker(4), None, scenarios=30, max_rounds=3, seed=0, sample_size=20)
+    res = sample_efce(indian_poker(4), None, max_rounds=3, seed=0, options=SamplerOptions(scenarios=30, sample_size=20))
     assert res.rounds == 3 and len(res.payoffs) == 3 and res.scenarios == 30
 
 
 def test_reuse_time_bounds_how_long_a_sample_serves():
-    """``reuse_time`` 0: every round after the first draws afresh; without it (and no round cap, no
+    """``SamplerOptions(reuse_time=0)``: every round after the first draws afresh; without it (and no round cap, no
     effective-size floor) the first sample serves every round. ``samples`` counts the profiles drawn."""
     g = job_market()
-    common = dict(max_rounds=6, seed=0, sample_size=50, growth=0.0, max_reuse=10**9, ess_min=0.0, target=1e-9)
-    fresh = sample_efce(g, None, reuse_time=0.0, **common)
-    kept = sample_efce(g, None, **common)
+    common = dict(expectations="mcmc", sample_size=50, growth=0.0, max_reuse=10**9, ess_min=0.0)
+    fresh = sample_efce(g, None, max_rounds=6, seed=0, target=1e-9, options=SamplerOptions(reuse_time=0.0, **common))
+    kept = sample_efce(g, None, max_rounds=6, seed=0, target=1e-9, options=SamplerOptions(**common))
     assert fresh.rounds == kept.rounds == 6
     assert fresh.samples == 6 * 50 and kept.samples == 50
 
 
 def test_same_seed_same_run():
     from efce.games import indian_poker
-    a = sample_efce(indian_poker(3), None, max_rounds=30, seed=5, sample_size=50)
-    b = sample_efce(indian_poker(3), None, max_rounds=30, seed=5, sample_size=50)
+    a = sample_efce(indian_poker(3), None, max_rounds=30, seed=5, options=SamplerOptions(sample_size=50))
+    b = sample_efce(indian_poker(3), None, max_rounds=30, seed=5, options=SamplerOptions(sample_size=50))
     assert a.payoffs == b.payoffs and a.lam == b.lam and [h["regret"] for h in a.history] == [h["regret"] for h in b.history]
 
 
@@ -101,7 +104,7 @@ def test_line_search_minimises_the_sample_log_partition(seed, scale, zeros, posi
     from scipy.optimize import minimize_scalar
     from scipy.special import logsumexp
 
-    from efce.sampling import _line_search
+    from efce.boosting import line_search as _line_search
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 200))
     om = rng.random(n) ** 3
@@ -128,7 +131,8 @@ def test_line_search_stops_where_the_effective_sample_size_would_fall_below_its_
     floor. On a grid of steps: the step lies between eq. 7's step and the unconstrained minimiser
     (a search with no floor); it keeps the floor (or is eq. 7's step, which is always taken); and
     if it stopped short of the minimiser, the floor breaks within one grid step past it."""
-    from efce.sampling import _ess, _line_search
+    from efce.boosting import effective_size as _ess
+    from efce.boosting import line_search as _line_search
     rng = np.random.default_rng(seed)
     n = int(rng.integers(5, 300))
     om = rng.random(n) + 0.05
@@ -166,11 +170,13 @@ def test_validation_reports_chains_still_drifting():
     from efce.games import indian_poker
     from efce.sampling import validated_regret
     g = indian_poker(3)
-    res = sample_efce(g, None, max_rounds=2000, seed=0, sample_size=200, step_cap=100, max_reuse=10**9)
+    res = sample_efce(g, None, max_rounds=2000, seed=0,
+                      options=SamplerOptions(sample_size=200, step_cap=100, max_reuse=10**9))
     assert validated_regret(g, res, samples=500, burn_in=2).energy_drift > 8
     assert abs(validated_regret(g, res, samples=500, burn_in=100).energy_drift) < 4
     jm = job_market()
-    res = sample_efce(jm, None, target=2e-3, max_rounds=40, seed=0, sample_size=1000, max_reuse=5)
+    res = sample_efce(jm, None, target=2e-3, max_rounds=40, seed=0,
+                      options=SamplerOptions(expectations="mcmc", sample_size=1000, max_reuse=5))
     v = validated_regret(jm, res, samples=1000, burn_in=30)
     assert abs(v.energy_drift) < 4 and v.burn_in == 30
 
@@ -182,7 +188,7 @@ def test_validated_payoffs_estimate_the_exact_distributions():
     from efce.games import grid_game
     from efce.sampling import exact_distribution, validated_regret
     for g in (job_market(), grid_game(2, 0)):
-        res = sample_efce(g, None, max_rounds=30, seed=0, sample_size=300, expectations="mcmc")
+        res = sample_efce(g, None, max_rounds=30, seed=0, options=SamplerOptions(sample_size=300, expectations="mcmc"))
         v = validated_regret(g, res, samples=2000, burn_in=30)
         q, prof = exact_distribution(g, res)
         truth = q @ prof.utility
@@ -201,7 +207,8 @@ def test_validation_split_over_worker_processes():
     from efce.games import indian_poker
     from efce.sampling import validated_regret
     g = indian_poker(3)
-    res = sample_efce(g, None, max_rounds=2000, seed=0, sample_size=200, step_cap=100, max_reuse=10**9)
+    res = sample_efce(g, None, max_rounds=2000, seed=0,
+                      options=SamplerOptions(sample_size=200, step_cap=100, max_reuse=10**9))
     assert validated_regret(g, res, samples=500, burn_in=2, workers=2).energy_drift > 8
     two = validated_regret(g, res, samples=1500, burn_in=100, workers=2)
     one = validated_regret(g, res, samples=1500, burn_in=100)
@@ -210,27 +217,96 @@ def test_validation_split_over_worker_processes():
 
 
 def test_samples_drawn_by_two_worker_processes():
-    """``workers=2`` (``efce.drawpool``): the chains advance in two processes with the parent's
+    """``SamplerOptions(workers=2)`` (``efce.drawpool``): the chains advance in two processes with the parent's
     lambda. Held to the same exact checks as one process's run on the job market game (the final
     q_lambda computed exactly: its payoffs near the maximum-entropy EFCE's, its regret small), and
     reproducible for a given seed and number of workers."""
     g = job_market()
-    kw = dict(target=2e-3, max_rounds=40, seed=0, sample_size=1000, max_reuse=5, workers=2)
-    res = sample_efce(g, None, **kw)
+    kw = dict(target=2e-3, max_rounds=40, seed=0)
+    opts = dict(expectations="mcmc", sample_size=1000, max_reuse=5, workers=2)
+    res = sample_efce(g, None, options=SamplerOptions(**opts), **kw)
     q, prof = exact_distribution(g, res)
     exact = max_entropy(prof)
     pay = q @ prof.utility
     assert abs(pay[0] - float(exact.payoffs[0])) <= 0.15 and abs(pay[1] - float(exact.payoffs[1])) <= 0.15
     assert float(max_regret(prof, list(q)).regret) <= 0.2 and res.samples >= 1000
-    again = sample_efce(g, None, **kw)
+    again = sample_efce(g, None, options=SamplerOptions(**opts), **kw)
     assert again.lam == res.lam and again.payoffs == res.payoffs
     # drawing in the background while fitting, each sample weighted to the lambda it arrives at
-    res = sample_efce(g, None, overlap=True, **kw)
+    res = sample_efce(g, None, options=SamplerOptions(overlap=True, **opts), **kw)
     q, prof = exact_distribution(g, res)
     pay = q @ prof.utility
     assert abs(pay[0] - float(exact.payoffs[0])) <= 0.15 and abs(pay[1] - float(exact.payoffs[1])) <= 0.15
     assert float(max_regret(prof, list(q)).regret) <= 0.2 and res.samples >= 1000
     with pytest.raises(SeqformError, match="overlap"):
-        sample_efce(g, None, max_rounds=2, overlap=True)
+        sample_efce(g, None, max_rounds=2, options=SamplerOptions(overlap=True))
     with pytest.raises(SeqformError, match="workers"):
-        sample_efce(g, None, max_rounds=2, expectations="exact", workers=2)
+        sample_efce(g, None, max_rounds=2, options=SamplerOptions(expectations="exact", workers=2))
+
+
+def test_memory_is_traced_only_when_asked_and_the_trace_always_ends():
+    """``SamplerOptions(measure_memory=...)``: off by default (no tracemalloc, ``peak_memory``
+    None); on, a peak and each round's memory, and the trace stopped afterwards, also when the run
+    fails; a trace the caller started is read and left running."""
+    import tracemalloc
+
+    from efce.games import indian_poker
+    assert not tracemalloc.is_tracing()
+    g = job_market()
+    off = sample_efce(g, None, max_rounds=3, options=SamplerOptions(expectations="mcmc"))
+    assert off.peak_memory is None and all(h["memory"] is None for h in off.history)
+    assert not tracemalloc.is_tracing()
+    on = sample_efce(g, None, max_rounds=3, options=SamplerOptions(expectations="mcmc", measure_memory=True))
+    assert on.peak_memory > 0 and all(h["memory"] > 0 for h in on.history)
+    assert on.lam == off.lam and on.payoffs == off.payoffs    # tracing changes nothing else
+    assert not tracemalloc.is_tracing()
+    with pytest.raises(SeqformError, match="full pure strategy profiles"):
+        sample_efce(indian_poker(3), None, options=SamplerOptions(expectations="exact", measure_memory=True))
+    assert not tracemalloc.is_tracing()
+    tracemalloc.start()
+    try:
+        mine = sample_efce(g, None, max_rounds=3, options=SamplerOptions(measure_memory=True))
+        assert tracemalloc.is_tracing() and mine.peak_memory > 0
+    finally:
+        tracemalloc.stop()
+
+
+def test_options_are_checked_when_made():
+    """Bad ``SamplerOptions`` are refused at once, naming the option (``SeqformError``)."""
+    for bad, name in ((dict(sample_size=0), "sample_size"), (dict(workers=0), "workers"),
+                      (dict(max_reuse=0), "max_reuse"), (dict(engine="graph"), "engine"),
+                      (dict(workers=2, scenarios=10), "workers"), (dict(thin=-1), "thin")):
+        with pytest.raises(SeqformError, match=name):
+            SamplerOptions(**bad)
+    with pytest.raises(SeqformError, match="max_rounds"):
+        sample_efce(job_market(), None, max_rounds=-1)
+    with pytest.raises(SeqformError, match="weights"):
+        sample_efce(job_market(), (1, 2, 3))
+    with pytest.raises(SeqformError, match="corrective"):   # "auto" resolves to MCMC on 3-card poker
+        from efce.games import indian_poker
+        sample_efce(indian_poker(3), None, max_rounds=1, options=SamplerOptions(corrective=True))
+
+
+def test_the_round_limit_applies_by_default_only_without_a_time_limit():
+    """``max_rounds="auto"``: 1,000 rounds without ``time_limit`` (said in ``round_limit``), none
+    with one (about 1,000 rounds a second here: 2 s runs past 1,000 unless the machine is very
+    slow, and then it still stops by the time limit, not at a round)."""
+    from efce.sampling import DEFAULT_ROUNDS
+    g = job_market()
+    opts = SamplerOptions(expectations="mcmc")
+    assert sample_efce(g, target=1e-12, max_rounds=2, options=opts).round_limit == 2
+    assert sample_efce(g, target=10.0, options=opts).round_limit == DEFAULT_ROUNDS == 1000
+    timed = sample_efce(g, target=1e-12, time_limit=2, options=opts)
+    assert timed.round_limit is None and timed.stopped_by == "time_limit" and timed.seconds["total"] >= 2
+
+
+def test_the_defaults_decide_exact_expectations_and_the_refit_in_the_library():
+    """On a game small enough to enumerate, the default run takes exact expectations with the
+    totally corrective refit, and says so in ``options``; forcing MCMC turns the refit off."""
+    from efce.sampling import chosen_expectations
+    g = job_market()
+    res = sample_efce(g)
+    assert res.expectations == "exact" and res.options.expectations == "exact" and res.options.corrective
+    assert chosen_expectations(g) == "exact" and chosen_expectations(g, SamplerOptions(expectations="mcmc")) == "mcmc"
+    mc = sample_efce(g, max_rounds=3, options=SamplerOptions(expectations="mcmc"))
+    assert mc.options.corrective is False and mc.samples >= 100

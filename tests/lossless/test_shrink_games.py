@@ -109,6 +109,9 @@ def test_full_rhode_island_original_sizes_match_the_seed():
     assert game_tree_nodes(g) == 6_705_372_545  # every chance, decision and leaf node
 
 
+# slow tier (half a minute of one core): test_shrink_oracle checks the classes, and that the
+# own-view variant merges the suit orbits, on small decks
+@pytest.mark.slow
 def test_full_rhode_island_shrinks_and_the_own_view_variant_gives_the_seeds_numbers():
     """The paper's 1,237,238 rows and 50,428,638 nonzeros come out of the own-view variant; the
     lossless abstraction is finer (it respects what the opponent knows) and still merges every
