@@ -2,7 +2,7 @@
 ``efce.polymatrix``): the ``Model`` protocol (what the sampler, column generation's pricing and
 its certificate use of a model), causal deviations, lambda aggregated per trigger, and a
 sample's lambda-free statistics; and what a game may declare about itself
-(``DeclaresRegretBound``, ``DeclaresPayoffDenominator``).
+(``DeclaresRegretBound``, ``DeclaresPayoffDenominator``, ``DeclaresPolymatrix``).
 
 A model numbers its triggers (information set, recommended action) 0..ntrig-1, and the pairs
 (trigger, sequence at or below the trigger's information set) from ``pbase[t]`` on. Deviations
@@ -271,3 +271,13 @@ class DeclaresPayoffDenominator(Protocol):
     which column generation's certificate needs."""
 
     payoff_denominator: int
+
+
+@runtime_checkable
+class DeclaresPolymatrix(Protocol):
+    """A game that is a polymatrix game (``efce.games``' grids): one simultaneous move per
+    player, utilities a sum over the edges of a graph. The sampler's polymatrix engine
+    (``efce.polymatrix``) reads it through ``polymatrix()``."""
+
+    def polymatrix(self) -> object:
+        """The game as an ``efce.polymatrix.Polymatrix``."""

@@ -16,6 +16,7 @@ import numpy as np
 from seqform.errors import SeqformError
 from seqform.model.game import Game
 
+from .family import DeclaresPolymatrix
 from .treemodel import TreeModel
 
 __all__ = ["MAX_EXACT_PROFILES", "make_model", "loaded_model", "count_full_profiles", "full_profiles"]
@@ -34,16 +35,16 @@ def make_model(game: Game, w, scenarios: int | None = None, rng=None, engine: st
     polymatrix when the game offers it, else tree."""
     w = np.asarray(w, dtype=float)
     if engine is None:
-        engine = "polymatrix" if hasattr(game, "polymatrix") else "tree"
+        engine = "polymatrix" if isinstance(game, DeclaresPolymatrix) else "tree"
     if engine == "polymatrix":
-        if not hasattr(game, "polymatrix"):
+        if not isinstance(game, DeclaresPolymatrix):
             raise SeqformError(f"{game.name!r} is not a polymatrix game; use the tree engine")
         from .polymatrix import PolymatrixModel
         return PolymatrixModel(game.polymatrix(), w)
     if engine != "tree":
         raise SeqformError(f"engine: 'tree' or 'polymatrix', not {engine!r}")
     from seqform.model.tree import compile_tree
-    hint = game.num_nodes_hint() if hasattr(game, "num_nodes_hint") else None
+    hint = game.num_nodes_hint()
     if hint is not None and hint > max_nodes:
         raise SeqformError(f"{game.name!r} has {hint:,} nodes, more than the tree engine's {max_nodes:,}")
     return TreeModel(compile_tree(game, max_nodes=max_nodes), w, scenarios, rng)

@@ -449,11 +449,8 @@ def _exact_lp(game, w, args, prog, ranges: bool) -> dict:
         rng = [(results[2 * n].payoffs[n], results[2 * n + 1].payoffs[n]) for n in range(N)]
         return PayoffRanges(game.name, rng, worst, size, proved, method, seconds, eps=eps).to_json()
     r = results[0]
-    r.game, r.seconds = game.name, seconds
-    if hasattr(r, "profiles"):
-        r.profiles = size
     out = r.to_json()
-    out.update({"payoffs_exact": [str(x) for x in r.payoffs], "welfare_exact": str(sum(r.payoffs)), "weights": w,
+    out.update({"game": game.name, "seconds": seconds, "payoffs_exact": [str(x) for x in r.payoffs], "welfare_exact": str(sum(r.payoffs)), "weights": w,
                 "max_regret_exact": str(worst), "certified": bool(worst <= eps), "proved_optimal": proved,
                 "eps": float(eps), "eps_exact": str(eps), "profiles": size,
                 "method": ("best welfare: " if w is None else "best weighted payoff: ") + method})

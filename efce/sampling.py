@@ -51,7 +51,7 @@ from seqform.model.game import TERMINAL, Game
 from seqform.result import Result
 
 from .boosting import Boosting, Limits, Rounds, run_rounds
-from .family import Deviation
+from .family import DeclaresRegretBound, Deviation
 from .models import MAX_EXACT_PROFILES, count_full_profiles, full_profiles, loaded_model, make_model
 from .samplesources import ExactEnumeration, MarkovChains, OverlappedChains
 from .validation import ValidatedRegret, exact_distribution, reduced_indices, validated_regret
@@ -415,7 +415,7 @@ def _utility_weights(game: Game, weights) -> np.ndarray:
 
 def _payoff_range(game: Game) -> float:
     """r_max: the game's own ``regret_bound()`` when it has one, else ``regret_bound``."""
-    if hasattr(game, "regret_bound"):  # a game that knows its payoff ranges
+    if isinstance(game, DeclaresRegretBound):
         return float(game.regret_bound())
     return regret_bound(game)
 
