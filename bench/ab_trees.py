@@ -12,6 +12,7 @@ that a change made no hot path slower (the benches compare against peers, this a
 Each child checks that ``seqform`` came from the tree asked for (an editable install would
 otherwise serve the new tree's modules under the old package).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,7 @@ import statistics
 import subprocess
 import sys
 
-CHILD = r'''
+CHILD = r"""
 import json, os, sys, time
 import seqform
 from seqform.games import load
@@ -41,7 +42,7 @@ else:
     s.step(1000)
     value = 1000 / (time.perf_counter() - t0)
 print(json.dumps({"value": value, "file": seqform.__file__}))
-'''
+"""
 
 
 def main() -> int:
@@ -60,8 +61,13 @@ def main() -> int:
             for _ in range(args.reps):
                 for name, path in trees.items():
                     env = {**os.environ, "PYTHONPATH": path}
-                    r = subprocess.run([sys.executable, "-c", CHILD, args.what, spec, arg], capture_output=True,
-                                       text=True, env=env, cwd="/")
+                    r = subprocess.run(
+                        [sys.executable, "-c", CHILD, args.what, spec, arg],
+                        capture_output=True,
+                        text=True,
+                        env=env,
+                        cwd="/",
+                    )
                     if r.returncode:
                         print(r.stderr[-2000:], file=sys.stderr)
                         return 1
@@ -73,8 +79,9 @@ def main() -> int:
     unit = "s" if args.what == "solve" else "it/s"
     for (spec, arg, name), v in sorted(out.items()):
         kind = {"0": "float", "1": "certified", "-": "cfr+"}[arg]
-        print(f"{spec:18s} {kind:9s} {name}: min {min(v):.4g} median {statistics.median(v):.4g} {unit}  "
-              f"({len(v)} runs)")
+        print(
+            f"{spec:18s} {kind:9s} {name}: min {min(v):.4g} median {statistics.median(v):.4g} {unit}  ({len(v)} runs)"
+        )
     return 0
 
 

@@ -54,6 +54,7 @@ Usage (from the repository root)::
 Writes ``bench/results/cfr-YYYY-MM-DD.md`` and ``.json`` (``--out-dir``, ``--no-write``). A peer that
 is not installed gets a row saying so.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -87,6 +88,7 @@ PERTURBATION = 1e-15
 # ==============================================================================================
 # helpers
 # ==============================================================================================
+
 
 def say(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
@@ -159,6 +161,7 @@ def busy_processes(window: float = 1.0) -> list:
 def openspiel_name(spec: str) -> str | None:
     import seqform
     from seqform.io.openspiel import openspiel_name as name
+
     try:
         return name(seqform.games.load(spec))
     except Exception:  # noqa: BLE001  (no OpenSpiel counterpart)
@@ -169,11 +172,13 @@ def openspiel_name(spec: str) -> str | None:
 # part 1: CFR+ iterations
 # ==============================================================================================
 
+
 def run_seqform(spec: str, n: int) -> dict:
     import seqform
-    from seqform.verify.exploitability import exploitability
     from seqform.iterative.cfr import RegretMinimizer
     from seqform.model.tree import compile_tree
+    from seqform.verify.exploitability import exploitability
+
     t0 = time.perf_counter()
     tree = compile_tree(seqform.games.load(spec))
     t_compile = time.perf_counter() - t0
@@ -185,13 +190,20 @@ def run_seqform(spec: str, n: int) -> dict:
     secs = time.perf_counter() - t0
     profile = solver.average_profile()
     expl = exploitability(tree, profile, validate=False).exploitability
-    return {"seconds": secs, "setup_seconds": t_compile + t_setup, "compile_seconds": t_compile,
-            "exploitability": expl, "_tree": tree, "_profile": profile}
+    return {
+        "seconds": secs,
+        "setup_seconds": t_compile + t_setup,
+        "compile_seconds": t_compile,
+        "exploitability": expl,
+        "_tree": tree,
+        "_profile": profile,
+    }
 
 
 def _run_openspiel(name: str, n: int, make_solver, exploitability_of) -> dict:
     """n CFR+ iterations of an OpenSpiel solver (set-up timed apart) and its average's exploitability."""
     import pyspiel
+
     t0 = time.perf_counter()
     game = pyspiel.load_game(name)
     solver = make_solver(game)
@@ -200,17 +212,22 @@ def _run_openspiel(name: str, n: int, make_solver, exploitability_of) -> dict:
     for _ in range(n):
         solver.evaluate_and_update_policy()
     secs = time.perf_counter() - t0
-    return {"seconds": secs, "setup_seconds": setup,
-            "exploitability": float(exploitability_of(game, solver.average_policy()))}
+    return {
+        "seconds": secs,
+        "setup_seconds": setup,
+        "exploitability": float(exploitability_of(game, solver.average_policy())),
+    }
 
 
 def run_openspiel_cpp(name: str, n: int) -> dict:
     import pyspiel
+
     return _run_openspiel(name, n, pyspiel.CFRPlusSolver, pyspiel.exploitability)
 
 
 def run_openspiel_python(name: str, n: int) -> dict:
     from open_spiel.python.algorithms import cfr, exploitability
+
     return _run_openspiel(name, n, cfr.CFRPlusSolver, exploitability.exploitability)
 
 
@@ -221,6 +238,7 @@ def liteefg_setup(name: str):
     import LiteEFG as leg
     import pyspiel
     from LiteEFG.baselines.CFRplus import graph as CFRPlusGraph
+
     old_home = os.environ.get("HOME")
     with tempfile.TemporaryDirectory(prefix="liteefg-home-") as home:
         os.environ["HOME"] = home
@@ -242,6 +260,7 @@ def liteefg_setup(name: str):
 def run_liteefg(name: str, n: int) -> dict:
     import LiteEFG as leg
     import pyspiel
+
     env, graph, setup = liteefg_setup(name)
     t0 = time.perf_counter()
     for _ in range(n):  # the loop of LiteEFG.baselines.utils.train
@@ -251,10 +270,17 @@ def run_liteefg(name: str, n: int) -> dict:
     gains = [float(x) for x in env.exploitability(graph.current_strategy(), "linear-avg-iterate")]
     policy, _ = env.get_strategy(graph.current_strategy(), "linear-avg-iterate")
     cross = float(pyspiel.exploitability(pyspiel.load_game(name), policy.to_dict()))
-    return {"seconds": secs, "setup_seconds": setup, "exploitability": sum(gains) / 2,
-            "liteefg_reported": sum(gains), "liteefg_per_player": gains,
-            "openspiel_exploitability_of_its_policy": cross, "threads": leg.get_threads(),
-            "_env": env, "_graph": graph}
+    return {
+        "seconds": secs,
+        "setup_seconds": setup,
+        "exploitability": sum(gains) / 2,
+        "liteefg_reported": sum(gains),
+        "liteefg_per_player": gains,
+        "openspiel_exploitability_of_its_policy": cross,
+        "threads": leg.get_threads(),
+        "_env": env,
+        "_graph": graph,
+    }
 
 
 def measure(kind: str, spec: str, name: str | None, n: int, repeats: int) -> dict:
@@ -264,10 +290,12 @@ def measure(kind: str, spec: str, name: str | None, n: int, repeats: int) -> dic
     try:
         if kind != "seqform" and name is None:
             raise LookupError(f"n/a: no OpenSpiel counterpart of {spec!r}")
-        fn = {"seqform": lambda: run_seqform(spec, n),
-              "OpenSpiel C++": lambda: run_openspiel_cpp(name, n),
-              "OpenSpiel Python": lambda: run_openspiel_python(name, n),
-              "LiteEFG": lambda: run_liteefg(name, n)}[kind]
+        fn = {
+            "seqform": lambda: run_seqform(spec, n),
+            "OpenSpiel C++": lambda: run_openspiel_cpp(name, n),
+            "OpenSpiel Python": lambda: run_openspiel_python(name, n),
+            "LiteEFG": lambda: run_liteefg(name, n),
+        }[kind]
         runs = []
         for _ in range(repeats):
             runs.append(fn())
@@ -283,10 +311,16 @@ def measure(kind: str, spec: str, name: str | None, n: int, repeats: int) -> dic
     last = runs[-1]
     rates = [n / r["seconds"] if r["seconds"] > 0 else float("inf") for r in runs]
     expls = [r["exploitability"] for r in runs]
-    row.update(status="ok", rate=statistics.median(rates), rates=rates, seconds=[r["seconds"] for r in runs],
-               setup_seconds=statistics.median(r["setup_seconds"] for r in runs),
-               exploitability=expls[-1], exploitability_all_runs=expls,
-               deterministic=max(expls) - min(expls) <= 1e-15 * max(1.0, abs(expls[-1])))
+    row.update(
+        status="ok",
+        rate=statistics.median(rates),
+        rates=rates,
+        seconds=[r["seconds"] for r in runs],
+        setup_seconds=statistics.median(r["setup_seconds"] for r in runs),
+        exploitability=expls[-1],
+        exploitability_all_runs=expls,
+        deterministic=max(expls) - min(expls) <= 1e-15 * max(1.0, abs(expls[-1])),
+    )
     for k, v in last.items():
         if k not in ("seconds", "setup_seconds", "exploitability"):
             row[k] = v
@@ -298,8 +332,10 @@ def rounding_sensitivity(tree, n: int, runs: int, base: float) -> dict:
     (1 + PERTURBATION * e), e standard normal per entry (seeded), after iteration 1: the
     exploitabilities after n iterations, against the unperturbed run's ``base``."""
     import numpy as np
-    from seqform.verify.exploitability import exploitability
+
     from seqform.iterative.cfr import RegretMinimizer
+    from seqform.verify.exploitability import exploitability
+
     rng = np.random.default_rng(20261122)
     vals = []
     for _ in range(runs):
@@ -312,8 +348,13 @@ def rounding_sensitivity(tree, n: int, runs: int, base: float) -> dict:
     out = {"perturbation": PERTURBATION, "runs": runs, "base": base, "exploitabilities": vals}
     if vals:
         lo, hi = min(vals + [base]), max(vals + [base])
-        out.update(low=lo, high=hi, median=statistics.median(vals),
-                   low_pct=(lo / base - 1) * 100 if base > 0 else 0.0, high_pct=(hi / base - 1) * 100 if base > 0 else 0.0)
+        out.update(
+            low=lo,
+            high=hi,
+            median=statistics.median(vals),
+            low_pct=(lo / base - 1) * 100 if base > 0 else 0.0,
+            high_pct=(hi / base - 1) * 100 if base > 0 else 0.0,
+        )
     return out
 
 
@@ -321,13 +362,20 @@ def rounding_sensitivity(tree, n: int, runs: int, base: float) -> dict:
 # part 2: one exploitability computation
 # ==============================================================================================
 
+
 def time_exploitability(spec: str, name: str | None, base: dict, lite: dict | None) -> list:
     rows = []
     tree, profile = base["_tree"], base["_profile"]
     from seqform.verify.exploitability import exploitability
-    r = {"game": spec, "solver": "seqform", "call": "exploitability(tree, profile, validate=False)",
-         "strategy": "seqform's average", "status": "ok",
-         "value": exploitability(tree, profile, validate=False).exploitability}
+
+    r = {
+        "game": spec,
+        "solver": "seqform",
+        "call": "exploitability(tree, profile, validate=False)",
+        "strategy": "seqform's average",
+        "status": "ok",
+        "value": exploitability(tree, profile, validate=False).exploitability,
+    }
     r.update(timed_calls(lambda: exploitability(tree, profile, validate=False), 1000, 3.0))
     r["validate_true"] = timed_calls(lambda: exploitability(tree, profile, validate=True), 1000, 2.0)
     rows.append(r)
@@ -340,9 +388,11 @@ def time_exploitability(spec: str, name: str | None, base: dict, lite: dict | No
             if name is None:
                 raise LookupError(f"n/a: no OpenSpiel counterpart of {spec!r}")
             import pyspiel
+
             game = pyspiel.load_game(name)
             if pol is None:
                 from seqform.io.openspiel import to_openspiel_policy
+
                 t0 = time.perf_counter()
                 pol = to_openspiel_policy(tree, profile, game)
                 cpol = pyspiel.TabularPolicy(pol.to_dict())
@@ -354,6 +404,7 @@ def time_exploitability(spec: str, name: str | None, base: dict, lite: dict | No
                 r.update(timed_calls(lambda: pyspiel.exploitability(game, cpol), 50, 5.0))
             else:
                 from open_spiel.python.algorithms import exploitability as pexp
+
                 r["call"] = "open_spiel.python.algorithms.exploitability.exploitability(game, TabularPolicy)"
                 r["value"] = float(pexp.exploitability(game, pol))
                 r.update(timed_calls(lambda: pexp.exploitability(game, pol), 20, 5.0))
@@ -368,8 +419,12 @@ def time_exploitability(spec: str, name: str | None, base: dict, lite: dict | No
         if r["status"] == "ok":
             say(f"  {spec}: exploitability {kind} {r['median_ms']:.3f} ms")
 
-    r = {"game": spec, "solver": "LiteEFG", "strategy": "LiteEFG's own linear average",
-         "call": 'env.exploitability(strategy, "linear-avg-iterate")'}
+    r = {
+        "game": spec,
+        "solver": "LiteEFG",
+        "strategy": "LiteEFG's own linear average",
+        "call": 'env.exploitability(strategy, "linear-avg-iterate")',
+    }
     if lite and lite.get("status") == "ok":
         env, graph = lite["_env"], lite["_graph"]
         gains = env.exploitability(graph.current_strategy(), "linear-avg-iterate")
@@ -386,6 +441,7 @@ def time_exploitability(spec: str, name: str | None, base: dict, lite: dict | No
 # report
 # ==============================================================================================
 
+
 def _fmt_rate(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}" if x >= 10 else f"{x:,.2f}"
 
@@ -399,8 +455,11 @@ def _fmt_ms(x: float) -> str:
 
 
 def cfr_table(rows: list) -> list:
-    out = ["| game | solver | iterations | it/s | set-up s | exploitability | seqform speed-up | "
-           "peer expl. / seqform expl. | notes |", "|---|---|---|---|---|---|---|---|---|"]
+    out = [
+        "| game | solver | iterations | it/s | set-up s | exploitability | seqform speed-up | "
+        "peer expl. / seqform expl. | notes |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         base = next((b for b in rows if b["game"] == r["game"] and b["solver"] == "seqform"), None)
         if r["status"] != "ok":
@@ -408,8 +467,10 @@ def cfr_table(rows: list) -> list:
             continue
         notes = []
         if r["solver"] == "LiteEFG":
-            notes.append(f"LiteEFG reports NashConv {r['liteefg_reported']:.6g} (sum of the per-player gains); "
-                         f"shown: / 2; pyspiel.exploitability of its policy {r['openspiel_exploitability_of_its_policy']:.6g}")
+            notes.append(
+                f"LiteEFG reports NashConv {r['liteefg_reported']:.6g} (sum of the per-player gains); "
+                f"shown: / 2; pyspiel.exploitability of its policy {r['openspiel_exploitability_of_its_policy']:.6g}"
+            )
         if r["repeats"] > 1:
             notes.append(f"median of {r['repeats']} runs ({', '.join(_fmt_rate(x) for x in r['rates'])} it/s)")
         else:
@@ -420,56 +481,75 @@ def cfr_table(rows: list) -> list:
         if r["solver"] == "seqform" or not ok:
             speed, eratio = "-", "-"
         else:
-            speed = _fmt_x(base['rate'] / r['rate'])
-            eratio = (f"{r['exploitability'] / base['exploitability']:.3f}"
-                      if r["iterations"] == base["iterations"] and base["exploitability"] > 0 else
-                      "- (other iteration count)")
-        out.append(f"| {r['game']} | {r['solver']} | {r['iterations']:,} | {_fmt_rate(r['rate'])} | "
-                   f"{r['setup_seconds']:.3f} | {r['exploitability']:.6g} | {speed} | {eratio} | {'; '.join(notes)} |")
+            speed = _fmt_x(base["rate"] / r["rate"])
+            eratio = (
+                f"{r['exploitability'] / base['exploitability']:.3f}"
+                if r["iterations"] == base["iterations"] and base["exploitability"] > 0
+                else "- (other iteration count)"
+            )
+        out.append(
+            f"| {r['game']} | {r['solver']} | {r['iterations']:,} | {_fmt_rate(r['rate'])} | "
+            f"{r['setup_seconds']:.3f} | {r['exploitability']:.6g} | {speed} | {eratio} | {'; '.join(notes)} |"
+        )
     return out
 
 
 def expl_table(rows: list) -> list:
-    out = ["| game | solver | strategy | median ms | min ms | repeats | exploitability | seqform speed-up | call |",
-           "|---|---|---|---|---|---|---|---|---|"]
+    out = [
+        "| game | solver | strategy | median ms | min ms | repeats | exploitability | seqform speed-up | call |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         base = next((b for b in rows if b["game"] == r["game"] and b["solver"] == "seqform"), None)
         if r["status"] != "ok":
             out.append(f"| {r['game']} | {r['solver']} | - | {r['status']} | - | - | - | - | {r.get('error', '')} |")
             continue
-        speed = "-" if r["solver"] == "seqform" else _fmt_x(r['median_ms'] / base['median_ms'])
-        out.append(f"| {r['game']} | {r['solver']} | {r['strategy']} | {_fmt_ms(r['median_ms'])} | "
-                   f"{_fmt_ms(r['min_ms'])} | {r['repeats']} | {r['value']:.6g} | {speed} | `{r['call']}` |")
+        speed = "-" if r["solver"] == "seqform" else _fmt_x(r["median_ms"] / base["median_ms"])
+        out.append(
+            f"| {r['game']} | {r['solver']} | {r['strategy']} | {_fmt_ms(r['median_ms'])} | "
+            f"{_fmt_ms(r['min_ms'])} | {r['repeats']} | {r['value']:.6g} | {speed} | `{r['call']}` |"
+        )
     return out
 
 
 def targets(cfr_rows: list, expl_rows: list, n: int, sens: dict) -> list:
     def get(rows, solver, game="leduc"):
         return next((r for r in rows if r["game"] == game and r["solver"] == solver and r["status"] == "ok"), None)
+
     out = []
     s = get(cfr_rows, "seqform")
     band = ""
     if s is not None and sens.get("leduc", {}).get("runs"):
         d = sens["leduc"]
-        band = (f" {d['low']:.6g} .. {d['high']:.6g} "
-                f"({d['low_pct']:+.1f} % .. {d['high_pct']:+.1f} %, Notes)")
-    out.append((f"CFR+ on Leduc >= {TARGET_RATE:,.0f} it/s", None if s is None else s["rate"] >= TARGET_RATE,
-                "-" if s is None else f"{_fmt_rate(s['rate'])} it/s"))
+        band = f" {d['low']:.6g} .. {d['high']:.6g} ({d['low_pct']:+.1f} % .. {d['high_pct']:+.1f} %, Notes)"
+    out.append(
+        (
+            f"CFR+ on Leduc >= {TARGET_RATE:,.0f} it/s",
+            None if s is None else s["rate"] >= TARGET_RATE,
+            "-" if s is None else f"{_fmt_rate(s['rate'])} it/s",
+        )
+    )
     for peer in ("OpenSpiel C++", "LiteEFG"):
         p = get(cfr_rows, peer)
         met = None if s is None or p is None or p["iterations"] != n else s["exploitability"] <= p["exploitability"]
         ev = "-"
         if met is not None:
-            ev = (f"seqform {s['exploitability']:.6g} vs {p['exploitability']:.6g} "
-                  f"({(s['exploitability'] / p['exploitability'] - 1) * 100:+.1f} %)")
+            ev = (
+                f"seqform {s['exploitability']:.6g} vs {p['exploitability']:.6g} "
+                f"({(s['exploitability'] / p['exploitability'] - 1) * 100:+.1f} %)"
+            )
             if band:
                 inside = sens["leduc"]["low"] <= p["exploitability"] <= sens["leduc"]["high"]
                 ev += f"; {peer}'s value is {'inside' if inside else 'outside'} seqform's rounding band{band}"
         out.append((f"exploitability after {n:,} iterations (Leduc) no worse than {peer}'s", met, ev))
     e = get(expl_rows, "seqform")
-    out.append((f"one exploitability computation on Leduc <= {TARGET_EXPL_MS:g} ms",
-                None if e is None else e["median_ms"] <= TARGET_EXPL_MS,
-                "-" if e is None else f"{e['median_ms']:.3f} ms median"))
+    out.append(
+        (
+            f"one exploitability computation on Leduc <= {TARGET_EXPL_MS:g} ms",
+            None if e is None else e["median_ms"] <= TARGET_EXPL_MS,
+            "-" if e is None else f"{e['median_ms']:.3f} ms median",
+        )
+    )
     return out
 
 
@@ -478,19 +558,28 @@ def report(info: dict, args, cfr_rows: list, expl_rows: list, sens: dict, starte
     la0 = ", ".join(f"{x:.2f}" for x in info["loadavg_start"])
     la1 = ", ".join(f"{x:.2f}" for x in info.get("loadavg_end", []))
     busy = info.get("busy_at_start", [])
-    busy_txt = ("none: the machine was otherwise idle" if not busy else
-                "; ".join(f"pid {p} at {s:.0%} of a core (`{c}`)" for p, s, c in busy))
+    busy_txt = (
+        "none: the machine was otherwise idle"
+        if not busy
+        else "; ".join(f"pid {p} at {s:.0%} of a core (`{c}`)" for p, s, c in busy)
+    )
     during = info.get("busy_during_run", [])
-    during_txt = ("none: the machine was otherwise idle throughout" if not during else
-                  "; ".join(f"pid {p} {s:.0%} of a core on average (`{c}`)" for p, s, c in during))
+    during_txt = (
+        "none: the machine was otherwise idle throughout"
+        if not during
+        else "; ".join(f"pid {p} {s:.0%} of a core on average (`{c}`)" for p, s, c in during)
+    )
     busy_end = info.get("busy_at_end", [])
-    busy_end_txt = ("none" if not busy_end else
-                    "; ".join(f"pid {p} at {s:.0%} of a core (`{c}`)" for p, s, c in busy_end))
+    busy_end_txt = (
+        "none" if not busy_end else "; ".join(f"pid {p} at {s:.0%} of a core (`{c}`)" for p, s, c in busy_end)
+    )
     lines = [
-        f"# CFR+ and exploitability: seqform against OpenSpiel and LiteEFG, {started}", "",
+        f"# CFR+ and exploitability: seqform against OpenSpiel and LiteEFG, {started}",
+        "",
         f"- machine: {info['cpu']}, {info['cores']} cores ({info.get('cores_available', '?')} available), "
         f"{info.get('ram_gib', '?')} GiB RAM; {info['platform']}",
-        f"- Python {info['python']}; seqform {pk.get('seqform')}, open_spiel {pk.get('open_spiel') or 'not installed'}, "
+        f"- Python {info['python']}; seqform {pk.get('seqform')}, "
+        f"open_spiel {pk.get('open_spiel') or 'not installed'}, "
         f"LiteEFG {info.get('liteefg') or 'not installed'}, numpy {pk.get('numpy')}, scipy {pk.get('scipy')}",
         f"- other processes using over 10 % of a core (1 s sample) at start: {busy_txt}; at end: {busy_end_txt}",
         f"- other processes using over 5 % of a core averaged over the whole run "
@@ -499,7 +588,8 @@ def report(info: dict, args, cfr_rows: list, expl_rows: list, sens: dict, starte
         "- everything ran in this one process, one measurement after the other, single-threaded "
         f"(LiteEFG native threads: {info.get('liteefg_threads', '-')}); command: `{' '.join(info.get('argv', []))}`",
         "",
-        "## CFR+ iterations", "",
+        "## CFR+ iterations",
+        "",
         "Columns: *it/s* = iterations / seconds of the iteration loop only (median over fresh runs; "
         "one CFR+ iteration updates both players, alternating); *set-up s* = loading/compiling the game "
         "and building the solver (LiteEFG: converting the OpenSpiel game to its game file, building the "
@@ -508,45 +598,67 @@ def report(info: dict, args, cfr_rows: list, expl_rows: list, sens: dict, starte
         "*seqform speed-up* = seqform it/s / peer it/s; *peer expl. / seqform expl.* above 1 means "
         "seqform's average strategy is the less exploitable. Averages: seqform and OpenSpiel weight "
         "iteration t's strategy by t (linear averaging, CFR+); LiteEFG's `linear-avg-iterate` weights "
-        "the strategies after each iteration's updates by t.", "",
-        *cfr_table(cfr_rows), "",
-        "## One exploitability computation", "",
+        "the strategies after each iteration's updates by t.",
+        "",
+        *cfr_table(cfr_rows),
+        "",
+        "## One exploitability computation",
+        "",
         "On seqform's average strategy after the CFR+ run above (for OpenSpiel converted once, untimed, "
         "to a TabularPolicy); LiteEFG on its own average strategy (its cost does not depend on the "
         "values). Median and minimum over repeats after one warm-up call; *seqform speed-up* = peer "
-        "median / seqform median.", "",
-        *expl_table(expl_rows), "",
-        "## Targets", "", "| target | met | measured |", "|---|---|---|",
+        "median / seqform median.",
+        "",
+        *expl_table(expl_rows),
+        "",
+        "## Targets",
+        "",
+        "| target | met | measured |",
+        "|---|---|---|",
     ]
     for name, met, ev in targets(cfr_rows, expl_rows, args.iterations, sens):
         lines.append(f"| {name} | {'-' if met is None else ('yes' if met else 'NO')} | {ev} |")
-    lines += ["", f"Figures the targets quote (reported elsewhere, other machines), to set beside the peers "
-              f"measured here: CFR+ on Leduc {', '.join(REPORTED.values())}; one exploitability "
-              f"computation {REPORTED_EXPL_MS}.", "", "## Notes", ""]
+    lines += [
+        "",
+        f"Figures the targets quote (reported elsewhere, other machines), to set beside the peers "
+        f"measured here: CFR+ on Leduc {', '.join(REPORTED.values())}; one exploitability "
+        f"computation {REPORTED_EXPL_MS}.",
+        "",
+        "## Notes",
+        "",
+    ]
     for spec, d in sens.items():
         base = next((r for r in cfr_rows if r["game"] == spec and r["solver"] == "seqform"), None)
         if base is None or base["status"] != "ok":
             continue
         if not d.get("runs"):
             continue
-        lines.append(f"- Rounding band ({spec}): seqform's CFR+ run {d['runs']} more times, each with its "
-                     f"accumulated regrets multiplied by (1 + {PERTURBATION:g} e), e standard normal per entry, "
-                     f"after iteration 1, ends after {args.iterations:,} iterations at exploitabilities "
-                     f"{d['low']:.6g} .. {d['high']:.6g} (median {d['median']:.6g}; {d['low_pct']:+.1f} % .. "
-                     f"{d['high_pct']:+.1f} % from the unperturbed {base['exploitability']:.6g}). CFR+ amplifies "
-                     f"rounding: differences of this size between implementations of the same algorithm "
-                     f"(summation order) say nothing about their quality.")
+        lines.append(
+            f"- Rounding band ({spec}): seqform's CFR+ run {d['runs']} more times, each with its "
+            f"accumulated regrets multiplied by (1 + {PERTURBATION:g} e), e standard normal per entry, "
+            f"after iteration 1, ends after {args.iterations:,} iterations at exploitabilities "
+            f"{d['low']:.6g} .. {d['high']:.6g} (median {d['median']:.6g}; {d['low_pct']:+.1f} % .. "
+            f"{d['high_pct']:+.1f} % from the unperturbed {base['exploitability']:.6g}). CFR+ amplifies "
+            f"rounding: differences of this size between implementations of the same algorithm "
+            f"(summation order) say nothing about their quality."
+        )
     for r in cfr_rows:
         if r["solver"] == "seqform" and r["status"] == "ok":
-            lines.append(f"- seqform {r['game']}: compiling the tree {r['compile_seconds']:.3f} s of the "
-                         f"{r['setup_seconds']:.3f} s set-up.")
+            lines.append(
+                f"- seqform {r['game']}: compiling the tree {r['compile_seconds']:.3f} s of the "
+                f"{r['setup_seconds']:.3f} s set-up."
+            )
     for r in expl_rows:
         if r["solver"] == "seqform" and r["status"] == "ok":
-            lines.append(f"- seqform {r['game']}: with `validate=True` (checks the profile first) "
-                         f"{_fmt_ms(r['validate_true']['median_ms'])} ms median.")
+            lines.append(
+                f"- seqform {r['game']}: with `validate=True` (checks the profile first) "
+                f"{_fmt_ms(r['validate_true']['median_ms'])} ms median."
+            )
         if r["solver"] == "OpenSpiel C++" and r["status"] == "ok":
-            lines.append(f"- OpenSpiel {r['game']}: converting seqform's profile to a pyspiel.TabularPolicy "
-                         f"took {r['conversion_seconds'] * 1e3:.1f} ms (not timed above).")
+            lines.append(
+                f"- OpenSpiel {r['game']}: converting seqform's profile to a pyspiel.TabularPolicy "
+                f"took {r['conversion_seconds'] * 1e3:.1f} ms (not timed above)."
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -555,16 +667,29 @@ def strip_private(rows: list) -> list:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", default=GAMES, help=f"games, comma-separated (default {GAMES})")
     ap.add_argument("--iterations", type=int, default=1000, help="CFR+ iterations per run (default 1000)")
-    ap.add_argument("--python-iterations", type=int, default=None,
-                    help="iterations for OpenSpiel's Python CFR+ (default: --iterations)")
-    ap.add_argument("--repeats", type=int, default=3,
-                    help="fresh runs per solver for the iteration rate, median shown (OpenSpiel Python: 1)")
-    ap.add_argument("--perturbed-runs", type=int, default=10,
-                    help="seqform runs with rounding-size perturbations, for the rounding band (default 10)")
+    ap.add_argument(
+        "--python-iterations",
+        type=int,
+        default=None,
+        help="iterations for OpenSpiel's Python CFR+ (default: --iterations)",
+    )
+    ap.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="fresh runs per solver for the iteration rate, median shown (OpenSpiel Python: 1)",
+    )
+    ap.add_argument(
+        "--perturbed-runs",
+        type=int,
+        default=10,
+        help="seqform runs with rounding-size perturbations, for the rounding band (default 10)",
+    )
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true", help="print only; write no results files")
     args = ap.parse_args(argv)
@@ -587,8 +712,14 @@ def main(argv=None) -> int:
             say(f"{spec}: {kind}, {iters} iterations x {reps} ...")
             rows[kind] = measure(kind, spec, name, iters, reps)
             r = rows[kind]
-            say(f"  {r['status']}" + (f": {_fmt_rate(r['rate'])} it/s, exploitability {r['exploitability']:.6g}"
-                                      if r["status"] == "ok" else f": {r.get('error')}"))
+            say(
+                f"  {r['status']}"
+                + (
+                    f": {_fmt_rate(r['rate'])} it/s, exploitability {r['exploitability']:.6g}"
+                    if r["status"] == "ok"
+                    else f": {r.get('error')}"
+                )
+            )
         cfr_rows += rows.values()
         base = rows["seqform"]
         if base["status"] == "ok":
@@ -604,12 +735,18 @@ def main(argv=None) -> int:
     text = report(info, args, cfr_rows, expl_rows, sens, started)
     print(text)
     if not args.no_write:
-        payload = {"started": started, "machine": info, "iterations": n, "python_iterations": n_py,
-                   "repeats": args.repeats, "process": "all measurements in one process, sequentially",
-                   "cfr": strip_private(cfr_rows), "exploitability": strip_private(expl_rows),
-                   "rounding_sensitivity": sens,
-                   "targets": [{"target": t, "met": m, "measured": e}
-                               for t, m, e in targets(cfr_rows, expl_rows, n, sens)]}
+        payload = {
+            "started": started,
+            "machine": info,
+            "iterations": n,
+            "python_iterations": n_py,
+            "repeats": args.repeats,
+            "process": "all measurements in one process, sequentially",
+            "cfr": strip_private(cfr_rows),
+            "exploitability": strip_private(expl_rows),
+            "rounding_sensitivity": sens,
+            "targets": [{"target": t, "met": m, "measured": e} for t, m, e in targets(cfr_rows, expl_rows, n, sens)],
+        }
         stem = write_results(args.out_dir, "cfr", text, payload)
         say(f"wrote {stem}.md and {stem}.json")
     return 0

@@ -13,6 +13,7 @@ Usage (from the repository root)::
 
 Writes ``bench/results/doracle-YYYY-MM-DD.md`` and ``.json`` (``--out-dir``, ``--no-write``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,44 +35,68 @@ GAMES = "flipit(depth=3),flipit(depth=4),flipit(depth=5),leduc,goofspiel(4)"
 
 def child(job: str, spec: str) -> dict:
     import seqform
+
     game = seqform.games.load(spec)
     t0 = time.perf_counter()
     if job == "lp":
         sol = seqform.solve(game)
-        return {"status": "ok", "seconds": time.perf_counter() - t0, "value": str(sol.value) if sol.certified else None,
-                "certified": sol.certified, "nodes": sol.sizes["histories"], "detail": sol.seconds}
+        return {
+            "status": "ok",
+            "seconds": time.perf_counter() - t0,
+            "value": str(sol.value) if sol.certified else None,
+            "certified": sol.certified,
+            "nodes": sol.sizes["histories"],
+            "detail": sol.seconds,
+        }
     from doracle import double_oracle
+
     res = double_oracle(game)
     last = res.history[-1] if res.history else {}
-    return {"status": "ok", "seconds": time.perf_counter() - t0, "value": str(res.value) if res.value is not None else None,
-            "certified": res.value is not None, "iterations": res.iterations,
-            "restricted_nodes": last.get("restricted_nodes"), "nodes": game.num_nodes_hint()}
+    return {
+        "status": "ok",
+        "seconds": time.perf_counter() - t0,
+        "value": str(res.value) if res.value is not None else None,
+        "certified": res.value is not None,
+        "iterations": res.iterations,
+        "restricted_nodes": last.get("restricted_nodes"),
+        "nodes": game.num_nodes_hint(),
+    }
 
 
 def run_child(job: str, spec: str, cap: float, mem_gib: float) -> dict:
-    res = run_isolated([str(Path(__file__).resolve()), "--child", job, "--games", spec], cap,
-                       {"SEQFORM_MEMORY_LIMIT": str(mem_gib)})
+    res = run_isolated(
+        [str(Path(__file__).resolve()), "--child", job, "--games", spec], cap, {"SEQFORM_MEMORY_LIMIT": str(mem_gib)}
+    )
     res.update(job=job, game=spec)
     return res
 
 
 def report(info: dict, rows: list, mem_gib: float) -> str:
     pk = info.get("packages", {})
-    lines = [f"# Double oracle against the full LP ({_dt.date.today().isoformat()})", "",
-             f"Machine: {info.get('cpu')}, {info.get('cores')} cores, {info.get('ram_gib')} GiB; Python "
-             f"{info.get('python')}, HiGHS {pk.get('highspy')}. Each run in a fresh process; memory limit "
-             f"{mem_gib:g} GiB (SEQFORM_MEMORY_LIMIT); both exact (certified).", "",
-             "| game | nodes | full LP s | LP peak MiB | DO s | DO peak MiB | DO iterations | restricted nodes | "
-             "DO / LP time | values agree |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"# Double oracle against the full LP ({_dt.date.today().isoformat()})",
+        "",
+        f"Machine: {info.get('cpu')}, {info.get('cores')} cores, {info.get('ram_gib')} GiB; Python "
+        f"{info.get('python')}, HiGHS {pk.get('highspy')}. Each run in a fresh process; memory limit "
+        f"{mem_gib:g} GiB (SEQFORM_MEMORY_LIMIT); both exact (certified).",
+        "",
+        "| game | nodes | full LP s | LP peak MiB | DO s | DO peak MiB | DO iterations | restricted nodes | "
+        "DO / LP time | values agree |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for lp, do in rows:
+
         def cell(r, key="seconds"):
             return f"{r[key]:.2f}" if r["status"] == "ok" else f"{r['status']}: {r.get('error', '')}"
+
         ratio = f"{do['seconds'] / lp['seconds']:.2f}" if lp["status"] == "ok" and do["status"] == "ok" else "-"
         agree = ("yes" if lp.get("value") == do.get("value") else "NO") if lp["status"] == "ok" else "(no LP)"
         nodes = do.get("nodes") or lp.get("nodes")
-        lines.append(f"| {do['game']} | {nodes:,} | {cell(lp)} | "
-                     f"{lp['peak_rss_mib']:.0f} | {cell(do)} | {do['peak_rss_mib']:.0f} | {do.get('iterations', '-')} | "
-                     f"{do.get('restricted_nodes', '-')} | {ratio} | {agree} |")
+        lines.append(
+            f"| {do['game']} | {nodes:,} | {cell(lp)} | "
+            f"{lp['peak_rss_mib']:.0f} | {cell(do)} | {do['peak_rss_mib']:.0f} | {do.get('iterations', '-')} | "
+            f"{do.get('restricted_nodes', '-')} | {ratio} | {agree} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -94,7 +119,9 @@ def main(argv=None) -> int:
     rows = []
     for spec in split_games(args.games):
         print(f"{spec}: full LP, then double oracle", file=sys.stderr, flush=True)
-        rows.append((run_child("lp", spec, args.cap, args.memory_gib), run_child("do", spec, args.cap, args.memory_gib)))
+        rows.append(
+            (run_child("lp", spec, args.cap, args.memory_gib), run_child("do", spec, args.cap, args.memory_gib))
+        )
     text = report(machine_info(), rows, args.memory_gib)
     print(text)
     if not args.no_write:

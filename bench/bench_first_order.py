@@ -15,6 +15,7 @@ exact best responses) of its average strategies is measured there.
 
 Writes ``bench/results/first-order-YYYY-MM-DD.{md,json}``. Deterministic: no seeds, no timing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,18 +58,24 @@ def main() -> int:
         for b in budgets:
             while s.traversals < b:
                 s.step(1)
-            row[str(b)] = {"exploitability": seqform.exploitability(tree, s.average_profile()).exploitability,
-                           "traversals": s.traversals, "iterations": s.iteration}
+            row[str(b)] = {
+                "exploitability": seqform.exploitability(tree, s.average_profile()).exploitability,
+                "traversals": s.traversals,
+                "iterations": s.iteration,
+            }
             if name == "optimistic MWU":
                 row[str(b)]["last_iterate"] = seqform.exploitability(tree, s.current_profile()).exploitability
         print(row, file=sys.stderr, flush=True)
         rows.append(row)
     day, out, lines = report.start(args.out_dir, f"First-order methods against CFR+ at equal gradients, {args.game}")
-    lines += ["- exploitability (NashConv / 2, exact best responses) of the average strategies once the "
-              "solver's gradient computations (products with A or A^T) first reach the budget; ratio = "
-              "exploitability / CFR+'s", "",
-              "| solver | " + " | ".join(f"{b:,} gradients: exploitability (ratio to CFR+)" for b in budgets) + " |",
-              "|---|" + "---|" * len(budgets)]
+    lines += [
+        "- exploitability (NashConv / 2, exact best responses) of the average strategies once the "
+        "solver's gradient computations (products with A or A^T) first reach the budget; ratio = "
+        "exploitability / CFR+'s",
+        "",
+        "| solver | " + " | ".join(f"{b:,} gradients: exploitability (ratio to CFR+)" for b in budgets) + " |",
+        "|---|" + "---|" * len(budgets),
+    ]
     base = rows[0]
     for row in rows:
         cells = []

@@ -21,6 +21,7 @@ Usage (from the repository root)::
 
 Writes ``bench/results/lcp-YYYY-MM-DD.md`` and ``.json`` (``--out-dir``, ``--no-write``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,12 @@ print(json.dumps({"read_s": t1 - t0, "solve_s": t2 - t1, "equilibria": len(res.e
 
 def pygambit_run(efg: Path, rational: bool, timeout: float) -> dict:
     try:
-        r = subprocess.run([sys.executable, "-c", _CHILD, str(efg), "1" if rational else "0"],
-                           capture_output=True, text=True, timeout=timeout)
+        r = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(efg), "1" if rational else "0"],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "seconds": None}
     if r.returncode != 0:
@@ -70,6 +75,7 @@ def run(games: list, timeout: float, qpe: bool = False, pygambit: bool = True, o
     import seqform
     from seqform.io.efgwrite import efg_string
     from seqform.io.gamespec import load_game  # built-in names, openspiel:NAME, FILE.efg
+
     rows = []
     seqform.solve(seqform.games.load("threat_general_sum"), method="lcp")  # imports and registry, untimed
     for spec in games:
@@ -78,11 +84,19 @@ def run(games: list, timeout: float, qpe: bool = False, pygambit: bool = True, o
         t0 = time.perf_counter()
         sol = seqform.solve(game, method="lcp")
         t_ours = time.perf_counter() - t0
-        row = {"game": spec, "sequences": list(tree.num_sequences), "seqform_s": t_ours, "certified": sol.certified,
-               "pivots": sol.pivots, "lcp_path": sol.lcp_path, "values": [str(v) for v in sol.values]}
+        row = {
+            "game": spec,
+            "sequences": list(tree.num_sequences),
+            "seqform_s": t_ours,
+            "certified": sol.certified,
+            "pivots": sol.pivots,
+            "lcp_path": sol.lcp_path,
+            "values": [str(v) for v in sol.values],
+        }
         print(f"{spec}: seqform {t_ours:.2f} s ({sol.pivots:,} pivots, certified {sol.certified})", file=sys.stderr)
         if qpe:  # the exact quasi-perfect limit (perturbed LCP), certified by its definition
             import refinements
+
             t0 = time.perf_counter()
             ref = refinements.qpe(load_game(spec))
             row["qpe_s"], row["qpe_certified"] = time.perf_counter() - t0, ref.certified
@@ -115,30 +129,43 @@ def _cell(res: dict, ours: float, timeout: float) -> tuple:
 
 def markdown(rows: list, timeout: float, command: str) -> str:
     info = machine_info()
-    lines = [f"# Exact Nash equilibria of general-sum games: seqform's LCP vs pygambit's lcp_solve "
-             f"({_dt.date.today().isoformat()})", "",
-             f"Command: `{command}`", "",
-             "Machine: " + ", ".join(f"{k} {v}" for k, v in info.items()), "",
-             "seqform: `seqform.solve(game, method=\"lcp\")` end to end (compile, Lemke's path in floating point, "
-             "the final basis solved exactly, exact best responses). pygambit: `read_efg` + "
-             f"`lcp_solve(use_strategic=False)` on the game as our `.efg` writer writes it, in a child process "
-             f"killed after {timeout:.0f} s. Ratio: pygambit's time over seqform's (above 1: seqform faster). "
-             "One run each, sequentially.", "",
-             "| game | sequences per player | seqform | pivots | certified | pygambit rational | ratio | "
-             "pygambit float | ratio |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"# Exact Nash equilibria of general-sum games: seqform's LCP vs pygambit's lcp_solve "
+        f"({_dt.date.today().isoformat()})",
+        "",
+        f"Command: `{command}`",
+        "",
+        "Machine: " + ", ".join(f"{k} {v}" for k, v in info.items()),
+        "",
+        'seqform: `seqform.solve(game, method="lcp")` end to end (compile, Lemke\'s path in floating point, '
+        "the final basis solved exactly, exact best responses). pygambit: `read_efg` + "
+        f"`lcp_solve(use_strategic=False)` on the game as our `.efg` writer writes it, in a child process "
+        f"killed after {timeout:.0f} s. Ratio: pygambit's time over seqform's (above 1: seqform faster). "
+        "One run each, sequentially.",
+        "",
+        "| game | sequences per player | seqform | pivots | certified | pygambit rational | ratio | "
+        "pygambit float | ratio |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     if "pygambit_rational" not in rows[0]:
-        lines[-2:] = ["| game | sequences per player | seqform Nash | pivots | certified | seqform QPE | certified |",
-                      "|---|---|---|---|---|---|---|"]
+        lines[-2:] = [
+            "| game | sequences per player | seqform Nash | pivots | certified | seqform QPE | certified |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for r in rows:
-            lines.append(f"| {r['game']} | {r['sequences'][0]:,} / {r['sequences'][1]:,} | {r['seqform_s']:.2f} s | "
-                         f"{r['pivots']:,} | {r['certified']} | "
-                         + (f"{r['qpe_s']:.2f} s | {r['qpe_certified']} |" if "qpe_s" in r else "- | - |"))
+            lines.append(
+                f"| {r['game']} | {r['sequences'][0]:,} / {r['sequences'][1]:,} | {r['seqform_s']:.2f} s | "
+                f"{r['pivots']:,} | {r['certified']} | "
+                + (f"{r['qpe_s']:.2f} s | {r['qpe_certified']} |" if "qpe_s" in r else "- | - |")
+            )
         return "\n".join(lines) + "\n"
     for r in rows:
         rat, rr = _cell(r["pygambit_rational"], r["seqform_s"], timeout)
         flo, fr = _cell(r["pygambit_float"], r["seqform_s"], timeout)
-        lines.append(f"| {r['game']} | {r['sequences'][0]:,} / {r['sequences'][1]:,} | {r['seqform_s']:.2f} s | "
-                     f"{r['pivots']:,} | {r['certified']} | {rat} | {rr} | {flo} | {fr} |")
+        lines.append(
+            f"| {r['game']} | {r['sequences'][0]:,} / {r['sequences'][1]:,} | {r['seqform_s']:.2f} s | "
+            f"{r['pivots']:,} | {r['certified']} | {rat} | {rr} | {flo} | {fr} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -152,21 +179,29 @@ def main(argv=None) -> int:
     ap.add_argument("--no-pygambit", action="store_true", help="seqform only")
     ap.add_argument("--tag", default="", help="a suffix for the result files' names")
     args = ap.parse_args(argv)
-    command = "python bench/bench_lcp.py" + ("" if args.games == LADDER else " --games " + " ".join(
-        f'"{g}"' for g in args.games)) + ("" if args.timeout == 300 else f" --timeout {args.timeout:g}") + (
-        " --qpe" if args.qpe else "") + (" --no-pygambit" if args.no_pygambit else "") + (
-        f" --tag {args.tag}" if args.tag else "")
+    command = (
+        "python bench/bench_lcp.py"
+        + ("" if args.games == LADDER else " --games " + " ".join(f'"{g}"' for g in args.games))
+        + ("" if args.timeout == 300 else f" --timeout {args.timeout:g}")
+        + (" --qpe" if args.qpe else "")
+        + (" --no-pygambit" if args.no_pygambit else "")
+        + (f" --tag {args.tag}" if args.tag else "")
+    )
     stem = Path(args.out_dir) / f"lcp-{_dt.date.today().isoformat()}{'-' + args.tag if args.tag else ''}"
 
     def write(rows: list) -> None:  # after every game: a stopped run keeps what it measured
         if args.no_write:
             return
         stem.parent.mkdir(parents=True, exist_ok=True)
-        done = "" if len(rows) == len(args.games) else (
-            f"\n(Partial: {len(rows)} of {len(args.games)} games measured so far.)\n")
+        done = (
+            ""
+            if len(rows) == len(args.games)
+            else (f"\n(Partial: {len(rows)} of {len(args.games)} games measured so far.)\n")
+        )
         stem.with_suffix(".md").write_text(markdown(rows, args.timeout, command) + done)
-        stem.with_suffix(".json").write_text(json.dumps({"timeout": args.timeout, "command": command, "rows": rows},
-                                                        indent=1))
+        stem.with_suffix(".json").write_text(
+            json.dumps({"timeout": args.timeout, "command": command, "rows": rows}, indent=1)
+        )
 
     rows = run(args.games, args.timeout, args.qpe, not args.no_pygambit, on_row=write)
     print(markdown(rows, args.timeout, command))

@@ -14,6 +14,7 @@ target, and the measures at the end. Measuring is not timed.
 
 Writes ``bench/results/perturbed-YYYY-MM-DD.{md,json}``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 import refinements  # noqa: E402
 import seqform  # noqa: E402
 from bench import report  # noqa: E402
-from seqform.study.convergence import make_solver  # noqa: E402
+from seqform.study.verifyharness import make_solver  # noqa: E402
 
 SOLVERS = (("egt-perturbed", "efpe"), ("cfr+-efpe", "efpe"), ("cfr+-qpe", "qpe"))
 
@@ -65,18 +66,23 @@ def main() -> int:
             assert truths[concept].certified
             rows.append({"concept": concept, **run(tree, name, truths[concept], eps, args.target, args.cap)})
     day, out, lines = report.start(args.out_dir, f"Perturbed solvers in their perturbed game, {args.game}")
-    lines += [f"- target: perturbed exploitability (NashConv / 2 inside the perturbed polytopes, exact "
-              f"trembling best responses) at most {args.target:g}; solver seconds only; cap {args.cap:g} s", "",
-              "| solver | perturbation | eps | seconds to target | iterations to target | perturbed exploitability "
-              "(at stop) | perturbed max infoset regret | tremble violation |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += [
+        f"- target: perturbed exploitability (NashConv / 2 inside the perturbed polytopes, exact "
+        f"trembling best responses) at most {args.target:g}; solver seconds only; cap {args.cap:g} s",
+        "",
+        "| solver | perturbation | eps | seconds to target | iterations to target | perturbed exploitability "
+        "(at stop) | perturbed max infoset regret | tremble violation |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         hit = r["reached"]
         f = r["final"]
-        lines.append(f"| {r['solver']} | {r['concept']} | {r['eps']:g} | "
-                     + (f"{hit[0]:.2f} | {hit[1]:,}" if hit else f"not in {r['seconds']:.0f} s | ({r['iterations']:,})")
-                     + f" | {f['perturbed_exploitability']:.2e} | {f['perturbed_max_infoset_regret']:.2e} | "
-                       f"{f['tremble_violation']:.1e} |")
+        lines.append(
+            f"| {r['solver']} | {r['concept']} | {r['eps']:g} | "
+            + (f"{hit[0]:.2f} | {hit[1]:,}" if hit else f"not in {r['seconds']:.0f} s | ({r['iterations']:,})")
+            + f" | {f['perturbed_exploitability']:.2e} | {f['perturbed_max_infoset_regret']:.2e} | "
+            f"{f['tremble_violation']:.1e} |"
+        )
     report.finish(out, f"perturbed-{day}", lines, {"target": args.target, "rows": rows})
     return 0
 

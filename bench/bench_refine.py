@@ -16,6 +16,7 @@ Usage (from the repository root)::
 
 Writes ``bench/results/refine-YYYY-MM-DD.md`` and ``.json`` (``--out-dir``, ``--no-write``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,54 +46,82 @@ def best_of(repeat: int, fn):
 def run(games: list, repeat: int) -> list:
     import refinements
     import seqform
+
     rows = []
     for spec in games:
         tree = seqform.compile_tree(seqform.games.load(spec))
         t_nash, nash = best_of(repeat, lambda: seqform.solve(seqform.games.load(spec)))
         plain = seqform.infoset_regret(nash.tree, nash.profile)
-        row = {"game": spec, "sizes": tree.sizes(), "nash_certified_s": t_nash, "value": str(nash.value),
-               "plain_max_regret": plain.max_regret, "plain_positive": plain.count_positive(1e-9),
-               "plain_reached": int(plain.reached.sum()), "infosets": int(len(tree.infoset_player))}
+        row = {
+            "game": spec,
+            "sizes": tree.sizes(),
+            "nash_certified_s": t_nash,
+            "value": str(nash.value),
+            "plain_max_regret": plain.max_regret,
+            "plain_positive": plain.count_positive(1e-9),
+            "plain_reached": int(plain.reached.sum()),
+            "infosets": int(len(tree.infoset_player)),
+        }
         for concept in ("efpe", "qpe"):
             t, sol = best_of(repeat, lambda: refinements.refine(seqform.games.load(spec), concept))
-            row[concept] = {"seconds": t, "certified": sol.certified,
-                            "value_matches": sol.value == nash.value, "max_regret": str(sol.max_infoset_regret),
-                            "positive": sol.positive_regret_infosets, "basis_eps": str(sol.basis_eps),
-                            "breakdown": sol.seconds}
+            row[concept] = {
+                "seconds": t,
+                "certified": sol.certified,
+                "value_matches": sol.value == nash.value,
+                "max_regret": str(sol.max_infoset_regret),
+                "positive": sol.positive_regret_infosets,
+                "basis_eps": str(sol.basis_eps),
+                "breakdown": sol.seconds,
+            }
             print(f"{spec} {concept}: {t:.2f} s, certified={sol.certified}", file=sys.stderr, flush=True)
         rows.append(row)
     return rows
 
 
 def markdown(rows: list, info: dict, argv: list) -> str:
-    out = [f"# refinements benchmark, {info['date']}", "",
-           f"- machine: {info.get('cpu', '?')}, {info.get('cores', '?')} cores, {info.get('ram_gib', '?')} GiB RAM; "
-           f"load average at start {', '.join(f'{x:.2f}' for x in info['loadavg_start'])}",
-           f"- command: `bench_refine.py {' '.join(argv)}`",
-           "- times: wall clock in one process, best of the repeats; a refinement's run (`refinements.efpe` / "
-           "`qpe`, default options) includes building the game and its exact certificate (exact best responses "
-           "meet, every information-set regret exactly zero); 'value = Nash' compares its value with the "
-           "certified Nash solve's, computed apart", "",
-           "| game | certified Nash s | EFPE exact s | EFPE / Nash | QPE exact s | "
-           "QPE / Nash | both certified, value = Nash | basis eps (EFPE, QPE) |",
-           "|---|---|---|---|---|---|---|---|"]
+    out = [
+        f"# refinements benchmark, {info['date']}",
+        "",
+        f"- machine: {info.get('cpu', '?')}, {info.get('cores', '?')} cores, {info.get('ram_gib', '?')} GiB RAM; "
+        f"load average at start {', '.join(f'{x:.2f}' for x in info['loadavg_start'])}",
+        f"- command: `bench_refine.py {' '.join(argv)}`",
+        "- times: wall clock in one process, best of the repeats; a refinement's run (`refinements.efpe` / "
+        "`qpe`, default options) includes building the game and its exact certificate (exact best responses "
+        "meet, every information-set regret exactly zero); 'value = Nash' compares its value with the "
+        "certified Nash solve's, computed apart",
+        "",
+        "| game | certified Nash s | EFPE exact s | EFPE / Nash | QPE exact s | "
+        "QPE / Nash | both certified, value = Nash | basis eps (EFPE, QPE) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         e, q = r["efpe"], r["qpe"]
         ok = e["certified"] and q["certified"] and e["value_matches"] and q["value_matches"]
-        out.append(f"| {r['game']} | {r['nash_certified_s']:.3f} | {e['seconds']:.2f} | "
-                   f"{e['seconds'] / r['nash_certified_s']:.1f}x | {q['seconds']:.2f} | "
-                   f"{q['seconds'] / r['nash_certified_s']:.1f}x | {ok} | "
-                   f"{e['basis_eps']}, {q['basis_eps']} |")
-    out += ["", "## Information-set regret: plain LP versus refined", "",
-            "| game | information sets | plain LP: max regret | plain LP: infosets with regret > 1e-9 (of reached) | "
-            "EFPE max regret (exact, all) | QPE max regret (exact, all) |", "|---|---|---|---|---|---|"]
+        out.append(
+            f"| {r['game']} | {r['nash_certified_s']:.3f} | {e['seconds']:.2f} | "
+            f"{e['seconds'] / r['nash_certified_s']:.1f}x | {q['seconds']:.2f} | "
+            f"{q['seconds'] / r['nash_certified_s']:.1f}x | {ok} | "
+            f"{e['basis_eps']}, {q['basis_eps']} |"
+        )
+    out += [
+        "",
+        "## Information-set regret: plain LP versus refined",
+        "",
+        "| game | information sets | plain LP: max regret | plain LP: infosets with regret > 1e-9 (of reached) | "
+        "EFPE max regret (exact, all) | QPE max regret (exact, all) |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        out.append(f"| {r['game']} | {r['infosets']} | {r['plain_max_regret']:.4g} | {r['plain_positive']} "
-                   f"(of {r['plain_reached']}) | {r['efpe']['max_regret']} | {r['qpe']['max_regret']} |")
+        out.append(
+            f"| {r['game']} | {r['infosets']} | {r['plain_max_regret']:.4g} | {r['plain_positive']} "
+            f"(of {r['plain_reached']}) | {r['efpe']['max_regret']} | {r['qpe']['max_regret']} |"
+        )
     out += ["", "## Where the refinement's time goes (seconds)", "", "| game | concept | breakdown |", "|---|---|---|"]
     for r in rows:
         for c in ("efpe", "qpe"):
-            out.append(f"| {r['game']} | {c} | " + ", ".join(f"{k} {v:.2f}" for k, v in r[c]["breakdown"].items()) + " |")
+            out.append(
+                f"| {r['game']} | {c} | " + ", ".join(f"{k} {v:.2f}" for k, v in r[c]["breakdown"].items()) + " |"
+            )
     return "\n".join(out) + "\n"
 
 

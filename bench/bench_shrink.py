@@ -26,6 +26,7 @@ Usage (from the repository root)::
 
 Writes ``bench/results/shrink-YYYY-MM-DD.md`` and ``.json`` (``--out-dir``, ``--no-write``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,13 +54,15 @@ SMALL = "leduc_os(ranks=5,suits=2),rhode_island(ranks=2,suits=3),rhode_island(ra
 # children
 # ---------------------------------------------------------------------------------------------
 
+
 def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = "ipm") -> dict:
-    import seqform
     import lossless
+    import seqform
     from lossless.abstractlp import abstract_sequence_form
     from lossless.gameshrink import gameshrink
     from lossless.signaltree import build_signal_tree
     from lossless.sizes import report
+
     game = seqform.games.load(game_spec)
     lossless_mode = mode == "lossless"
     out: dict = {"status": "ok"}
@@ -71,8 +74,7 @@ def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = 
         t2 = time.perf_counter()
         rep = report(ab)
         t3 = time.perf_counter()
-        out.update(seconds={"signal_tree": t1 - t0, "refine": t2 - t1, "sizes": t3 - t2, "shrink": t2 - t0},
-                   sizes=rep)
+        out.update(seconds={"signal_tree": t1 - t0, "refine": t2 - t1, "sizes": t3 - t2, "shrink": t2 - t0}, sizes=rep)
     elif job == "lp":
         t0 = time.perf_counter()
         ab = gameshrink(game, respect_opponents=lossless_mode)
@@ -80,12 +82,18 @@ def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = 
         sf = abstract_sequence_form(ab)
         t2 = time.perf_counter()
         from seqform.lp.zerosumlp import lp_matrix
+
         K = lp_matrix(sf)
         t3 = time.perf_counter()
-        out.update(seconds={"shrink": t1 - t0, "matrices": t2 - t1, "lp_matrix": t3 - t2},
-                   shape=list(K.shape), nnz=int(K.nnz), A_nnz=int(sf.A.nnz))
+        out.update(
+            seconds={"shrink": t1 - t0, "matrices": t2 - t1, "lp_matrix": t3 - t2},
+            shape=list(K.shape),
+            nnz=int(K.nnz),
+            A_nnz=int(sf.A.nnz),
+        )
     elif job == "ipm":
         from seqform.lp.zerosumlp import solve_lp
+
         ab = gameshrink(game, respect_opponents=lossless_mode)
         sf = abstract_sequence_form(ab)
         log = Path(os.environ.get("SEQFORM_BENCH_LOG", "/tmp")) / "highs-ipm.log"
@@ -95,7 +103,7 @@ def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = 
             if full_method == "ipm":
                 opts["run_crossover"] = "off"
             lp = solve_lp(sf, method=full_method, time_limit=limit, verbose=True, options=opts)
-            if lp.stopped:   # the time limit: where HiGHS stood is no objective
+            if lp.stopped:  # the time limit: where HiGHS stood is no objective
                 raise seqform.SolverError(lp.stopped)
             out.update(objective=lp.value, iterations=lp.iterations)
         except seqform.SolverError as e:
@@ -109,17 +117,25 @@ def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = 
     elif job == "original":
         t0 = time.perf_counter()
         sol = seqform.solve(game, method="simplex")
-        out.update(seconds={"total": time.perf_counter() - t0, **sol.seconds}, certified=sol.certified,
-                   value=str(sol.value) if sol.certified else None, value_float=sol.value_float,
-                   sizes=sol.sizes)
+        out.update(
+            seconds={"total": time.perf_counter() - t0, **sol.seconds},
+            certified=sol.certified,
+            value=str(sol.value) if sol.certified else None,
+            value_float=sol.value_float,
+            sizes=sol.sizes,
+        )
     elif job == "shrunk":
         t0 = time.perf_counter()
         res = lossless.solve(game, method="simplex")
         total = time.perf_counter() - t0
         certify = res.seconds.get("certify_original", 0.0)
-        out.update(seconds={"total": total, "without_original_check": total - certify, **res.seconds},
-                   certified=res.certified, value=str(res.value) if res.certified else None,
-                   value_float=res.abstract_solution.value_float, sizes=res.abstract_solution.sizes)
+        out.update(
+            seconds={"total": total, "without_original_check": total - certify, **res.seconds},
+            certified=res.certified,
+            value=str(res.value) if res.certified else None,
+            value_float=res.abstract_solution.value_float,
+            sizes=res.abstract_solution.sizes,
+        )
     return out
 
 
@@ -127,9 +143,24 @@ def child(job: str, game_spec: str, mode: str, limit: float, full_method: str = 
 # parent
 # ---------------------------------------------------------------------------------------------
 
+
 def run_child(job: str, game: str, mode: str, cap: float, limit: float = 0.0, full_method: str = "ipm") -> dict:
-    res = run_isolated([str(Path(__file__).resolve()), "--child", job, "--game", game, "--mode", mode,
-                        "--limit", str(limit), "--full-method", full_method], cap)
+    res = run_isolated(
+        [
+            str(Path(__file__).resolve()),
+            "--child",
+            job,
+            "--game",
+            game,
+            "--mode",
+            mode,
+            "--limit",
+            str(limit),
+            "--full-method",
+            full_method,
+        ],
+        cap,
+    )
     res.update(job=job, game=game, mode=mode)
     return res
 
@@ -145,31 +176,59 @@ def failed_row(r: dict, columns: int) -> str:
 
 def report_text(info: dict, records: list) -> str:
     pk = info.get("packages", {})
-    lines = [f"# GameShrink benchmark ({_dt.date.today().isoformat()})", "",
-             f"Machine: {info.get('cpu')}, {info.get('cores')} cores, {info.get('ram_gib')} GiB, load "
-             f"{info.get('loadavg_start')} at the start; Python {info.get('python')}, numpy {pk.get('numpy')}, "
-             f"HiGHS (highspy) {pk.get('highspy')}. One measurement per fresh process; peak MiB is its maximum "
-             f"resident memory.", ""]
+    lines = [
+        f"# GameShrink benchmark ({_dt.date.today().isoformat()})",
+        "",
+        f"Machine: {info.get('cpu')}, {info.get('cores')} cores, {info.get('ram_gib')} GiB, load "
+        f"{info.get('loadavg_start')} at the start; Python {info.get('python')}, numpy {pk.get('numpy')}, "
+        f"HiGHS (highspy) {pk.get('highspy')}. One measurement per fresh process; peak MiB is its maximum "
+        f"resident memory.",
+        "",
+    ]
+
     def shrink_row(r):
         s, z = r["seconds"], r["sizes"]
-        return (f"| {r['game']} | {r['mode']} | {fmt_s(s['signal_tree'])} | {fmt_s(s['refine'])} | "
-                f"{fmt_s(s['shrink'])} | {fmt_s(s['sizes'])} | {r['peak_rss_mib']:.0f} | "
-                f"{'-'.join(str(c) for c in z['after']['per_round'][0])} | {z['before']['lp_rows']:,} | "
-                f"{z['after']['lp_rows']:,} | {z['after'].get('lp_nonzeros', 0):,} |")
+        return (
+            f"| {r['game']} | {r['mode']} | {fmt_s(s['signal_tree'])} | {fmt_s(s['refine'])} | "
+            f"{fmt_s(s['shrink'])} | {fmt_s(s['sizes'])} | {r['peak_rss_mib']:.0f} | "
+            f"{'-'.join(str(c) for c in z['after']['per_round'][0])} | {z['before']['lp_rows']:,} | "
+            f"{z['after']['lp_rows']:,} | {z['after'].get('lp_nonzeros', 0):,} |"
+        )
 
     def lp_row(r):
         s = r["seconds"]
-        return (f"| {r['game']} | {r['mode']} | {fmt_s(s['shrink'])} | {fmt_s(s['matrices'])} | "
-                f"{fmt_s(s['lp_matrix'])} | {r['shape'][0]:,} x {r['shape'][1]:,} | {r['nnz']:,} | "
-                f"{r['peak_rss_mib']:.0f} |")
+        return (
+            f"| {r['game']} | {r['mode']} | {fmt_s(s['shrink'])} | {fmt_s(s['matrices'])} | "
+            f"{fmt_s(s['lp_matrix'])} | {r['shape'][0]:,} x {r['shape'][1]:,} | {r['nnz']:,} | "
+            f"{r['peak_rss_mib']:.0f} |"
+        )
 
     for job, title, header, row in (
-            ("shrink", "GameShrink on the full signal tree",
-             ["game", "abstraction", "signal tree s", "refine s", "shrink s (target <= 60)", "sizes+nnz s", "peak MiB",
-              "classes per round", "LP rows before", "LP rows after", "LP nonzeros after"], shrink_row),
-            ("lp", "Building the shrunk LP's matrices",
-             ["game", "abstraction", "shrink s", "E, F, A s", "LP matrix s", "rows x columns", "nonzeros", "peak MiB"],
-             lp_row)):
+        (
+            "shrink",
+            "GameShrink on the full signal tree",
+            [
+                "game",
+                "abstraction",
+                "signal tree s",
+                "refine s",
+                "shrink s (target <= 60)",
+                "sizes+nnz s",
+                "peak MiB",
+                "classes per round",
+                "LP rows before",
+                "LP rows after",
+                "LP nonzeros after",
+            ],
+            shrink_row,
+        ),
+        (
+            "lp",
+            "Building the shrunk LP's matrices",
+            ["game", "abstraction", "shrink s", "E, F, A s", "LP matrix s", "rows x columns", "nonzeros", "peak MiB"],
+            lp_row,
+        ),
+    ):
         rs = [r for r in records if r["job"] == job]
         if rs:
             lines += [f"## {title}", "", "| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
@@ -177,19 +236,29 @@ def report_text(info: dict, records: list) -> str:
             lines.append("")
     ipm = [r for r in records if r["job"] == "ipm"]
     if ipm:
-        lines += ["## HiGHS on the shrunk LP", "",
-                  "| game | method | status | objective | iterations | seconds | peak MiB | note |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            "## HiGHS on the shrunk LP",
+            "",
+            "| game | method | status | objective | iterations | seconds | peak MiB | note |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for r in ipm:
-            lines.append(f"| {r['game']} | {r.get('method', 'ipm')} | {r['status']} | {r.get('objective', '-')} | {r.get('iterations', '-')} | "
-                         f"{fmt_s(r.get('seconds', {}).get('ipm', r['wall_seconds']))} | {r['peak_rss_mib']:.0f} | "
-                         f"{r.get('error', '')}; last HiGHS iteration line: `{r.get('last_iteration')}` |")
+            lines.append(
+                f"| {r['game']} | {r.get('method', 'ipm')} | {r['status']} | {r.get('objective', '-')} | "
+                f"{r.get('iterations', '-')} | "
+                f"{fmt_s(r.get('seconds', {}).get('ipm', r['wall_seconds']))} | {r['peak_rss_mib']:.0f} | "
+                f"{r.get('error', '')}; last HiGHS iteration line: `{r.get('last_iteration')}` |"
+            )
         lines.append("")
     games = sorted({r["game"] for r in records if r["job"] in ("original", "shrunk")}, key=str)
     if games:
-        lines += ["## Solving small games both ways (certified)", "",
-                  "| game | histories | abstract histories | original s | shrunk s (shrink + solve) | ratio | "
-                  "lift + certify in original s | values agree |", "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            "## Solving small games both ways (certified)",
+            "",
+            "| game | histories | abstract histories | original s | shrunk s (shrink + solve) | ratio | "
+            "lift + certify in original s | values agree |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for g in games:
             o = next(r for r in records if r["job"] == "original" and r["game"] == g)
             s = next(r for r in records if r["job"] == "shrunk" and r["game"] == g)
@@ -198,13 +267,22 @@ def report_text(info: dict, records: list) -> str:
                 continue
             ot = o["seconds"]["total"] if o["status"] == "ok" else None
             st = s["seconds"]["without_original_check"]
-            agree = ("yes" if o.get("value") == s.get("value") else "NO") if o.get("certified") else \
-                (f"original not certified (float {o.get('value_float', float('nan')):.9g} vs "
-                 f"{s.get('value_float', float('nan')):.9g})" if o["status"] == "ok" else o["status"])
+            agree = (
+                ("yes" if o.get("value") == s.get("value") else "NO")
+                if o.get("certified")
+                else (
+                    f"original not certified (float {o.get('value_float', float('nan')):.9g} vs "
+                    f"{s.get('value_float', float('nan')):.9g})"
+                    if o["status"] == "ok"
+                    else o["status"]
+                )
+            )
             ratio = f"{ot / st:.0f}x" if ot else "-"
-            lines.append(f"| {g} | {o.get('sizes', {}).get('histories', '-'):,} | {s['sizes']['histories']:,} | "
-                         f"{fmt_s(ot)} | {fmt_s(st)} | {ratio} | {fmt_s(s['seconds'].get('certify_original'))} | "
-                         f"{agree} |")
+            lines.append(
+                f"| {g} | {o.get('sizes', {}).get('histories', '-'):,} | {s['sizes']['histories']:,} | "
+                f"{fmt_s(ot)} | {fmt_s(st)} | {ratio} | {fmt_s(s['seconds'].get('certify_original'))} | "
+                f"{agree} |"
+            )
         lines.append("")
     return "\n".join(lines)
 
@@ -217,10 +295,19 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=float, default=0.0, help=argparse.SUPPRESS)
     ap.add_argument("--only", default="shrink,lp,small", help="which parts: shrink, lp, small (comma-separated)")
     ap.add_argument("--small", default=SMALL, help="games for the 'small' part")
-    ap.add_argument("--solve-full", type=float, default=None, metavar="SECONDS",
-                    help="also run HiGHS's interior point on the shrunk full LP for this long")
-    ap.add_argument("--full-method", default="ipm", choices=["ipm", "pdlp"],
-                    help="with --solve-full: HiGHS's interior point (default) or its first-order PDLP")
+    ap.add_argument(
+        "--solve-full",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="also run HiGHS's interior point on the shrunk full LP for this long",
+    )
+    ap.add_argument(
+        "--full-method",
+        default="ipm",
+        choices=["ipm", "pdlp"],
+        help="with --solve-full: HiGHS's interior point (default) or its first-order PDLP",
+    )
     ap.add_argument("--cap", type=float, default=1800, help="kill a measurement after this many seconds")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")

@@ -27,6 +27,7 @@ Usage (from the repository root)::
 It prints a markdown table and writes ``bench/results/solve-YYYY-MM-DD.md`` and ``.json``
 (``--out-dir`` to change, ``--no-write`` to skip). See ``bench/README.md``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,8 +49,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-DEFAULT_GAMES = ["kuhn", "leduc", "leduc(ranks=5)", "leduc(ranks=6)", "liars_dice(1,3)", "liars_dice(1,6)",
-                 "goofspiel(5)"]
+DEFAULT_GAMES = [
+    "kuhn",
+    "leduc",
+    "leduc(ranks=5)",
+    "leduc(ranks=6)",
+    "liars_dice(1,3)",
+    "liars_dice(1,6)",
+    "goofspiel(5)",
+]
 SEQFORM = ("seqform-float", "seqform-exact")
 PEERS = ("openspiel", "gambit-float", "gambit-rational")
 RESULT_TAG = "BENCH_RESULT "
@@ -59,6 +67,7 @@ AGREE_TOL = 1e-6
 # ==============================================================================================
 # children: one measurement each, result printed as one JSON line
 # ==============================================================================================
+
 
 def _rss_kib(field: str = "VmRSS") -> int | None:
     try:
@@ -74,6 +83,7 @@ def _rss_kib(field: str = "VmRSS") -> int | None:
 def openspiel_game(spec: str):
     """(OpenSpiel game string, how) for a seqform game name, or (None, reason)."""
     from seqform.games import load
+
     g = load(spec)
     kind = type(g).__name__
     if kind == "Kuhn":
@@ -87,8 +97,10 @@ def openspiel_game(spec: str):
     if kind == "Goofspiel":
         if not g.imp_info:
             return None, "seqform's imp_info=False goofspiel differs from OpenSpiel's"
-        return (f"turn_based_simultaneous_game(game=goofspiel(num_cards={g.cards},imp_info=True,"
-                f"points_order={g.points_order},returns_type={g.returns}))"), "native"
+        return (
+            f"turn_based_simultaneous_game(game=goofspiel(num_cards={g.cards},imp_info=True,"
+            f"points_order={g.points_order},returns_type={g.returns}))"
+        ), "native"
     return None, f"no OpenSpiel counterpart for {kind}"
 
 
@@ -98,6 +110,7 @@ def _child(kind: str, spec: str, efg: str | None) -> dict:
     if kind in SEQFORM:
         import seqform
         from seqform.games import load
+
         out["rss_after_import_mib"] = (_rss_kib() or 0) / 1024
         out["import_seconds"] = time.perf_counter() - t_import
         t0 = time.perf_counter()
@@ -112,8 +125,10 @@ def _child(kind: str, spec: str, efg: str | None) -> dict:
     elif kind == "openspiel":
         import pyspiel
         from open_spiel.python.algorithms import sequence_form_lp
+
         try:
             import cvxpy
+
             out["lp_solver"] = "ECOS" if "ECOS" in cvxpy.installed_solvers() else None
         except ImportError:
             out["lp_solver"] = None
@@ -138,6 +153,7 @@ def _child(kind: str, spec: str, efg: str | None) -> dict:
         out["value_float"] = float(res[0])
     elif kind in ("gambit-float", "gambit-rational"):
         import pygambit as gbt
+
         out["rss_after_import_mib"] = (_rss_kib() or 0) / 1024
         out["import_seconds"] = time.perf_counter() - t_import
         t0 = time.perf_counter()
@@ -184,10 +200,19 @@ def child_main(args) -> int:
 # parent: run the children, collect, report
 # ==============================================================================================
 
+
 def run_child(kind: str, spec: str, efg: str | None, cap: float, mem_cap: float, log_dir: Path) -> dict:
     """Run one measurement in a fresh interpreter; kill it after ``cap`` seconds."""
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", kind, "--game", spec,
-           "--mem-cap-gib", str(mem_cap)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        kind,
+        "--game",
+        spec,
+        "--mem-cap-gib",
+        str(mem_cap),
+    ]
     if efg:
         cmd += ["--efg", efg]
     env = dict(os.environ)
@@ -221,7 +246,7 @@ def run_child(kind: str, spec: str, efg: str | None, cap: float, mem_cap: float,
     res = None
     for line in out_path.read_text(errors="replace").splitlines():
         if line.startswith(RESULT_TAG):
-            res = json.loads(line[len(RESULT_TAG):])
+            res = json.loads(line[len(RESULT_TAG) :])
     if timed_out:
         res = {"status": "timeout", "error": f"killed after the {cap:g} s cap"}
         if hwm_at_kill:
@@ -272,6 +297,7 @@ def machine_info() -> dict:
         pass
     info["loadavg_start"] = list(os.getloadavg())
     import importlib.metadata as md
+
     vers = {}
     for pkg in ("numpy", "scipy", "highspy", "python-flint", "open_spiel", "pygambit", "cvxpy", "ecos"):
         try:
@@ -280,6 +306,7 @@ def machine_info() -> dict:
             vers[pkg] = None
     try:
         import seqform
+
         vers["seqform"] = seqform.__version__
     except Exception:  # noqa: BLE001
         vers["seqform"] = None
@@ -288,9 +315,10 @@ def machine_info() -> dict:
 
 
 def _write_efg_file(spec: str, directory: Path) -> tuple:
-    from seqform.io.efgwrite import write_efg
     from seqform.games import load
+    from seqform.io.efgwrite import write_efg
     from seqform.model.tree import compile_tree
+
     path = directory / ("".join(c if c.isalnum() else "_" for c in spec) + ".efg")
     t0 = time.perf_counter()
     write_efg(compile_tree(load(spec)), path)
@@ -331,10 +359,14 @@ def bench_game(spec: str, args, tmp: Path, say) -> dict:
                 continue
             prev = rec["runs"].get("gambit-float", {})
             if kind == "gambit-rational" and prev.get("status") == "timeout" and not args.no_skip_implied:
-                rec["runs"][kind] = {"status": "timeout", "skipped": True, "wall_seconds": prev["wall_seconds"],
-                                     "peak_rss_mib": None,
-                                     "error": "not run: the float LP already timed out and the rational one is "
-                                              "slower (--no-skip-implied runs it anyway)"}
+                rec["runs"][kind] = {
+                    "status": "timeout",
+                    "skipped": True,
+                    "wall_seconds": prev["wall_seconds"],
+                    "peak_rss_mib": None,
+                    "error": "not run: the float LP already timed out and the rational one is "
+                    "slower (--no-skip-implied runs it anyway)",
+                }
                 say(f"  {spec}: {kind} skipped (float LP timed out)")
                 continue
             rec["runs"][kind] = _repeated(kind, spec, efg, args.peer_repeat, args, tmp, say)
@@ -385,6 +417,7 @@ def _agreement(rec: dict) -> dict:
 # report
 # ---------------------------------------------------------------------------------------------
 
+
 def _t(r: dict | None) -> str:
     if not r:
         return "-"
@@ -420,8 +453,10 @@ def _ratio(peer: dict | None, base: dict | None) -> str:
 def _sizes(s: dict | None) -> str:
     if not s:
         return "-"
-    return f"{s['histories']:,} / {s['terminals']:,} / {s['infosets'][0]:,}+{s['infosets'][1]:,} / " \
-           f"{s['sequences'][0]:,}+{s['sequences'][1]:,}"
+    return (
+        f"{s['histories']:,} / {s['terminals']:,} / {s['infosets'][0]:,}+{s['infosets'][1]:,} / "
+        f"{s['sequences'][0]:,}+{s['sequences'][1]:,}"
+    )
 
 
 def _value(rec: dict) -> str:
@@ -444,13 +479,31 @@ def _agree_str(rec: dict) -> str:
 
 def table(records: list, skip_peers: bool) -> str:
     if skip_peers:
-        head = ["game", "histories / terminals / infosets / sequences", "value (P1)",
-                "seqform float s", "seqform certified s", "peak MiB float / cert", "values agree"]
+        head = [
+            "game",
+            "histories / terminals / infosets / sequences",
+            "value (P1)",
+            "seqform float s",
+            "seqform certified s",
+            "peak MiB float / cert",
+            "values agree",
+        ]
     else:
-        head = ["game", "histories / terminals / infosets / sequences", "value (P1)",
-                "seqform float s", "seqform certified s", "OpenSpiel s", "gambit float s", "gambit rational s",
-                "OS / sf-float", "gambit-float / sf-float", "gambit-rational / sf-cert",
-                "peak MiB sf-float / sf-cert / OS / gb-float / gb-rat", "values agree"]
+        head = [
+            "game",
+            "histories / terminals / infosets / sequences",
+            "value (P1)",
+            "seqform float s",
+            "seqform certified s",
+            "OpenSpiel s",
+            "gambit float s",
+            "gambit rational s",
+            "OS / sf-float",
+            "gambit-float / sf-float",
+            "gambit-rational / sf-cert",
+            "peak MiB sf-float / sf-cert / OS / gb-float / gb-rat",
+            "values agree",
+        ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for rec in records:
         R = rec["runs"]
@@ -463,8 +516,15 @@ def table(records: list, skip_peers: bool) -> str:
             os_t = _t(os_)
             if os_ and os_.get("status") == "ok" and str(os_.get("openspiel_game", "")).startswith("efg_game"):
                 os_t += " (via .efg)"
-            row += [os_t, _t(gf), _t(gr), _ratio(os_, sf), _ratio(gf, sf), _ratio(gr, se),
-                    " / ".join(_m(r) for r in (sf, se, os_, gf, gr))]
+            row += [
+                os_t,
+                _t(gf),
+                _t(gr),
+                _ratio(os_, sf),
+                _ratio(gf, sf),
+                _ratio(gr, se),
+                " / ".join(_m(r) for r in (sf, se, os_, gf, gr)),
+            ]
         row.append(_agree_str(rec))
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
@@ -484,31 +544,59 @@ def targets(records: list) -> list:
 
     out = []
     f, o = sec("leduc", "seqform-float"), sec("leduc", "openspiel")
-    out.append(("Leduc build+float solve <= 0.15 s", None if f is None else f <= 0.15,
-                "-" if f is None else f"{f:.3f} s"))
-    out.append(("Leduc >= 3x faster than OpenSpiel's LP", None if f is None or o is None else o / f >= 3,
-                "-" if f is None or o is None else f"{o:.3f} / {f:.3f} = {o / f:.1f}x"))
+    out.append(
+        ("Leduc build+float solve <= 0.15 s", None if f is None else f <= 0.15, "-" if f is None else f"{f:.3f} s")
+    )
+    out.append(
+        (
+            "Leduc >= 3x faster than OpenSpiel's LP",
+            None if f is None or o is None else o / f >= 3,
+            "-" if f is None or o is None else f"{o:.3f} / {f:.3f} = {o / f:.1f}x",
+        )
+    )
     c = sec("leduc", "seqform-exact")
     out.append(("certified Leduc <= 3 s", None if c is None else c <= 3, "-" if c is None else f"{c:.3f} s"))
     f5, o5 = sec("leduc(ranks=5)", "seqform-float"), sec("leduc(ranks=5)", "openspiel")
     o5r = by.get("leduc(ranks=5)", {}).get("openspiel")
     if o5 is None and o5r and o5r.get("status") == "timeout" and f5:
-        out.append(("leduc(ranks=5) >= 5x faster than OpenSpiel", True,
-                    f"OpenSpiel timed out after {o5r['wall_seconds']:.0f} s; seqform {f5:.3f} s"))
+        out.append(
+            (
+                "leduc(ranks=5) >= 5x faster than OpenSpiel",
+                True,
+                f"OpenSpiel timed out after {o5r['wall_seconds']:.0f} s; seqform {f5:.3f} s",
+            )
+        )
     else:
-        out.append(("leduc(ranks=5) >= 5x faster than OpenSpiel", None if f5 is None or o5 is None else o5 / f5 >= 5,
-                    "-" if f5 is None or o5 is None else f"{o5:.3f} / {f5:.3f} = {o5 / f5:.1f}x"))
+        out.append(
+            (
+                "leduc(ranks=5) >= 5x faster than OpenSpiel",
+                None if f5 is None or o5 is None else o5 / f5 >= 5,
+                "-" if f5 is None or o5 is None else f"{o5:.3f} / {f5:.3f} = {o5 / f5:.1f}x",
+            )
+        )
     m5 = [mem("leduc(ranks=5)", k) for k in SEQFORM]
     m5v = [m for m in m5 if m is not None]
-    out.append(("leduc(ranks=5) seqform peak memory < 300 MB", None if not m5v else max(m5v) * 1.048576 < 300,
-                "-" if not m5v else f"float {_fmt_mib(m5[0])}, certified {_fmt_mib(m5[1])} "
-                                    f"(= {max(m5v) * 1.048576:.0f} MB)"))
+    out.append(
+        (
+            "leduc(ranks=5) seqform peak memory < 300 MB",
+            None if not m5v else max(m5v) * 1.048576 < 300,
+            "-"
+            if not m5v
+            else f"float {_fmt_mib(m5[0])}, certified {_fmt_mib(m5[1])} (= {max(m5v) * 1.048576:.0f} MB)",
+        )
+    )
     l6f, l6c = sec("liars_dice(1,6)", "seqform-float"), sec("liars_dice(1,6)", "seqform-exact")
-    out.append(("liars_dice(1,6) solved <= 10 s (float solve)", None if l6f is None else l6f <= 10,
-                "-" if l6f is None else f"float {l6f:.2f} s; certified {'-' if l6c is None else f'{l6c:.2f} s'}"))
+    out.append(
+        (
+            "liars_dice(1,6) solved <= 10 s (float solve)",
+            None if l6f is None else l6f <= 10,
+            "-" if l6f is None else f"float {l6f:.2f} s; certified {'-' if l6c is None else f'{l6c:.2f} s'}",
+        )
+    )
     l3 = sec("liars_dice(1,3)", "seqform-exact")
-    out.append(("liars_dice(1,3) certified <= 1 s", None if l3 is None else l3 <= 1,
-                "-" if l3 is None else f"{l3:.3f} s"))
+    out.append(
+        ("liars_dice(1,3) certified <= 1 s", None if l3 is None else l3 <= 1, "-" if l3 is None else f"{l3:.3f} s")
+    )
     return out
 
 
@@ -517,8 +605,10 @@ def _fmt_mib(m):
 
 
 def _breakdown(records: list) -> str:
-    lines = ["| game | run | total s | build s | solve s | certify s | other s | import s | RSS after import MiB |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| game | run | total s | build s | solve s | certify s | other s | import s | RSS after import MiB |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for rec in records:
         for kind in SEQFORM:
             r = rec["runs"].get(kind)
@@ -528,12 +618,16 @@ def _breakdown(records: list) -> str:
             parts = [b.get("build", 0.0), b.get("solve", 0.0), b.get("certify", 0.0)]
             other = r["seconds"] - sum(parts)
             cert = f"{b['certify']:.3f}" if "certify" in b else "-"
-            lines.append(f"| {rec['game']} | {kind} | {r['seconds']:.3f} | {parts[0]:.3f} | {parts[1]:.3f} | "
-                         f"{cert} | {other:.3f} | {r.get('import_seconds', 0):.2f} | "
-                         f"{r.get('rss_after_import_mib', 0):.0f} |")
+            lines.append(
+                f"| {rec['game']} | {kind} | {r['seconds']:.3f} | {parts[0]:.3f} | {parts[1]:.3f} | "
+                f"{cert} | {other:.3f} | {r.get('import_seconds', 0):.2f} | "
+                f"{r.get('rss_after_import_mib', 0):.0f} |"
+            )
     lines.append("")
-    lines.append("build: game -> tree -> sequence form; solve: HiGHS; certify: exact rational certificate; "
-                 "other: the rest of `seqform.solve` (behavioural strategies, exploitability check).")
+    lines.append(
+        "build: game -> tree -> sequence form; solve: HiGHS; certify: exact rational certificate; "
+        "other: the rest of `seqform.solve` (behavioural strategies, exploitability check)."
+    )
     return "\n".join(lines)
 
 
@@ -585,34 +679,51 @@ def report(records: list, info: dict, args, started: str) -> str:
     for name, met, ev in targets(records):
         hdr.append(f"| {name} | {'-' if met is None else ('yes' if met else 'NO')} | {ev} |")
     hdr.append("")
-    long = [(r["game"], r["runs"]["seqform-exact"]["value"]) for r in records
-            if r["runs"].get("seqform-exact", {}).get("status") == "ok"
-            and len(r["runs"]["seqform-exact"].get("value") or "") > 16]
+    long = [
+        (r["game"], r["runs"]["seqform-exact"]["value"])
+        for r in records
+        if r["runs"].get("seqform-exact", {}).get("status") == "ok"
+        and len(r["runs"]["seqform-exact"].get("value") or "") > 16
+    ]
     if long:
         hdr += ["## Exact values (player 1, certified)", ""]
         hdr += [f"- {g}: `{v}`" for g, v in long]
         hdr.append("")
-    hdr += ["## Where seqform's time goes", "", _breakdown(records), "",
-            "## Failures and notes", "", _failures(records), ""]
+    hdr += [
+        "## Where seqform's time goes",
+        "",
+        _breakdown(records),
+        "",
+        "## Failures and notes",
+        "",
+        _failures(records),
+        "",
+    ]
     return "\n".join(hdr)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", default=",".join(DEFAULT_GAMES),
-                    help="games to run, separated by ';' or by ',' outside parentheses "
-                         f"(default: {';'.join(DEFAULT_GAMES)})")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--games",
+        default=",".join(DEFAULT_GAMES),
+        help=f"games to run, separated by ';' or by ',' outside parentheses (default: {';'.join(DEFAULT_GAMES)})",
+    )
     ap.add_argument("--cap", type=float, default=300.0, help="time cap per run in seconds (default 300)")
-    ap.add_argument("--mem-cap-gib", type=float, default=8.0,
-                    help="address-space limit per run in GiB, 0 for none (default 8)")
+    ap.add_argument(
+        "--mem-cap-gib", type=float, default=8.0, help="address-space limit per run in GiB, 0 for none (default 8)"
+    )
     ap.add_argument("--skip-peers", action="store_true", help="run seqform only (no OpenSpiel, no Gambit)")
-    ap.add_argument("--peers", default=",".join(PEERS),
-                    help=f"which peers to run (default: {','.join(PEERS)})")
+    ap.add_argument("--peers", default=",".join(PEERS), help=f"which peers to run (default: {','.join(PEERS)})")
     ap.add_argument("--repeat", type=int, default=3, help="runs per seqform measurement; the best is shown")
     ap.add_argument("--peer-repeat", type=int, default=1, help="runs per peer measurement; the best is shown")
-    ap.add_argument("--no-skip-implied", action="store_true",
-                    help="run Gambit's rational LP even when its float LP timed out on the same game")
+    ap.add_argument(
+        "--no-skip-implied",
+        action="store_true",
+        help="run Gambit's rational LP even when its float LP timed out on the same game",
+    )
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"), help="where to write the results")
     ap.add_argument("--no-write", action="store_true", help="print only; write no results files")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -645,10 +756,17 @@ def main(argv=None) -> int:
     text = report(records, info, args, started)
     print(text)
     if not args.no_write:
-        payload = {"started": started, "machine": info, "cap_seconds": args.cap, "mem_cap_gib": args.mem_cap_gib,
-                   "repeat": args.repeat, "peer_repeat": args.peer_repeat, "skip_peers": args.skip_peers,
-                   "games": records,
-                   "targets": [{"target": n, "met": m, "measured": e} for n, m, e in targets(records)]}
+        payload = {
+            "started": started,
+            "machine": info,
+            "cap_seconds": args.cap,
+            "mem_cap_gib": args.mem_cap_gib,
+            "repeat": args.repeat,
+            "peer_repeat": args.peer_repeat,
+            "skip_peers": args.skip_peers,
+            "games": records,
+            "targets": [{"target": n, "met": m, "measured": e} for n, m, e in targets(records)],
+        }
         stem = write_results(args.out_dir, "solve", text, payload)
         say(f"wrote {stem}.md and {stem}.json")
     return 0

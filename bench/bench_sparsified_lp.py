@@ -19,6 +19,7 @@ Usage (from the repository root)::
 
 Writes ``bench/results/sparsified-lp-YYYY-MM-DD[-TAG].md`` and ``.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,6 +47,7 @@ def child(kind: str, spec: str, method: str, limit: float) -> dict:
     from lossless.sparsifiedlp import solve_sparsified, sparsified_lp
     from lossless.vectorbestresponse import behaviour_from_plan, bracket
     from seqform.lp.zerosumlp import lp_matrix, solve_lp
+
     game = seqform.games.load(spec)
     t0 = time.perf_counter()
     sh = lossless.shrink(game, nonzeros=False, build_abstract=False)
@@ -59,21 +61,32 @@ def child(kind: str, spec: str, method: str, limit: float) -> dict:
             t0 = time.perf_counter()
             try:
                 lp = solve_lp(sf, method=method, time_limit=limit)
-                if lp.stopped:   # the time limit: where HiGHS stood is no value
+                if lp.stopped:  # the time limit: where HiGHS stood is no value
                     raise seqform.SolverError(lp.stopped)
                 out.update(value=lp.value, solve_s=time.perf_counter() - t0, iterations=lp.iterations)
             except seqform.SolverError as e:
                 out.update(status="stopped", error=str(e)[:300], solve_s=time.perf_counter() - t0)
         return out
     lp = sparsified_lp(sh.abstraction)
-    out.update(build_s=time.perf_counter() - t0, rows=lp.rows, columns=lp.columns, nnz=lp.nonzeros, aux=lp.n_aux,
-               factored=lp.factored, explicit=lp.explicit)
+    out.update(
+        build_s=time.perf_counter() - t0,
+        rows=lp.rows,
+        columns=lp.columns,
+        nnz=lp.nonzeros,
+        aux=lp.n_aux,
+        factored=lp.factored,
+        explicit=lp.explicit,
+    )
     if limit > 0:
         t0 = time.perf_counter()
         try:
             full = method == "ipm-nocross"  # the full game: interior point only, no crossover
-            sol = solve_sparsified(lp, method="ipm" if full else method, time_limit=limit,
-                                   options={"run_crossover": "off"} if full else None)
+            sol = solve_sparsified(
+                lp,
+                method="ipm" if full else method,
+                time_limit=limit,
+                options={"run_crossover": "off"} if full else None,
+            )
             out.update(value=sol.value, solve_s=time.perf_counter() - t0, iterations=sol.iterations)
             lay = lp.layout
             b = bracket(lay, behaviour_from_plan(lay, 0, sol.x), behaviour_from_plan(lay, 1, sol.y))
@@ -84,19 +97,28 @@ def child(kind: str, spec: str, method: str, limit: float) -> dict:
 
 
 def markdown(rep: dict) -> str:
-    lines = [f"# The sparsified LP against the abstract LP ({rep['date']})", "", f"Command: `{rep['command']}`", "",
-             "Machine: " + ", ".join(f"{k} {v}" for k, v in rep["machine"].items()), "",
-             "Each cell is a fresh process (peak MiB: its maximum resident memory, GameShrink included); "
-             f"HiGHS method `{rep['method']}`. Bracket: vector-form best responses to the sparsified LP's solution, "
-             "with rigorous error bounds.", "",
-             "| game | LP | rows | nonzeros | build s | HiGHS s | peak MiB | value | bracket |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"# The sparsified LP against the abstract LP ({rep['date']})",
+        "",
+        f"Command: `{rep['command']}`",
+        "",
+        "Machine: " + ", ".join(f"{k} {v}" for k, v in rep["machine"].items()),
+        "",
+        "Each cell is a fresh process (peak MiB: its maximum resident memory, GameShrink included); "
+        f"HiGHS method `{rep['method']}`. Bracket: vector-form best responses to the sparsified LP's solution, "
+        "with rigorous error bounds.",
+        "",
+        "| game | LP | rows | nonzeros | build s | HiGHS s | peak MiB | value | bracket |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rep["rows"]:
         val = f"{r['value']:.10f}" if "value" in r else (r.get("error") or r.get("status", "-"))
         br = f"[{r['lower']:.10f}, {r['upper']:.10f}]" if "lower" in r else "-"
-        lines.append(f"| {r['game']} | {r['kind']} | {r.get('rows', 0):,} | {r.get('nnz', 0):,} | "
-                     f"{r.get('build_s', float('nan')):.1f} | {r.get('solve_s', float('nan')):.1f} | "
-                     f"{r.get('peak_rss_mib', 0):.0f} | {val} | {br} |")
+        lines.append(
+            f"| {r['game']} | {r['kind']} | {r.get('rows', 0):,} | {r.get('nnz', 0):,} | "
+            f"{r.get('build_s', float('nan')):.1f} | {r.get('solve_s', float('nan')):.1f} | "
+            f"{r.get('peak_rss_mib', 0):.0f} | {val} | {br} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -105,8 +127,13 @@ def main(argv=None) -> int:
     ap.add_argument("--games", nargs="*", default=GAMES, help="small games to run both LPs on (none: only --full)")
     ap.add_argument("--method", default="ipm", choices=["ipm", "simplex"])
     ap.add_argument("--cap", type=float, default=1800.0, help="seconds before a cell's process is killed")
-    ap.add_argument("--full", type=float, default=0.0, metavar="SECONDS",
-                    help="also full Rhode Island: sizes of both LPs, HiGHS's interior point on the sparsified one")
+    ap.add_argument(
+        "--full",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="also full Rhode Island: sizes of both LPs, HiGHS's interior point on the sparsified one",
+    )
     ap.add_argument("--tag", default="")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
@@ -116,20 +143,32 @@ def main(argv=None) -> int:
         kind, spec, method, limit = args.child
         print(TAG + json.dumps(child(kind, spec, method, float(limit))), flush=True)
         return 0
-    command = "python bench/bench_sparsified_lp.py" + ("" if args.games == GAMES else " --games " + " ".join(
-        f'"{g}"' for g in args.games)) + (f" --full {args.full:g}" if args.full else "") + (
-        f" --tag {args.tag}" if args.tag else "")
+    command = (
+        "python bench/bench_sparsified_lp.py"
+        + ("" if args.games == GAMES else " --games " + " ".join(f'"{g}"' for g in args.games))
+        + (f" --full {args.full:g}" if args.full else "")
+        + (f" --tag {args.tag}" if args.tag else "")
+    )
     stem = Path(args.out_dir) / f"sparsified-lp-{_dt.date.today().isoformat()}{'-' + args.tag if args.tag else ''}"
-    rep = {"date": _dt.date.today().isoformat(), "command": command, "machine": machine_info(), "method": args.method,
-           "rows": []}
+    rep = {
+        "date": _dt.date.today().isoformat(),
+        "command": command,
+        "machine": machine_info(),
+        "method": args.method,
+        "rows": [],
+    }
 
     def cell(kind, spec, method, limit, env=None):
-        res = run_isolated([str(Path(__file__).resolve()), "--child", kind, spec, method, str(limit)],
-                           args.cap, env_extra=env)
+        res = run_isolated(
+            [str(Path(__file__).resolve()), "--child", kind, spec, method, str(limit)], args.cap, env_extra=env
+        )
         res.update(game=spec, kind=kind)
         rep["rows"].append(res)
-        print(f"{spec} {kind}: {json.dumps({k: v for k, v in res.items() if k not in ('game', 'kind')})}",
-              file=sys.stderr, flush=True)
+        print(
+            f"{spec} {kind}: {json.dumps({k: v for k, v in res.items() if k not in ('game', 'kind')})}",
+            file=sys.stderr,
+            flush=True,
+        )
         if not args.no_write:
             stem.parent.mkdir(parents=True, exist_ok=True)
             stem.with_suffix(".md").write_text(markdown(rep))
@@ -142,8 +181,9 @@ def main(argv=None) -> int:
         cell("plain", "rhode_island", args.method, 0)
         # as in bench_shrink.py: an out-of-memory HiGHS fails in its own process, not in the kernel's OOM killer
         resource_limit = 20_000_000_000
-        cell("sparsified", "rhode_island", "ipm-nocross", args.full,
-             env={"SEQFORM_BENCH_AS_LIMIT": str(resource_limit)})
+        cell(
+            "sparsified", "rhode_island", "ipm-nocross", args.full, env={"SEQFORM_BENCH_AS_LIMIT": str(resource_limit)}
+        )
     print(markdown(rep))
     return 0
 

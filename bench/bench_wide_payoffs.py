@@ -20,6 +20,7 @@ Usage (from the repository root)::
 
 Writes ``bench/results/wide-payoffs-YYYY-MM-DD.md`` and ``.json`` (``--out-dir``, ``--no-write``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.bench_solve import machine_info
+from bench.bench_solve import machine_info  # noqa: E402  (after the sys.path line above)
 
 LADDER = ["kuhn", "liars_dice(1,2)", "liars_dice(1,3)", "leduc(ranks=2)", "leduc"]
 EXPONENTS = (0, 0, 1, 3, 8, 16, 50, 150, 300)
@@ -59,18 +60,22 @@ def widened_efg(spec: str, top: int, seed: int) -> str:
     from ``EXPONENTS`` up to ``top`` (``random.Random(seed)``)."""
     from seqform.io.efgwrite import efg_string
     from seqform.io.gamespec import load_game
+
     rng = random.Random(seed)
     ks = [k for k in EXPONENTS if k <= top]
 
     def times(m: re.Match) -> str:
         scale = 10 ** rng.choice(ks)
         return m.group(1) + "{ " + ", ".join(str(Fraction(v) * scale) for v in m.group(2).split(",")) + " }"
+
     return re.sub(r'^(t "[^"]*" \d+ "[^"]*" )\{ ([^}]*) \}', times, efg_string(load_game(spec)), flags=re.MULTILINE)
 
 
 def pygambit_run(efg: Path, timeout: float) -> dict:
     try:
-        r = subprocess.run([sys.executable, "-c", _CHILD, str(efg)], capture_output=True, text=True, timeout=timeout, check=False)
+        r = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(efg)], capture_output=True, text=True, timeout=timeout, check=False
+        )
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "seconds": None}
     if r.returncode != 0:
@@ -81,6 +86,7 @@ def pygambit_run(efg: Path, timeout: float) -> dict:
 def run(games: list, tops: list, seed: int, timeout: float, pygambit: bool, tmp: Path) -> list:
     import seqform
     from seqform.io.efgread import parse_efg
+
     rows = []
     for spec in games:
         for top in tops:
@@ -93,10 +99,19 @@ def run(games: list, tops: list, seed: int, timeout: float, pygambit: bool, tmp:
             secs = time.perf_counter() - t0
             note = sol.certificate.note
             pivots = re.search(r"in ([\d,]+) pivots", note)
-            row = {"game": spec, "top": top, "seed": seed, "sequences": int(sum(sol.sizes["sequences"])),
-                   "certified": sol.certified, "method": sol.method, "value": str(sol.value),
-                   "pivots": int(pivots.group(1).replace(",", "")) if pivots else 0, "seconds": secs,
-                   "lp_seconds": sol.seconds.get("solve"), "certify_seconds": sol.seconds.get("certify")}
+            row = {
+                "game": spec,
+                "top": top,
+                "seed": seed,
+                "sequences": int(sum(sol.sizes["sequences"])),
+                "certified": sol.certified,
+                "method": sol.method,
+                "value": str(sol.value),
+                "pivots": int(pivots.group(1).replace(",", "")) if pivots else 0,
+                "seconds": secs,
+                "lp_seconds": sol.seconds.get("solve"),
+                "certify_seconds": sol.seconds.get("certify"),
+            }
             if pygambit:
                 g = pygambit_run(path, timeout)
                 g["agrees"] = g.get("value") is not None and Fraction(g["value"]) == sol.value
@@ -107,23 +122,44 @@ def run(games: list, tops: list, seed: int, timeout: float, pygambit: bool, tmp:
 
 
 def markdown(rows: list, info: dict, args) -> str:
-    out = [f"# Exact solves with payoffs from 1 to 10^top ({info['date']})", "",
-           (f"`python bench/bench_wide_payoffs.py --games {' '.join(args.games)} --tops "
-           f"{' '.join(map(str, args.tops))} --seed {args.seed} --timeout {args.timeout:g}` on {info['cpu']}, {info['cores']} cores"),
-           "", ("| game | top | sequences | seqform | exact-simplex pivots | seqform s | pygambit rational s | "
-           "pygambit / seqform | values agree |"), "|---|---|---|---|---|---|---|---|---|"]
+    out = [
+        f"# Exact solves with payoffs from 1 to 10^top ({info['date']})",
+        "",
+        (
+            f"`python bench/bench_wide_payoffs.py --games {' '.join(args.games)} --tops "
+            f"{' '.join(map(str, args.tops))} --seed {args.seed} --timeout {args.timeout:g}` on {info['cpu']}, "
+            f"{info['cores']} cores"
+        ),
+        "",
+        (
+            "| game | top | sequences | seqform | exact-simplex pivots | seqform s | pygambit rational s | "
+            "pygambit / seqform | values agree |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         g = r.get("pygambit", {})
-        gs = f"{g['seconds']:.1f}" if g.get("seconds") else (f"> {args.timeout:g}" if g.get("status") == "timeout"
-                                                             else g.get("status", "not run"))
-        ratio = f"{g['seconds'] / r['seconds']:.3g}x" if g.get("seconds") else (
-            f">{args.timeout / r['seconds']:.2g}x" if g.get("status") == "timeout" else "")
+        gs = (
+            f"{g['seconds']:.1f}"
+            if g.get("seconds")
+            else (f"> {args.timeout:g}" if g.get("status") == "timeout" else g.get("status", "not run"))
+        )
+        ratio = (
+            f"{g['seconds'] / r['seconds']:.3g}x"
+            if g.get("seconds")
+            else (f">{args.timeout / r['seconds']:.2g}x" if g.get("status") == "timeout" else "")
+        )
         how = ("certified" if r["certified"] else "bracket") + f" ({r['method']})"
         agree = "yes" if g.get("agrees") else ("no" if g.get("status") == "ok" else "")
-        out.append(f"| {r['game']} | 10^{r['top']} | {r['sequences']:,} | {how} | {r['pivots']:,} | "
-                   f"{r['seconds']:.1f} | {gs} | {ratio} | {agree} |")
-    out += ["", "seqform's values are certified: its plans' exact best responses meet at the value. \"no\": "
-            "pygambit's rational LP returned another value. Times are wall-clock seconds of one run each."]
+        out.append(
+            f"| {r['game']} | 10^{r['top']} | {r['sequences']:,} | {how} | {r['pivots']:,} | "
+            f"{r['seconds']:.1f} | {gs} | {ratio} | {agree} |"
+        )
+    out += [
+        "",
+        "seqform's values are certified: its plans' exact best responses meet at the value. \"no\": "
+        "pygambit's rational LP returned another value. Times are wall-clock seconds of one run each.",
+    ]
     if args.note:
         out += ["", args.note]
     return "\n".join(out) + "\n"

@@ -9,6 +9,7 @@ Usage (from the repository root)::
     python bench/efce_sweep_speed.py --game "grid_game(size=20)" --sizes 1000,4000
     python bench/efce_sweep_speed.py --chunk 256                # chains per vectorised step
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,11 +29,14 @@ def main(argv=None) -> int:
     ap.add_argument("--game", default="indian_poker(cards=8)")
     ap.add_argument("--sizes", default="1000,4000,16000", help="numbers of chains")
     ap.add_argument("--repeat", type=int, default=3, help="sweeps timed per size")
-    ap.add_argument("--chunk", type=int, default=None, help="chains per vectorised step, tree model only (default: the model's)")
+    ap.add_argument(
+        "--chunk", type=int, default=None, help="chains per vectorised step, tree model only (default: the model's)"
+    )
     args = ap.parse_args(argv)
-    import seqform
     import efce
+    import seqform
     from efce.models import make_model
+
     del efce
     game = seqform.games.load(args.game)
     rng = np.random.default_rng(0)

@@ -11,6 +11,7 @@ Usage (from the repository root)::
     python bench/efce_weights.py                          # C=3, w in {0, 100 e_1, 100 e_2, 100 e_3}, 2 seeds
     python bench/efce_weights.py --cards 4 --seeds 0,1,2 --time-limit 120
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,36 +38,67 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     from efce.games import indian_poker
     from efce.sampling import SamplerOptions, sample_efce, validated_regret
+
     game = indian_poker(args.cards)
     rows = []
     for w in WEIGHTS:
         for seed in [int(x) for x in args.seeds.split(",") if x]:
-            res = sample_efce(game, w if any(w) else None, seed=seed, time_limit=args.time_limit, max_rounds=10**6,
-                              target=1e-3, options=SamplerOptions(expectations="mcmc"))
+            res = sample_efce(
+                game,
+                w if any(w) else None,
+                seed=seed,
+                time_limit=args.time_limit,
+                max_rounds=10**6,
+                target=1e-3,
+                options=SamplerOptions(expectations="mcmc"),
+            )
             val = validated_regret(game, res, samples=args.check, seed=1000 + seed)
-            rows.append({"weights": list(w), "seed": seed, "payoffs": [float(x) for x in res.payoffs],
-                         "rounds": res.rounds, "regret": float(res.max_regret), "seconds": res.seconds["total"],
-                         "validated": val.validated, "validated_stderr": val.stderr, "fresh_max": val.found})
-            print(f"w={w} seed={seed}: payoffs {[round(x, 3) for x in rows[-1]['payoffs']]}, "
-                  f"{res.rounds} rounds, regret {res.max_regret:.3g}", file=sys.stderr, flush=True)
+            rows.append(
+                {
+                    "weights": list(w),
+                    "seed": seed,
+                    "payoffs": [float(x) for x in res.payoffs],
+                    "rounds": res.rounds,
+                    "regret": float(res.max_regret),
+                    "seconds": res.seconds["total"],
+                    "validated": val.validated,
+                    "validated_stderr": val.stderr,
+                    "fresh_max": val.found,
+                }
+            )
+            print(
+                f"w={w} seed={seed}: payoffs {[round(x, 3) for x in rows[-1]['payoffs']]}, "
+                f"{res.rounds} rounds, regret {res.max_regret:.3g}",
+                file=sys.stderr,
+                flush=True,
+            )
     day = _dt.date.today().isoformat()
-    lines = [f"# Indian poker (C={args.cards}): EFCE payoffs for several weight vectors ({day})", "",
-             f"Sampling algorithm, each run until its estimated regret is at most 1e-3 r_max ({6e-3:g} for Indian "
-             f"poker) or for {args.time_limit:g} s; payoffs are the final sample's estimates.", "",
-             f"*fresh max*: the largest regret on a fresh sample of {args.check} profiles; *validated*: that "
-             "deviation's regret on a second fresh sample, +- one standard error.", "",
-             "| w | seed | payoffs (players 0, 1, 2) | rounds | last estimated regret | fresh max | validated |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        f"# Indian poker (C={args.cards}): EFCE payoffs for several weight vectors ({day})",
+        "",
+        f"Sampling algorithm, each run until its estimated regret is at most 1e-3 r_max ({6e-3:g} for Indian "
+        f"poker) or for {args.time_limit:g} s; payoffs are the final sample's estimates.",
+        "",
+        f"*fresh max*: the largest regret on a fresh sample of {args.check} profiles; *validated*: that "
+        "deviation's regret on a second fresh sample, +- one standard error.",
+        "",
+        "| w | seed | payoffs (players 0, 1, 2) | rounds | last estimated regret | fresh max | validated |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {tuple(r['weights'])} | {r['seed']} | {', '.join(f'{x:.3f}' for x in r['payoffs'])} | "
-                     f"{r['rounds']} | {r['regret']:.3g} | {r['fresh_max']:.3g} | "
-                     f"{r['validated']:.3g} +- {r['validated_stderr']:.2g} |")
+        lines.append(
+            f"| {tuple(r['weights'])} | {r['seed']} | {', '.join(f'{x:.3f}' for x in r['payoffs'])} | "
+            f"{r['rounds']} | {r['regret']:.3g} | {r['fresh_max']:.3g} | "
+            f"{r['validated']:.3g} +- {r['validated_stderr']:.2g} |"
+        )
     md = "\n".join(lines) + "\n"
     print(md)
     if not args.no_write:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+
         out = Path(args.out_dir)
         out.mkdir(parents=True, exist_ok=True)
         stem = out / f"efce-weights-C{args.cards}-{day}"
@@ -74,8 +106,9 @@ def main(argv=None) -> int:
         colours = {(0, 0, 0): "k", (100, 0, 0): "tab:red", (0, 100, 0): "tab:green", (0, 0, 100): "tab:blue"}
         for r in rows:
             w = tuple(r["weights"])
-            ax.scatter(r["payoffs"][0], r["payoffs"][1], c=colours[w], marker="s" if not any(w) else "D",
-                       label=f"w = {w}")
+            ax.scatter(
+                r["payoffs"][0], r["payoffs"][1], c=colours[w], marker="s" if not any(w) else "D", label=f"w = {w}"
+            )
         handles, labels = ax.get_legend_handles_labels()
         keep = dict(zip(labels, handles))
         ax.legend(keep.values(), keep.keys(), fontsize=8)

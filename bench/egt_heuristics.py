@@ -10,6 +10,7 @@ bound stays certified. A variant is a subclass here; none is in the library, bec
 
 Writes ``bench/results/egt-heuristics-YYYY-MM-DD.{md,json}``. Deterministic.
 """
+
 from __future__ import annotations
 
 import sys
@@ -58,6 +59,7 @@ class V(E.ExcessiveGap):
     def _next_tau(self, tau: float) -> float:
         return min(0.5, tau * self.grow) if tau < 0.5 else tau
 
+
 def main() -> int:
     t = seqform.compile_tree(seqform.games.load("leduc"))
     rows = []
@@ -76,13 +78,18 @@ def main() -> int:
                     print(row, file=sys.stderr, flush=True)
                     rows.append(row)
     day, out, lines = report.start(str(ROOT / "bench" / "results"), "EGT heuristics on Leduc at equal gradients")
-    lines += ["- exploitability (NashConv / 2) of EGT's iterate after 1,000 and 10,000 gradient computations; "
-              "CFR+ reaches 8.95e-04 and 1.58e-05 (first-order-2026-11-24.md)", "",
-              "| tau growth | smallest initial mu | balance by | weights | 1,000 | 10,000 | retries |",
-              "|---|---|---|---|---|---|---|"]
+    lines += [
+        "- exploitability (NashConv / 2) of EGT's iterate after 1,000 and 10,000 gradient computations; "
+        "CFR+ reaches 8.95e-04 and 1.58e-05 (first-order-2026-11-24.md)",
+        "",
+        "| tau growth | smallest initial mu | balance by | weights | 1,000 | 10,000 | retries |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r['tau_growth']:g} | {r['smallest_initial_mu']} | {r['balance']} | {r['weights']} | "
-                     f"{r['1000']:.2e} | {r['10000']:.2e} | {r['retries']} |")
+        lines.append(
+            f"| {r['tau_growth']:g} | {r['smallest_initial_mu']} | {r['balance']} | {r['weights']} | "
+            f"{r['1000']:.2e} | {r['10000']:.2e} | {r['retries']} |"
+        )
     report.finish(out, f"egt-heuristics-{day}", lines, {"rows": rows})
     return 0
 

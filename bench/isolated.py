@@ -4,6 +4,7 @@ The child prints one line ``RESULT {json}``; the parent waits with ``os.wait4`` 
 child's own peak memory (``ru_maxrss``) is known, and kills the whole process group after
 ``cap`` seconds. Output goes through temporary files, so a chatty child cannot block on a pipe.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,9 @@ def run_isolated(args: list, cap: float, env_extra: dict | None = None, echo: bo
     env.update(env_extra or {})
     t0 = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen([sys.executable, *args], stdout=out, stderr=err, cwd=str(ROOT), env=env, text=True,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, *args], stdout=out, stderr=err, cwd=str(ROOT), env=env, text=True, start_new_session=True
+        )
         timed_out = False
         shown = 0
         while True:
@@ -48,11 +50,13 @@ def run_isolated(args: list, cap: float, env_extra: dict | None = None, echo: bo
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()
-    res = next((json.loads(ln[len(TAG):]) for ln in stdout.splitlines() if ln.startswith(TAG)), None)
+    res = next((json.loads(ln[len(TAG) :]) for ln in stdout.splitlines() if ln.startswith(TAG)), None)
     if res is None:
         rc = os.waitstatus_to_exitcode(status)
-        res = {"status": "timeout" if timed_out else "crashed",
-               "error": f"killed after {cap:g} s" if timed_out else f"exit {rc}: {stderr.strip()[-400:]}"}
+        res = {
+            "status": "timeout" if timed_out else "crashed",
+            "error": f"killed after {cap:g} s" if timed_out else f"exit {rc}: {stderr.strip()[-400:]}",
+        }
     res.update(wall_seconds=time.perf_counter() - t0, peak_rss_mib=ru.ru_maxrss / 1024)
     return res
 

@@ -15,6 +15,7 @@ updates, ``|g_t - g_(t-1)|_1 / |g_t|_1`` (median over the second half of the run
 
 Writes ``bench/results/pcfr-YYYY-MM-DD.{md,json}``. Deterministic: no seeds, no timing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,6 +49,7 @@ def run(tree, algorithm: str, marks: list) -> tuple:
             if s.iteration > 1 and den > 0:
                 errors.append((s.iteration, float(np.abs(g - m).sum() / den)))
             update(p, g)
+
         s._update = observed
     out, it = {}, 0
     for m in marks:
@@ -78,21 +80,30 @@ def main() -> int:
         rows.append(row)
     day, out, lines = report.start(args.out_dir, "Predictive CFR+ against CFR+, DCFR and LCFR")
     lines += [
-             "- exploitability of the average strategies (exact best responses; NashConv / 2); "
-             "PCFR+/CFR+ below 1: predictive CFR+ ahead",
-             f"- prediction error: median over updates after iteration {marks[-1] // 2} of "
-             "|g_t - g_(t-1)|_1 / |g_t|_1, the relative change of the sequence payoffs PCFR+ predicts", ""]
+        "- exploitability of the average strategies (exact best responses; NashConv / 2); "
+        "PCFR+/CFR+ below 1: predictive CFR+ ahead",
+        f"- prediction error: median over updates after iteration {marks[-1] // 2} of "
+        "|g_t - g_(t-1)|_1 / |g_t|_1, the relative change of the sequence payoffs PCFR+ predicts",
+        "",
+    ]
     for m in marks:
-        lines += [f"## After {m:,} iterations", "",
-                  "| game | information sets | CFR+ | PCFR+ | DCFR | LCFR | PCFR+ / CFR+ | best | PCFR+ prediction error |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+        lines += [
+            f"## After {m:,} iterations",
+            "",
+            "| game | information sets | CFR+ | PCFR+ | DCFR | LCFR | PCFR+ / CFR+ | best | PCFR+ prediction error |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
         for row in rows:
             vals = {a: row[a][str(m)] for a in ALGORITHMS}
             best = min(vals, key=vals.get)
             err = row.get("prediction_error")
-            lines.append(f"| {row['game']} | {row['infosets']:,} | " + " | ".join(f"{vals[a]:.2e}" for a in ALGORITHMS)
-                         + f" | {vals['pcfr+'] / vals['cfr+']:.2f} | {best} | "
-                         + ("-" if err is None else f"{err:.1e}") + " |")
+            lines.append(
+                f"| {row['game']} | {row['infosets']:,} | "
+                + " | ".join(f"{vals[a]:.2e}" for a in ALGORITHMS)
+                + f" | {vals['pcfr+'] / vals['cfr+']:.2f} | {best} | "
+                + ("-" if err is None else f"{err:.1e}")
+                + " |"
+            )
         lines.append("")
     report.finish(out, f"pcfr-{day}", lines, {"marks": marks, "rows": rows})
     return 0

@@ -1,4 +1,5 @@
 """What every bench result file starts with: its title, the machine, and the command that made it."""
+
 from __future__ import annotations
 
 import datetime
@@ -16,9 +17,12 @@ def start(out_dir: str, title: str) -> tuple:
     out.mkdir(parents=True, exist_ok=True)
     script = Path(sys.argv[0])
     command = " ".join(["python", f"bench/{script.name}", *sys.argv[1:]])
-    lines = [f"# {title} ({day})", "",
-             f"- machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}",
-             f"- command: `{command}`"]
+    lines = [
+        f"# {title} ({day})",
+        "",
+        f"- machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}",
+        f"- command: `{command}`",
+    ]
     return day, out, lines
 
 

@@ -4,9 +4,9 @@ extensive-form perfect equilibrium", section 4), reproduced on Leduc with a 10-c
 (``seqform.games.leduc(ranks=5)``, the paper's "Leduc 5").
 
 Solvers: CFR+ (``seqform.iterative.cfr``), EGT with the dilated entropy (``seqform.iterative.egt``, Kroer weights,
-Sandholm (2010)'s heuristics) and EGT on the eps-perturbed treeplex (Kroer, Farina & Sandholm 2017) for several eps. Measured
-against tree traversals (one pass over the leaves: 2 per CFR+ iteration; about 4 per EGT
-iteration, counted exactly), at log-spaced points, with ``seqform.study.convergence``:
+Sandholm (2010)'s heuristics) and EGT on the eps-perturbed treeplex (Kroer, Farina & Sandholm 2017) for several eps.
+Measured against tree traversals (one pass over the leaves: 2 per CFR+ iteration; about 4 per EGT
+iteration, counted exactly), at log-spaced points, with ``seqform.study.verifyharness``:
 
 * Figure 2: the sum of the players' regrets in the unperturbed game (NashConv = 2 x exploitability);
 * Figure 3: the largest regret at an information set (Bayes' rule at the information set,
@@ -23,6 +23,7 @@ Usage (from the repository root)::
 Writes ``bench/results/smoothing-leduc5-YYYY-MM-DD.{md,json}`` and the two plots ``...-nashconv.png``
 and ``...-infoset-regret.png``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,12 +47,12 @@ def run(traversals: int, eps_list, say, perturbed: bool = True, ranks: int = 5) 
     from seqform.iterative.cfr import RegretMinimizer
     from seqform.iterative.egt import ExcessiveGap
     from seqform.model.tree import compile_tree
-    from seqform.study.convergence import verify
+    from seqform.study.verifyharness import verify
 
     tree = compile_tree(seqform.games.leduc(ranks=ranks))
     runs = {"CFR+": lambda: RegretMinimizer(tree, "cfr+"), "EGT": lambda: ExcessiveGap(tree)}
     for e in eps_list:
-        runs[f"EGT, eps={e:g}"] = (lambda e=e: ExcessiveGap(tree, perturbation="efpe", eps=e))
+        runs[f"EGT, eps={e:g}"] = lambda e=e: ExcessiveGap(tree, perturbation="efpe", eps=e)
     out = {}
     for name, make in runs.items():
         solver = make()
@@ -62,17 +63,21 @@ def run(traversals: int, eps_list, say, perturbed: bool = True, ranks: int = 5) 
         eps = getattr(solver, "eps", 0.0)
         extra = {"refined": ["efpe"], "eps": eps} if perturbed and eps else {}
         rep = verify(solver, tree, iters, points=marks, **extra)
-        say(f"{name}: {iters:,} iterations, {rep.points[-1].traversals:,} traversals, "
+        say(
+            f"{name}: {iters:,} iterations, {rep.points[-1].traversals:,} traversals, "
             f"{time.perf_counter() - t0:.1f} s; final NashConv {2 * rep.points[-1].exploitability:.3e}, "
-            f"max information-set regret {rep.points[-1].max_infoset_regret:.3e}")
+            f"max information-set regret {rep.points[-1].max_infoset_regret:.3e}"
+        )
         out[name] = rep
     return tree, out
 
 
 def plot(reports: dict, key: str, ylabel: str, path: Path, title: str) -> None:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, rep in reports.items():
         xs = [p.traversals for p in rep.points]
@@ -95,45 +100,81 @@ def plot(reports: dict, key: str, ylabel: str, path: Path, title: str) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--traversals", type=int, default=100_000)
-    ap.add_argument("--ranks", type=int, default=5,
-                    help="Leduc's deck: 2 x RANKS cards (the paper's Leduc 5: 5; the tests' smoke run: 3)")
+    ap.add_argument(
+        "--ranks",
+        type=int,
+        default=5,
+        help="Leduc's deck: 2 x RANKS cards (the paper's Leduc 5: 5; the tests' smoke run: 3)",
+    )
     ap.add_argument("--eps", default=",".join(str(e) for e in EPS))
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
     ap.add_argument("--no-write", action="store_true")
-    ap.add_argument("--no-perturbed-measures", action="store_true",
-                    help="skip measuring perturbed EGT in its perturbed game (each eps: one exact perturbed solve)")
+    ap.add_argument(
+        "--no-perturbed-measures",
+        action="store_true",
+        help="skip measuring perturbed EGT in its perturbed game (each eps: one exact perturbed solve)",
+    )
     args = ap.parse_args(argv)
     eps_list = [float(e) for e in args.eps.split(",") if e]
-    tree, reports = run(args.traversals, eps_list, lambda m: print(m, file=sys.stderr, flush=True),
-                        perturbed=not args.no_perturbed_measures, ranks=args.ranks)
+    tree, reports = run(
+        args.traversals,
+        eps_list,
+        lambda m: print(m, file=sys.stderr, flush=True),
+        perturbed=not args.no_perturbed_measures,
+        ranks=args.ranks,
+    )
     day = _dt.date.today().isoformat()
-    rows = ["| solver | iterations | traversals | NashConv (sum of regrets) | max information-set regret | "
-            "perturbed game: NashConv | perturbed game: max information-set regret |",
-            "|---|---|---|---|---|---|---|"]
+    rows = [
+        "| solver | iterations | traversals | NashConv (sum of regrets) | max information-set regret | "
+        "perturbed game: NashConv | perturbed game: max information-set regret |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name, rep in reports.items():
         p = rep.points[-1]
-        pert = (f"{2 * p.perturbed_exploitability:.3e} | {p.perturbed_max_infoset_regret:.3e}"
-                if p.perturbed_exploitability is not None else "- | -")
-        rows.append(f"| {name} | {p.iteration:,} | {p.traversals:,} | {2 * p.exploitability:.3e} | "
-                    f"{p.max_infoset_regret:.3e} | {pert} |")
-    md = (f"# Kroer, Farina & Sandholm (2017)'s experiments on Leduc {args.ranks} ({day})\n\n"
-          f"Game: `leduc(ranks={args.ranks})`, {tree.num_nodes:,} nodes, {tree.num_sequences[0]:,} sequences per player; "
-          f"certified value {reports['CFR+'].game_value} (= {float(reports['CFR+'].game_value):.9f}).\n"
-          f"Command: `python bench/smoothing_leduc.py {' '.join(argv if argv is not None else sys.argv[1:])}`.\n\n"
-          + "\n".join(rows) + "\n")
+        pert = (
+            f"{2 * p.perturbed_exploitability:.3e} | {p.perturbed_max_infoset_regret:.3e}"
+            if p.perturbed_exploitability is not None
+            else "- | -"
+        )
+        rows.append(
+            f"| {name} | {p.iteration:,} | {p.traversals:,} | {2 * p.exploitability:.3e} | "
+            f"{p.max_infoset_regret:.3e} | {pert} |"
+        )
+    md = (
+        f"# Kroer, Farina & Sandholm (2017)'s experiments on Leduc {args.ranks} ({day})\n\n"
+        f"Game: `leduc(ranks={args.ranks})`, {tree.num_nodes:,} nodes, {tree.num_sequences[0]:,} sequences per player; "
+        f"certified value {reports['CFR+'].game_value} (= {float(reports['CFR+'].game_value):.9f}).\n"
+        f"Command: `python bench/smoothing_leduc.py {' '.join(argv if argv is not None else sys.argv[1:])}`.\n\n"
+        + "\n".join(rows)
+        + "\n"
+    )
     print(md)
     if not args.no_write:
         out = Path(args.out_dir)
         out.mkdir(parents=True, exist_ok=True)
         stem = out / f"smoothing-leduc{args.ranks}-{day}"
-        plot(reports, "exploitability", "sum of regrets (NashConv), unperturbed game", Path(f"{stem}-nashconv.png"),
-             f"Leduc {args.ranks}: convergence to Nash equilibrium (Kroer, Farina & Sandholm 2017, Figure 2)")
-        plot(reports, "max_infoset_regret", "max information-set regret", Path(f"{stem}-infoset-regret.png"),
-             f"Leduc {args.ranks}: refinement measure (Kroer, Farina & Sandholm 2017, Figure 3)")
+        plot(
+            reports,
+            "exploitability",
+            "sum of regrets (NashConv), unperturbed game",
+            Path(f"{stem}-nashconv.png"),
+            f"Leduc {args.ranks}: convergence to Nash equilibrium (Kroer, Farina & Sandholm 2017, Figure 2)",
+        )
+        plot(
+            reports,
+            "max_infoset_regret",
+            "max information-set regret",
+            Path(f"{stem}-infoset-regret.png"),
+            f"Leduc {args.ranks}: refinement measure (Kroer, Farina & Sandholm 2017, Figure 3)",
+        )
         if any(r.points[-1].perturbed_exploitability is not None for r in reports.values()):
-            plot({k: r for k, r in reports.items() if r.points[-1].perturbed_exploitability is not None},
-                 "perturbed_exploitability", "NashConv in its own eps-perturbed game",
-                 Path(f"{stem}-perturbed.png"), f"Leduc {args.ranks}: perturbed EGT measured in the game it solves")
+            plot(
+                {k: r for k, r in reports.items() if r.points[-1].perturbed_exploitability is not None},
+                "perturbed_exploitability",
+                "NashConv in its own eps-perturbed game",
+                Path(f"{stem}-perturbed.png"),
+                f"Leduc {args.ranks}: perturbed EGT measured in the game it solves",
+            )
         Path(f"{stem}.md").write_text(md)
         Path(f"{stem}.json").write_text(json.dumps({k: r.to_json() for k, r in reports.items()}, indent=1))
         print(f"wrote {stem}.md, .json, -nashconv.png, -infoset-regret.png", file=sys.stderr)

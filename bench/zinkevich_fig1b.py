@@ -20,6 +20,7 @@ sampling and iterations x 2 x (tree nodes) for CFR (each iteration passes the tr
 
 Writes ``bench/results/zinkevich-fig1b-YYYY-MM-DD.{md,json,png}``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,34 +67,54 @@ def main() -> int:
         infosets = sum(tree.num_infosets)
         print(f"ranks {r}: {infosets:,} information sets, {tree.num_nodes:,} nodes", file=sys.stderr, flush=True)
         cfr_it, cfr_work = iterations_to(tree, RegretMinimizer(tree, "cfr"), args.level, args.cap)
-        cs = [iterations_to(tree, MonteCarloCFR(tree, "chance", seed=s), args.level, args.cap)
-              for s in range(args.seeds)]
+        cs = [
+            iterations_to(tree, MonteCarloCFR(tree, "chance", seed=s), args.level, args.cap) for s in range(args.seeds)
+        ]
         hit = [c for c in cs if c[0] is not None]
-        rows.append({"ranks": r, "infosets": infosets, "nodes": tree.num_nodes, "cfr_iterations": cfr_it,
-                     "cfr_work": cfr_work, "cs_iterations": statistics.median(c[0] for c in hit) if hit else None,
-                     "cs_work": statistics.median(c[1] for c in hit) if hit else None,
-                     "cs_runs": [c[0] for c in cs], "cs_reached": len(hit)})
+        rows.append(
+            {
+                "ranks": r,
+                "infosets": infosets,
+                "nodes": tree.num_nodes,
+                "cfr_iterations": cfr_it,
+                "cfr_work": cfr_work,
+                "cs_iterations": statistics.median(c[0] for c in hit) if hit else None,
+                "cs_work": statistics.median(c[1] for c in hit) if hit else None,
+                "cs_runs": [c[0] for c in cs],
+                "cs_reached": len(hit),
+            }
+        )
         print(rows[-1], file=sys.stderr, flush=True)
     day, out, lines = report.start(args.out_dir, "Zinkevich et al. (2007), Figure 1(b) in miniature")
     stem = out / f"zinkevich-fig1b-{day}"
-    fmt = (lambda v: "-" if v is None else f"{v:,.0f}")
+    fmt = lambda v: "-" if v is None else f"{v:,.0f}"
     lines += [
-             f"- iterations until the average strategy's exploitability is at most {args.level:g} (chance "
-             f"sampling: median of {args.seeds} seeds); work: nodes visited (CFR: 2 x tree nodes per iteration)",
-             "", "| leduc ranks | information sets | nodes | CFR iterations | chance-sampled iterations | "
-             "ratio CS / CFR | CFR work | CS work |", "|---|---|---|---|---|---|---|---|"]
+        f"- iterations until the average strategy's exploitability is at most {args.level:g} (chance "
+        f"sampling: median of {args.seeds} seeds); work: nodes visited (CFR: 2 x tree nodes per iteration)",
+        "",
+        "| leduc ranks | information sets | nodes | CFR iterations | chance-sampled iterations | "
+        "ratio CS / CFR | CFR work | CS work |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for row in rows:
-        ratio = (f"{row['cs_iterations'] / row['cfr_iterations']:.0f}"
-                 if row["cs_iterations"] and row["cfr_iterations"] else "-")
-        lines.append(f"| {row['ranks']} | {row['infosets']:,} | {row['nodes']:,} | {fmt(row['cfr_iterations'])} | "
-                     f"{fmt(row['cs_iterations'])} ({row['cs_reached']}/{args.seeds}) | {ratio} | "
-                     f"{fmt(row['cfr_work'])} | {fmt(row['cs_work'])} |")
+        ratio = (
+            f"{row['cs_iterations'] / row['cfr_iterations']:.0f}"
+            if row["cs_iterations"] and row["cfr_iterations"]
+            else "-"
+        )
+        lines.append(
+            f"| {row['ranks']} | {row['infosets']:,} | {row['nodes']:,} | {fmt(row['cfr_iterations'])} | "
+            f"{fmt(row['cs_iterations'])} ({row['cs_reached']}/{args.seeds}) | {ratio} | "
+            f"{fmt(row['cfr_work'])} | {fmt(row['cs_work'])} |"
+        )
     stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
     stem.with_suffix(".json").write_text(json.dumps({"level": args.level, "rows": rows}, indent=1))
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+
         fig, axes = plt.subplots(1, 2, figsize=(10, 4))
         xs = [row["infosets"] for row in rows]
         for key, label in (("cfr", "CFR"), ("cs", "chance-sampled CFR")):

@@ -5,8 +5,10 @@ compile; the double-oracle loop itself never needs it.
 
 References:
 
-- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information", JAIR.
+- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games
+  with Imperfect Information", JAIR.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -30,8 +32,10 @@ def extended_profile(tree: Tree, strategies: list) -> Profile:
             if probs is None:
                 probs = [Fraction(1)] + [Fraction(0)] * (n - 1)
             elif len(probs) != n:
-                raise StrategyError(f"player {p}'s strategy gives {len(probs)} probabilities at information set "
-                                    f"{tree.infoset_key[m]!r}, which has {n} actions in {tree.name!r}")
-            b[f:f + n] = [Fraction(x) for x in probs]
+                raise StrategyError(
+                    f"player {p}'s strategy gives {len(probs)} probabilities at information set "
+                    f"{tree.infoset_key[m]!r}, which has {n} actions in {tree.name!r}"
+                )
+            b[f : f + n] = [Fraction(x) for x in probs]
         out.append(b)
     return Profile(out)

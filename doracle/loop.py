@@ -3,7 +3,7 @@
 Start from the restricted game of both players' default pure strategies (the first action
 everywhere). Repeat: solve the restricted game's sequence-form LP (``seqform.solve``, certified
 exactly); extend each player's restricted strategy by its default strategy outside the restricted
-game; compute both best responses in the full game (``bestresponse``); the best-response values
+game; compute both best responses in the full game (``doracle.oracle``); the best-response values
 bound the game value (player 0's best response from above, player 1's from below); add the
 best responses' sequences. Stop when the bounds meet (gap <= ``tolerance``; 0 means exactly).
 Exact throughout: the LP solutions are certified rationals, and the best responses are exact.
@@ -11,26 +11,29 @@ Exact throughout: the LP solutions are certified rationals, and the best respons
 References:
 
 - Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
-- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information", JAIR.
+- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games
+  with Imperfect Information", JAIR.
 """
+
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
-from seqform.exact.certificate import DEFAULT_EXACT_LIMIT
 from seqform.errors import SolverError, UnsupportedGameError
-from seqform.result import Result
+from seqform.exact.certificate import DEFAULT_EXACT_LIMIT
 from seqform.model.game import Game
-from seqform.solve import solve as seqform_solve
 from seqform.model.tree import compile_tree
+from seqform.result import Result
+from seqform.solve import solve as seqform_solve
 
 from .oracle import best_response
 from .restricted import RestrictedGame
 
 
-@dataclass
+@dataclass(kw_only=True)
 class DoubleOracleResult(Result):
     """``value`` (exact when ``converged`` with the bounds equal), ``lower`` / ``upper`` bounds
     (None until that player's best response has been computed),
@@ -38,56 +41,92 @@ class DoubleOracleResult(Result):
     leaves, seconds), ``profile`` (per player, the restricted-game strategy with the best
     guarantee found: the one whose opponent best response gave that player's bound, as {key:
     probabilities over the original actions}; with the first action at every other information
-    set (``extend.extended_profile``) it is an equilibrium of the full game when the bounds meet),
+    set (``doracle.extend.extended_profile``) it is an equilibrium of the full game when the bounds meet),
     ``action_labels`` (per player, {key: the labels of the original actions}), ``converged``,
     ``seconds`` ({"total": ...}); ``source``: the game solved (to build the full strategy on
     its tree, ``strategy_profile``)."""
 
-    game: str
-    value: Fraction | None
-    lower: Fraction | None
-    upper: Fraction | None
     iterations: int
     converged: bool
     history: list = field(default_factory=list)
-    profile: list = field(default_factory=list)
+    profile: list = field(default_factory=list)  # type: ignore[assignment]  # restricted strategies, not a Profile
     action_labels: list = field(default_factory=list)
-    seconds: dict = field(default_factory=dict)
     interrupted: bool = False  # stopped by Ctrl-C: the bounds so far
-    source: object = field(default=None, repr=False)
-    method = "doracle"
+    source: Game | None = field(default=None, repr=False)
+    method: str = "doracle"
 
-    @property
-    def value_float(self) -> float | None:
-        return float(self.value) if self.value is not None else None
+    def __post_init__(self) -> None:
+        # the common fields this result derives: the value's float, and ``certified``: the bounds
+        # met (both exact best responses in the full game agree with the value)
+        self.value_float = float(self.value) if self.value is not None else None
+        self.certified = self.value is not None
 
-    @property
-    def certified(self) -> bool:
-        """The bounds met: both exact best responses in the full game agree with the value."""
-        return self.value is not None
+    def strategy_on_tree(self):
+        """The restricted strategies completed by the first action elsewhere (``doracle.extend``), and the
+        full game's compiled tree they are on (built here: only for games small enough to
+        compile); ``(None, None)`` without the game."""
+        if self.source is None:
+            return None, None
+        from seqform.model.tree import compile_tree
+
+        from .extend import extended_profile
+
+        tree = compile_tree(self.source)
+        return tree, extended_profile(tree, self.profile)
 
     def strategy_profile(self):
-        """The restricted strategies completed by the first action elsewhere (``extend``), on the
-        full game's compiled tree (built here: only for games small enough to compile)."""
-        if self.source is None:
-            return None
-        from seqform.model.tree import compile_tree
-        from .extend import extended_profile
-        self.tree = compile_tree(self.source)
-        return extended_profile(self.tree, self.profile)
+        """The full game's profile of ``strategy_on_tree`` (None without the game)."""
+        return self.strategy_on_tree()[1]
+
+    def restricted_strategies(self) -> list:
+        """Per player, {repr(key): {action label: probability as a string}}: the restricted
+        strategies as the command line prints them (the first action at every other information
+        set)."""
+        return [
+            {repr(k): dict(zip(self.action_labels[p][k], map(str, probs))) for k, probs in self.profile[p].items()}
+            for p in (0, 1)
+        ]
 
     def json_fields(self) -> dict:
         last = self.history[-1] if self.history else {}
-        return {"iterations": self.iterations, "restricted_nodes": last.get("restricted_nodes"),
-                "interrupted": self.interrupted}
+        return {
+            "iterations": self.iterations,
+            "restricted_nodes": last.get("restricted_nodes"),
+            "interrupted": self.interrupted,
+        }
+
+    def summary(self) -> str:
+        last = self.history[-1] if self.history else {}
+        lines = [
+            f"game            {self.game}",
+            f"method          double oracle, {self.iterations} iterations; last restricted game "
+            f"{last.get('restricted_nodes', 0):,} nodes",
+        ]
+        if self.value is not None:
+            lines.append(f"value           {self.value}  (= {float(self.value):.12g}, player 0)")
+            lines.append("certificate     exact: both players' exact best responses in the full game meet at the value")
+        else:
+            lo = "?" if self.lower is None else f"{float(self.lower):.12g}"
+            hi = "?" if self.upper is None else f"{float(self.upper):.12g}"
+            lines.append(f"value           not converged: {lo} <= value <= {hi}")
+        lines.append(f"seconds         total {self.seconds['total']:.3f}")
+        if self.interrupted:
+            lines.append("interrupted     (the bounds found before Ctrl-C)")
+        return "\n".join(lines)
 
 
 MODES = ("both", "alternating")
 
 
-def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both", max_iterations: int = 10_000,
-                  time_limit: float | None = None, progress=None,
-                  exact_limit: int = DEFAULT_EXACT_LIMIT) -> DoubleOracleResult:
+def double_oracle(
+    game: Game,
+    tolerance: Fraction | float = 0,
+    mode: str = "both",
+    max_iterations: int = 10_000,
+    time_limit: float | None = None,
+    progress=None,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+) -> DoubleOracleResult:
     """Solve a two-player zero-sum game by double oracle, with exact bounds on its value.
 
     The double-oracle algorithm (Bosansky, Kiekintveld, Lisy & Pechoucek 2014, "An Exact
@@ -143,13 +182,14 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
     if mode not in MODES:
         raise SolverError(f"unknown double-oracle mode {mode!r}; choose one of {', '.join(MODES)}")
     if game.num_players != 2:
-        raise UnsupportedGameError(f"{game.name!r} has {game.num_players} players; double oracle solves "
-                                   f"two-player zero-sum games")
+        raise UnsupportedGameError(
+            f"{game.name!r} has {game.num_players} players; double oracle solves two-player zero-sum games"
+        )
     say = progress or (lambda msg: None)
     t0 = time.perf_counter()
     tol = Fraction(tolerance)
     choice: list = [{}, {}]  # each player's latest best response: tried first by the next one
-    leaf_values: dict = {}   # temporary leaves' values, by path (restricted.py)
+    leaf_values: dict = {}  # temporary leaves' values, by path (restricted.py)
     sequences = _default_sequences(game)
     bound: list = [None, None]  # [upper (player 0's best response), lower (minus player 1's)]
     history: list = []
@@ -164,13 +204,15 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
             rg = RestrictedGame(game, sequences, leaf_values)
             tree = compile_tree(rg)
             sol = seqform_solve(tree, exact_limit=exact_limit)
-            if sol.certified:
+            if sol.certified and sol.exact_profile is not None:
                 behaviour = sol.exact_profile.behaviour
             else:
                 # the bounds stay exact (exact best responses to the strategies actually played),
                 # but an uncertified restricted solution may never close the gap to exactly 0
-                say(f"iteration {it}: the restricted game's certificate failed; going on with its floating-point "
-                    f"strategies, made exact and normalised")
+                say(
+                    f"iteration {it}: the restricted game's certificate failed; going on with its floating-point "
+                    f"strategies, made exact and normalised"
+                )
                 behaviour = [_exact_behaviour(tree, p, sol.profile.behaviour[p]) for p in (0, 1)]
             strat = [_to_original(rg, tree, behaviour[p], p) for p in (0, 1)]
             for (p, key), (labels, _) in rg.kept_actions.items():
@@ -191,14 +233,24 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
                 br_nodes += br.nodes
             upper, lower = bound
             gap = None if upper is None or lower is None else upper - lower
-            history.append({"iteration": it, "restricted_nodes": tree.num_nodes,
-                            "restricted_sequences": list(tree.num_sequences),
-                            "value": sol.value if sol.value is not None else sol.value_float,
-                            "lower": lower, "upper": upper, "temporary_leaves": rg.temporary_leaves,
-                            "leaf_searches": rg.leaf_searches, "best_response_nodes": br_nodes,
-                            "seconds": time.perf_counter() - t0})
-            say(f"iteration {it}: restricted game {tree.num_nodes:,} nodes, value {sol.value_float:.9g}, "
-                f"bounds [{_f(lower)}, {_f(upper)}], gap {_f(gap)}")
+            history.append(
+                {
+                    "iteration": it,
+                    "restricted_nodes": tree.num_nodes,
+                    "restricted_sequences": list(tree.num_sequences),
+                    "value": sol.value if sol.value is not None else sol.value_float,
+                    "lower": lower,
+                    "upper": upper,
+                    "temporary_leaves": rg.temporary_leaves,
+                    "leaf_searches": rg.leaf_searches,
+                    "best_response_nodes": br_nodes,
+                    "seconds": time.perf_counter() - t0,
+                }
+            )
+            say(
+                f"iteration {it}: restricted game {tree.num_nodes:,} nodes, value {sol.value_float:.9g}, "
+                f"bounds [{_f(lower)}, {_f(upper)}], gap {_f(gap)}"
+            )
             if gap is not None and gap <= tol:
                 converged = True
                 break
@@ -214,9 +266,20 @@ def double_oracle(game: Game, tolerance: Fraction | float = 0, mode: str = "both
         interrupted = True
     upper, lower = bound
     value = lower if converged and upper == lower else None
-    return DoubleOracleResult(game.name, value, lower, upper, it, converged, history, profile,
-                              action_labels=action_labels, seconds={"total": time.perf_counter() - t0},
-                              interrupted=interrupted, source=game)
+    return DoubleOracleResult(
+        game=game.name,
+        value=value,
+        lower=lower,
+        upper=upper,
+        iterations=it,
+        converged=converged,
+        history=history,
+        profile=profile,
+        action_labels=action_labels,
+        seconds={"total": time.perf_counter() - t0},
+        interrupted=interrupted,
+        source=game,
+    )
 
 
 def _f(x) -> str:
@@ -229,9 +292,9 @@ def _exact_behaviour(tree, player: int, floats) -> list:
     b = [Fraction(1)] + [Fraction(0)] * (len(floats) - 1)
     for m in tree.player_infosets[player].tolist():
         f, n = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
-        raw = [Fraction(max(float(x), 0.0)) for x in floats[f:f + n]]
+        raw = [Fraction(max(float(x), 0.0)) for x in floats[f : f + n]]
         total = sum(raw)
-        b[f:f + n] = [x / total for x in raw] if total else [Fraction(1, n)] * n
+        b[f : f + n] = [x / total for x in raw] if total else [Fraction(1, n)] * n
     return b
 
 
@@ -253,7 +316,7 @@ def _to_original(rg: RestrictedGame, tree, behaviour, player: int) -> dict:
 def _default_sequences(game: Game) -> list:
     """Both players' sequences under the default profile (first action everywhere), chance expanded."""
     seqs = [{()}, {()}]
-    stack = [(game.root(), ((), ()))]
+    stack: list[tuple[Any, tuple[tuple, ...]]] = [(game.root(), ((), ()))]
     while stack:
         h, s = stack.pop()
         p = game.player(h)

@@ -36,18 +36,20 @@ returned value is a ``Fraction``.
 References:
 
 - Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
-- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information", JAIR.
+- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games
+  with Imperfect Information", JAIR.
 """
+
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Hashable, Mapping, Sequence
 
 import flint
 
-from seqform.exact.rationals import fmpq_of
 from seqform.errors import GameError, StrategyError
+from seqform.exact.rationals import fmpq_of
 from seqform.model.game import CHANCE, TERMINAL, Game
 
 
@@ -68,9 +70,15 @@ class BestResponse:
     pruned: int = 0
 
 
-def best_response(game: Game, player: int, strategy: Mapping[Hashable, Sequence], *,
-                  max_nodes: int | None = None, prune: bool = True,
-                  hint: Mapping[Hashable, int] | None = None) -> BestResponse:
+def best_response(
+    game: Game,
+    player: int,
+    strategy: Mapping[Hashable, Sequence],
+    *,
+    max_nodes: int | None = None,
+    prune: bool = True,
+    hint: Mapping[Hashable, int] | None = None,
+) -> BestResponse:
     """A best response of ``player`` (0 or 1) in the two-player ``game`` to the opponent's
     behavioural ``strategy``: information-set key -> probabilities aligned with ``game.actions``
     there (exact numbers); a key it lacks plays its first action. ``max_nodes`` bounds the search
@@ -78,8 +86,9 @@ def best_response(game: Game, player: int, strategy: Mapping[Hashable, Sequence]
     has none). ``hint``: information-set key -> the action to try first (e.g. the previous best
     response). See the module docstring."""
     if game.num_players != 2 or player not in (0, 1):
-        raise GameError(f"best_response: a two-player game and player 0 or 1 (got {game.num_players} players, "
-                        f"player {player})")
+        raise GameError(
+            f"best_response: a two-player game and player 0 or 1 (got {game.num_players} players, player {player})"
+        )
     root = game.root()
     bounded = prune and game.utility_bound(root, player) is not None
     search = _Search(game, player, strategy, max_nodes, bounded, hint or {})
@@ -90,12 +99,14 @@ def best_response(game: Game, player: int, strategy: Mapping[Hashable, Sequence]
         ps = search.parent_of[key]
         if ps in played and key in search.choice:
             played.add(ps + ((key, search.choice[key]),))
-    return BestResponse(player, Fraction(int(value.p), int(value.q)), search.choice, played, search.count,
-                        search.pruned)
+    return BestResponse(
+        player, Fraction(int(value.p), int(value.q)), search.choice, played, search.count, search.pruned
+    )
 
 
-def state_value(game: Game, state, player: int, strategy: Mapping[Hashable, Sequence] | None = None, *,
-                prune: bool = True) -> Fraction:
+def state_value(
+    game: Game, state, player: int, strategy: Mapping[Hashable, Sequence] | None = None, *, prune: bool = True
+) -> Fraction:
     """The best-response value of ``player`` below ``state`` (the search of ``best_response``
     started at ``state`` with weight 1): what ``player`` gets at ``state`` when it knows it is
     there and the opponent plays its extended ``strategy`` (default: its first action
@@ -109,13 +120,12 @@ def state_value(game: Game, state, player: int, strategy: Mapping[Hashable, Sequ
 class _Search:
     """The state of one best-response search (module docstring)."""
 
-    def __init__(self, game: Game, player: int, strategy: Mapping, max_nodes: int | None, bounded: bool,
-                 hint: Mapping):
+    def __init__(self, game: Game, player: int, strategy: Mapping, max_nodes: int | None, bounded: bool, hint: Mapping):
         self.game, self.player, self.strategy = game, player, strategy
         self.max_nodes, self.bounded, self.hint = max_nodes, bounded, hint
-        self.probs: dict = {}      # opponent's information-set key -> fmpq probabilities (converted once)
+        self.probs: dict = {}  # opponent's information-set key -> fmpq probabilities (converted once)
         self.parent_of: dict = {}  # responder's information-set key -> its parent sequence
-        self.order: list = []      # responder's information sets in discovery order (parents first)
+        self.order: list = []  # responder's information sets in discovery order (parents first)
         self.choice: dict = {}
         self.count = 0
         self.pruned = 0
@@ -130,8 +140,9 @@ class _Search:
                 got = ((0, flint.fmpq(1)),)
             else:
                 if len(raw) != n:
-                    raise StrategyError(f"the strategy gives {len(raw)} probabilities at information set "
-                                        f"{key!r}, which has {n} actions")
+                    raise StrategyError(
+                        f"the strategy gives {len(raw)} probabilities at information set {key!r}, which has {n} actions"
+                    )
                 got = tuple((a, fmpq_of(p)) for a, p in enumerate(raw) if p)
             self.probs[key] = got
         return got
@@ -173,8 +184,10 @@ class _Search:
                         self.parent_of[key] = seq
                         self.order.append(key)
                     elif known != seq:
-                        raise GameError(f"best_response: information set {key!r} of player {me} is reached "
-                                        f"after different own sequences (imperfect recall)")
+                        raise GameError(
+                            f"best_response: information set {key!r} of player {me} is reached "
+                            f"after different own sequences (imperfect recall)"
+                        )
                     nodes = groups[key] = []
                 nodes.append((h, w))
             else:

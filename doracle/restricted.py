@@ -7,7 +7,7 @@ action index) pairs, closed under prefixes). Played from the root:
 * at a decision node of player i whose own sequence is s, only the actions a with s + (key, a) in
   i's set are kept; perfect recall makes this the same at every node of an information set;
 * a decision node where no action is kept is a *temporary leaf*. Its utility is the best-response
-  value there of the other player (``bestresponse.state_value``) when the player to move follows
+  value there of the other player (``doracle.oracle.state_value``) when the player to move follows
   its default strategy (the first action) below it: the extended strategy of the player to move,
   which has no restricted sequence below the leaf. This is the paper's choice: it makes the
   restricted game optimistic for the player who is not to move, so that when neither best
@@ -22,8 +22,10 @@ compiles and solves it.
 References:
 
 - Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
-- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games with Imperfect Information", JAIR.
+- Bosansky, Kiekintveld, Lisy & Pechoucek (2014), "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form Games
+  with Imperfect Information", JAIR.
 """
+
 from __future__ import annotations
 
 from seqform.model.game import CHANCE, TERMINAL, Game
@@ -57,8 +59,10 @@ class RestrictedGame(Game):
         if got is None:
             labels = tuple(self.game.actions(h))
             mine = self.sequences[p]
-            got = self.kept_actions[p, key] = (labels, tuple(a for a in range(len(labels))
-                                                             if seqs[p] + ((key, a),) in mine))
+            got = self.kept_actions[p, key] = (
+                labels,
+                tuple(a for a in range(len(labels)) if seqs[p] + ((key, a),) in mine),
+            )
         return got[1]
 
     def root(self):

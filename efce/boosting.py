@@ -27,13 +27,14 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
 import itertools
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -62,8 +63,17 @@ class Boosting:
     lambda aggregates this object keeps in step with its own lambda. ``rmax``: the payoff range
     that bounds every regret. ``exact``: expectations are exact (see the module docstring)."""
 
-    def __init__(self, model, rmax: float, *, exact: bool, line_search: bool = True, step_cap: float = 10.0,
-                 ess_min: float = 0.5, corrective: bool = False):
+    def __init__(
+        self,
+        model,
+        rmax: float,
+        *,
+        exact: bool,
+        line_search: bool = True,
+        step_cap: float = 10.0,
+        ess_min: float = 0.5,
+        corrective: bool = False,
+    ):
         self.model = model
         self.rmax = rmax
         self.exact = exact
@@ -71,13 +81,13 @@ class Boosting:
         self.step_cap = step_cap
         self.ess_min = ess_min
         self.corrective = corrective
-        self._lam = np.zeros(64)   # grown by doubling; the first ``count`` are the recorded deviations'
+        self._lam = np.zeros(64)  # grown by doubling; the first ``count`` are the recorded deviations'
         self.count = 0
 
     @property
     def lam(self) -> np.ndarray:
         """The recorded deviations' lambdas, in the model's order (a view)."""
-        return self._lam[:self.count]
+        return self._lam[: self.count]
 
     def assess(self, sample) -> Assessment:
         """r* and its deviation on ``sample`` (its ``stats`` weighted by its ``weights``), with the
@@ -165,8 +175,15 @@ class Rounds:
     history: list = field(default_factory=list)
 
 
-def run_rounds(source, boost: Boosting, limits: Limits, every: float, say: Callable[[str], None],
-               memory_now: Callable[[], int | None], t0: float) -> Rounds:
+def run_rounds(
+    source,
+    boost: Boosting,
+    limits: Limits,
+    every: float,
+    say: Callable[[str], None],
+    memory_now: Callable[[], int | None],
+    t0: float,
+) -> Rounds:
     """The boosting rounds (Dudik & Gordon 2009, section 3): each takes the sample ``source``
     (``efce.samplesources``) gives it, reads it (``Boosting.assess``), stops at a limit or moves
     one coordinate of lambda (``Boosting.update``). A progress line goes to ``say`` at most every
@@ -182,16 +199,27 @@ def run_rounds(source, boost: Boosting, limits: Limits, every: float, say: Calla
             seen = boost.assess(sample)
             run.initial = seen.regret if run.initial is None else run.initial
             run.max_regret, run.rounds = seen.regret, t
-            run.history.append({"round": t, "regret": seen.regret, "overshoot": seen.overshoot,
-                                "sample": len(sample.weights), "ess": ess, "deviations": boost.count,
-                                "seconds": time.perf_counter() - t0, "memory": memory_now()})
+            run.history.append(
+                {
+                    "round": t,
+                    "regret": seen.regret,
+                    "overshoot": seen.overshoot,
+                    "sample": len(sample.weights),
+                    "ess": ess,
+                    "deviations": boost.count,
+                    "seconds": time.perf_counter() - t0,
+                    "memory": memory_now(),
+                }
+            )
             now = time.perf_counter()
             if now - last_say >= every:
                 last_say = now
                 share = seen.regret / run.initial if run.initial else 0
-                say(f"round {t}: largest regret {seen.regret:.4g} ({share:.3g} of the first), overshoot "
+                say(
+                    f"round {t}: largest regret {seen.regret:.4g} ({share:.3g} of the first), overshoot "
                     f"{seen.overshoot:.3g}, sample {len(sample.weights)} (effective {ess:.0f}), deviations "
-                    f"{boost.count}, {now - t0:.0f} s")
+                    f"{boost.count}, {now - t0:.0f} s"
+                )
             if limits.reached(seen, run.initial):
                 run.converged, run.stopped_by = True, "target"
                 break
@@ -213,9 +241,10 @@ def refit(model, stats, S: np.ndarray, lam: np.ndarray) -> np.ndarray:
     steps alone can zig-zag for thousands of rounds between deviations that pull the same profiles
     opposite ways; the limit is the same."""
     from scipy.optimize import minimize
-    Rm = np.column_stack([model.deviation_regrets(stats, d) for d in model.devs])   # (profiles, deviations)
+
+    Rm = np.column_stack([model.deviation_regrets(stats, d) for d in model.devs])  # (profiles, deviations)
     lam0 = np.asarray(lam, dtype=float)
-    base = model.energy(S) + Rm @ lam0          # w . u(s), the part of the energy lambda does not move
+    base = model.energy(S) + Rm @ lam0  # w . u(s), the part of the energy lambda does not move
 
     def dual(x):
         e = base - Rm @ x
@@ -223,8 +252,15 @@ def refit(model, stats, S: np.ndarray, lam: np.ndarray) -> np.ndarray:
         q = np.exp(e - top)
         z = q.sum()
         return math.log(z) + top, -(q @ Rm) / z
-    got = minimize(dual, lam0, jac=True, method="L-BFGS-B", bounds=[(0.0, None)] * len(lam0),
-                   options={"maxiter": 500, "ftol": 1e-15, "gtol": 1e-12})
+
+    got = minimize(
+        dual,
+        lam0,
+        jac=True,
+        method="L-BFGS-B",
+        bounds=[(0.0, None)] * len(lam0),
+        options={"maxiter": 500, "ftol": 1e-15, "gtol": 1e-12},
+    )
     new = got.x if got.fun <= dual(lam0)[0] else lam0
     return new - lam0
 
@@ -260,7 +296,7 @@ def line_search(om: np.ndarray, rs: np.ndarray, lo: float, hi: float, step0: flo
         return -m1, float(e @ (r * r)) / tot - m1 * m1
 
     a0, b0 = lo, hi
-    if moments(hi)[0] <= 0:       # still descending at the cap: the cap
+    if moments(hi)[0] <= 0:  # still descending at the cap: the cap
         x = hi
     elif moments(lo)[0] >= 0:
         x = lo
@@ -289,6 +325,7 @@ def _ess_truncated(om: np.ndarray, rs: np.ndarray, step0: float, x: float, ess_f
     def keeps(t: float) -> bool:
         z = lw - t * rs
         return effective_size(np.exp(z - z.max())) >= ess_floor
+
     if keeps(x):
         return x
     if not keeps(step0):

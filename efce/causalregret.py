@@ -29,6 +29,7 @@ References:
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 - Gordon, Greenwald & Marks (2008), "No-Regret Learning in Convex Games", ICML.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -75,13 +76,14 @@ def causal_regrets(prof: Profiles, p) -> list:
         kids, under = player_structure(tree, n)
         infoset_of = {s: int(tree.seq_infoset[n][s]) for s in range(1, tree.num_sequences[n])}
         leaves_under = {m: [z for z in range(T) if seqs[n][z] in under[m]] for m in under}
-        W: dict = {}      # trigger sequence -> {leaf: weight}
-        base: dict = {}   # trigger sequence -> the recommendations' own payoff on those leaves
+        W: dict = {}  # trigger sequence -> {leaf: weight}
+        base: dict = {}  # trigger sequence -> the recommendations' own payoff on those leaves
         for k, pk in support:
             s = prof.profile(k)
             own = prof.plans[n][s[n]]
-            reach = [chance[z] if all(seqs[m][z] in prof.plans[m][s[m]] for m in range(N) if m != n) else 0
-                     for z in range(T)]
+            reach = [
+                chance[z] if all(seqs[m][z] in prof.plans[m][s[m]] for m in range(N) if m != n) else 0 for z in range(T)
+            ]
             for sig in own:
                 if sig == 0:
                     continue

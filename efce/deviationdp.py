@@ -27,8 +27,10 @@ recommended, played) switch by brute force over the game's payoff tables.
 References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
-- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity", Mathematics of Operations Research.
+- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity",
+  Mathematics of Operations Research.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -111,7 +113,7 @@ class CausalDeviationDP:
     def __init__(self, items: list, ntrig: int) -> None:
         self.ntrig = int(ntrig)
         self.items = list(items)
-        ordered = sorted(self.items, key=lambda x: -x.depth)    # stable: the model's order within a depth
+        ordered = sorted(self.items, key=lambda x: -x.depth)  # stable: the model's order within a depth
         self.levels = []
         k = 0
         while k < len(ordered):
@@ -167,7 +169,7 @@ class CausalDeviationDP:
         while stack:
             m = stack.pop()
             x = self.item_of[(t, m)]
-            b = int(np.argmax(val[x.start:x.start + x.size]))
+            b = int(np.argmax(val[x.start : x.start + x.size]))
             choice[m] = b
             pairs.append(x.start + b)
             stack.extend(self.below.get(x.start + b, ()))

@@ -16,18 +16,20 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
 import signal
 import threading
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 import scipy.sparse as sp
 
-from .family import SampleStats
+from .family import Model, SampleStats
 
-_MODEL = None   # the worker process's model of q_lambda
+_MODEL: Model | None = None  # the worker process's model of q_lambda
 
 
 def _start(make, game, w, engine) -> None:
@@ -46,6 +48,7 @@ def _draw(S: np.ndarray, L: np.ndarray, Lam: np.ndarray, sweeps: int, seed: int,
     """Advance the chains S (rows) by ``sweeps`` Gibbs sweeps of q_lambda; with their
     statistics when asked."""
     m = _MODEL
+    assert m is not None  # set by _start, the worker's initializer
     m.L[:] = L
     m.Lam[:] = Lam
     rng = np.random.default_rng(seed)
@@ -64,8 +67,9 @@ class DrawPool:
     def __init__(self, make, game, w, engine: str | None, workers: int):
         # here, not at the top: the workers import this module, and need none of seqform.study
         from seqform.spawnpool import spawn_pool, stop_broken_pool
+
         self.workers = workers
-        self.pending = None
+        self.pending: tuple[list[Future], np.ndarray, np.ndarray] | None = None  # (futures, L, Lam)
         self.ex = spawn_pool(workers, _start, (make, game, np.asarray(w, dtype=float), engine))
         # Start every worker now, with SIGINT ignored while they are spawned: a spawned child
         # keeps an ignored SIGINT through exec, so Ctrl-C cannot interrupt its imports before its
@@ -93,8 +97,11 @@ class DrawPool:
         # parent fitting on (overlap) may have moved lambda in place. S needs none: with a pool the
         # sampler replaces S when a draw is collected and never sweeps it in place.
         L, Lam = model.L.copy(), model.Lam.copy()
-        futs = [self.ex.submit(_draw, S[a:b], L, Lam, sweeps, int(rng.integers(2**63)), stats)
-                for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+        futs = [
+            self.ex.submit(_draw, S[a:b], L, Lam, sweeps, int(rng.integers(2**63)), stats)
+            for a, b in zip(cuts[:-1], cuts[1:])
+            if b > a
+        ]
         self.pending = (futs, L, Lam)
 
     def ready(self) -> bool:
@@ -103,6 +110,8 @@ class DrawPool:
 
     def collect(self) -> tuple:
         """(S advanced, its SampleStats or None, the L and Lam it was drawn with), waited for."""
+        if self.pending is None:
+            raise RuntimeError("DrawPool.collect: no draw is pending")
         futs, L, Lam = self.pending
         self.pending = None
         return (*_stacked([f.result() for f in futs]), L, Lam)
@@ -123,5 +132,9 @@ def _stacked(done: list) -> tuple:
     if done[0][1] is None:
         return S, None
     st = [d[1] for d in done]
-    return S, SampleStats(sp.vstack([x.G for x in st]).tocsr(), sp.vstack([x.B for x in st]).tocsr(),
-                          np.vstack([x.U for x in st]), None if st[0].S is None else np.vstack([x.S for x in st]))
+    return S, SampleStats(
+        sp.vstack([x.G for x in st]).tocsr(),
+        sp.vstack([x.B for x in st]).tocsr(),
+        np.vstack([x.U for x in st]),
+        None if st[0].S is None else np.vstack([x.S for x in st]),
+    )

@@ -5,7 +5,7 @@ eq. 2, with the exponential cone).
 
 For trigger t = (player n, information set I, action a) the best deviation is a best response
 over n's sub-treeplex rooted at I against sequence payoffs g_t(p) that are linear in p
-(``regret.py``). Its LP dual: max {g^T y : y in the sub-treeplex} = min {v_I : v_J - sum_{K below
+(``efce.causalregret``). Its LP dual: max {g^T y : y in the sub-treeplex} = min {v_I : v_J - sum_{K below
 (J, b)} v_K >= g_(J, b) for every sequence (J, b) at or below I}. So "no deviation for trigger t
 gains" becomes v_I <= baseline_t(p) with those dual constraints: linear in (p, v). Adding p >= 0
 and sum p = 1 gives the EFCE polytope.
@@ -16,13 +16,14 @@ payoffs; or a weight vector; or 0 for feasibility). ``max_entropy`` maximises H(
 uniform over S): a reduced profile standing for m full ones then counts p log m extra
 (``base="full"``); ``base="reduced"`` uses the reduced profiles themselves. Both return the
 distribution, the expected payoffs and the largest causal-deviation regret recomputed by the
-independent dynamic program of ``regret.py`` (exactly, on the solution rounded to rationals).
+independent dynamic program of ``efce.causalregret`` (exactly, on the solution rounded to rationals).
 
 References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 - Forges & von Stengel (2002), "Computationally Efficient Coordination in Game Trees", THEMA working paper.
 """
+
 from __future__ import annotations
 
 import time
@@ -34,11 +35,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.errors import SeqformError, SolverError
+from seqform.exact.rationals import nearest_rational
+from seqform.result import Result
 
 from .causalregret import TriggerRegret, max_regret, player_structure
 from .strategies import Profiles
-from seqform.exact.rationals import nearest_rational
-from seqform.result import Result
 
 #: Clarabel tolerances for the maximum-entropy EFCE (its defaults are 1e-8)
 _TIGHT = {"tol_gap_abs": 1e-10, "tol_gap_rel": 1e-10, "tol_feas": 1e-10}
@@ -79,8 +80,8 @@ def triggers(prof: Profiles) -> list:
         for m in range(N):
             if m != n:
                 reach *= prof.X[m][idx[:, m]][:, seqs[m]]
-        own = prof.X[n][idx[:, n]]                       # (K, sequences of n)
-        own_leaf = own[:, seqs[n]]                       # does n's own plan reach leaf z
+        own = prof.X[n][idx[:, n]]  # (K, sequences of n)
+        own_leaf = own[:, seqs[n]]  # does n's own plan reach leaf z
         for m in tree.player_infosets[n].tolist():
             sub = sorted(under[m])
             pos = {s: i for i, s in enumerate(sub)}
@@ -130,47 +131,72 @@ def _constraints(prof: Profiles, trigs: list, eps: float = 0.0) -> tuple:
     return A_ub, np.array(b_ub), A_eq, np.array([1.0]), nv
 
 
-@dataclass
+@dataclass(kw_only=True)
 class EFCEResult(Result):
     """``p`` (floats, one per reduced profile) and ``p_exact`` (rounded to rationals, summing to 1);
-    ``payoffs`` per player; ``max_regret`` (exact, from ``regret.py``, on ``p_exact``) and the
-    ``worst`` deviation (a ``regret.TriggerRegret``); ``objective``; ``method``."""
+    ``payoffs`` per player; ``max_regret`` (exact, from ``efce.causalregret``, on ``p_exact``) and the
+    ``worst`` deviation (a ``efce.causalregret.TriggerRegret``); ``objective``; ``method``."""
 
     p: np.ndarray
     p_exact: list
     payoffs: list
-    max_regret: Fraction
+    max_regret: Fraction | float
     worst: TriggerRegret
     objective: float
-    method: str
-    game: str = ""
-    seconds: dict = field(default_factory=dict)
     profiles: int = 0
     weights: list | None = None
 
     def json_fields(self) -> dict:
-        # "seconds" stays the total in seconds, as this command's JSON has always had it
-        return {"weights": self.weights, "payoffs": [float(x) for x in self.payoffs],
-                "max_regret": float(self.max_regret), "worst_deviation": self.worst.label,
-                "profiles": self.profiles, "seconds": self.seconds.get("total")}
+        return {
+            "weights": self.weights,
+            "payoffs": [float(x) for x in self.payoffs],
+            "max_regret": float(self.max_regret),
+            "worst_deviation": self.worst.label,
+            "profiles": self.profiles,
+        }
+
+    def summary(self) -> str:
+        return "\n".join(
+            [
+                f"game             {self.game}",
+                f"method           {self.method}" + (f", weights {self.weights}" if self.weights else ""),
+                "payoffs          " + ", ".join(f"player {n}: {float(v):.6g}" for n, v in enumerate(self.payoffs)),
+                f"max regret       {float(self.max_regret):.6g} (exact, best causal deviation)",
+                f"seconds          {self.seconds['total']:.3f}",
+            ]
+        )
 
 
-def _finish(prof: Profiles, p: np.ndarray, objective: float, method: str, max_denominator: int,
-            t0: float) -> EFCEResult:
+def _finish(
+    prof: Profiles, p: np.ndarray, objective: float, method: str, max_denominator: int, t0: float
+) -> EFCEResult:
     p = np.maximum(p, 0.0)
     p = p / p.sum()
     q = [nearest_rational(v, max_denominator) for v in p]
     total = sum(q)
     q = [v / total for v in q]
     worst = max_regret(prof, q)
-    payoffs = [sum((qk * prof.utility_exact[k][n] for k, qk in enumerate(q) if qk), Fraction(0))
-               for n in range(prof.tree.num_players)]
-    return EFCEResult(p, q, payoffs, worst.regret, worst, objective, method, game=prof.tree.name,
-                      seconds={"total": time.perf_counter() - t0}, profiles=prof.count)
+    payoffs = [
+        sum((qk * prof.utility_exact[k][n] for k, qk in enumerate(q) if qk), Fraction(0))
+        for n in range(prof.tree.num_players)
+    ]
+    return EFCEResult(
+        p=p,
+        p_exact=q,
+        payoffs=payoffs,
+        max_regret=worst.regret,
+        worst=worst,
+        objective=objective,
+        method=method,
+        game=prof.tree.name,
+        seconds={"total": time.perf_counter() - t0},
+        profiles=prof.count,
+    )
 
 
-def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**6,
-             trigs: list | None = None, eps: float = 0.0) -> EFCEResult:
+def solve_lp(
+    prof: Profiles, objective="welfare", *, max_denominator: int = 10**6, trigs: list | None = None, eps: float = 0.0
+) -> EFCEResult:
     """Maximise a linear objective over the EFCE polytope with HiGHS.
 
     The polytope of extensive-form correlated equilibria over reduced strategy profiles (von
@@ -218,6 +244,7 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
     """
     t0 = time.perf_counter()
     from seqform.lp.highs import INF, solve_highs
+
     trigs = triggers(prof) if trigs is None else trigs
     A_ub, b_ub, A_eq, b_eq, nv = _constraints(prof, trigs, float(eps))
     K = prof.count
@@ -238,15 +265,17 @@ def solve_lp(prof: Profiles, objective="welfare", *, max_denominator: int = 10**
     row_lower = np.r_[np.full(len(b_ub), -INF), b_eq]
     col_lower = np.r_[np.zeros(K), np.full(nv, -INF)]
     try:
-        res = solve_highs(A, np.r_[c, np.zeros(nv)], col_lower, np.full(K + nv, INF), row_lower, np.r_[b_ub, b_eq],
-                          maximize=True)
+        res = solve_highs(
+            A, np.r_[c, np.zeros(nv)], col_lower, np.full(K + nv, INF), row_lower, np.r_[b_ub, b_eq], maximize=True
+        )
     except SolverError as e:
         raise SolverError(f"HiGHS could not solve the EFCE LP of {prof.tree.name!r}: {e}") from None
     return _finish(prof, res.col_value[:K], float(res.objective), "lp", max_denominator, t0)
 
 
-def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denominator: int = 10**6,
-                trigs: list | None = None) -> EFCEResult:
+def max_entropy(
+    prof: Profiles, weights=None, *, base: str = "full", max_denominator: int = 10**6, trigs: list | None = None
+) -> EFCEResult:
     """Compute the EFCE that maximises entropy plus weighted expected payoffs, with cvxpy.
 
     Maximises H(p) + w . E_p[u] over the EFCE polytope (Dudik & Gordon 2009, "A Sampling-Based
@@ -295,6 +324,7 @@ def max_entropy(prof: Profiles, weights=None, *, base: str = "full", max_denomin
     """
     t0 = time.perf_counter()
     import cvxpy as cp
+
     trigs = triggers(prof) if trigs is None else trigs
     A_ub, b_ub, A_eq, b_eq, nv = _constraints(prof, trigs)
     K = prof.count

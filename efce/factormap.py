@@ -28,10 +28,12 @@ References:
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 - Wainwright & Jordan (2008), "Graphical Models, Exponential Families, and Variational Inference".
 """
+
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -39,6 +41,10 @@ import scipy.sparse as sp
 from seqform.errors import SolverError
 
 from .family import Model
+
+if TYPE_CHECKING:
+    from .polymatrix import PolymatrixModel
+    from .treemodel import TreeModel
 from .leafpaths import leaf_paths
 
 
@@ -75,7 +81,7 @@ class FactorMAP:
         self.cluster_limit = int(cluster_limit)
         M = model.M
         A = np.asarray(model.A, dtype=np.int64)
-        self.xoff = np.concatenate([[0], np.cumsum(A)]).astype(np.int64)   # x[i, a] at xoff[i] + a
+        self.xoff = np.concatenate([[0], np.cumsum(A)]).astype(np.int64)  # x[i, a] at xoff[i] + a
         nx = int(self.xoff[-1])
         if model.kind == "tree":
             self._tree_factors()
@@ -95,7 +101,7 @@ class FactorMAP:
         nrow += F
         # marginal rows: (factor, slot, action): sum of mu over the combinations with that action
         # there, minus x[infoset, action]
-        mrow = nrow + self.marg_row          # (entries,) a row per (factor, slot, action)
+        mrow = nrow + self.marg_row  # (entries,) a row per (factor, slot, action)
         rows.append(mrow)
         cols.append(nx + self.marg_mu)
         vals.append(np.ones(len(mrow)))
@@ -104,8 +110,9 @@ class FactorMAP:
         cols.append(self.mx_col)
         vals.append(-np.ones(len(self.mx_row)))
         nrow += nrow_m
-        self.A_ub = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                                  shape=(nrow, nx + nmu))
+        self.A_ub = sp.csr_matrix(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(nrow, nx + nmu)
+        )
         self.nx, self.nrow = nx, nrow
         self.integrality = np.r_[np.ones(nx), np.zeros(nmu)]
 
@@ -114,21 +121,24 @@ class FactorMAP:
         """One factor per cluster of leaves (``_leaf_clusters``) over the union of their paths'
         information sets (those with more than one action); its value at a combination is the sum
         of its leaves' table entries there (``obj_map``, a 0/1 matrix onto the leaf table)."""
-        m = self.model
+        m = cast("TreeModel", self.model)  # kind "tree"
         J = m.rows.J
         D, T = m.radix.shape
         fsizes, obj_r, obj_c, mr, mm, xr, xc = [], [], [], [], [], [], []
         mu0 = row = 0
         for leaves in self._leaf_clusters():
-            live = m.radix[:, leaves] > 1                                   # (D, n)
+            live = m.radix[:, leaves] > 1  # (D, n)
             scope = np.unique(J[:, leaves][live])
             A = m.A[scope]
             P = int(np.prod(A))
-            combos = (np.stack(np.unravel_index(np.arange(P), A), 1) if len(scope)
-                      else np.zeros((1, 0), dtype=np.int64))                # (P, |scope|)
+            combos = (
+                np.stack(np.unravel_index(np.arange(P), A), 1) if len(scope) else np.zeros((1, 0), dtype=np.int64)
+            )  # (P, |scope|)
             at = np.minimum(np.searchsorted(scope, J[:, leaves]), max(0, len(scope) - 1))
-            act = np.where(live[None], combos[:, at], 0) if len(scope) else np.zeros((1, D, len(leaves)), dtype=np.int64)
-            c = (act * m.stride[:, leaves][None]).sum(1)                    # (P, n): each leaf's combination
+            act = (
+                np.where(live[None], combos[:, at], 0) if len(scope) else np.zeros((1, D, len(leaves)), dtype=np.int64)
+            )
+            c = (act * m.stride[:, leaves][None]).sum(1)  # (P, n): each leaf's combination
             obj_r.append(mu0 + np.repeat(np.arange(P), len(leaves)))
             obj_c.append((leaves[None, :] * m.K + c).ravel())
             for p, (j, ap) in enumerate(zip(scope.tolist(), A.tolist())):
@@ -143,7 +153,7 @@ class FactorMAP:
         self.nmu = mu0
         oc = np.concatenate(obj_c)
         self.obj_map = sp.csr_matrix((np.ones(len(oc)), (np.concatenate(obj_r), oc)), shape=(mu0, T * m.K))
-        cat = (lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, dtype=np.int64))
+        cat = lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, dtype=np.int64)
         self.marg_row, self.marg_mu, self.mx_row, self.mx_col = cat(mr), cat(mm), cat(xr), cat(xc)
 
     def _leaf_clusters(self) -> list:
@@ -152,7 +162,7 @@ class FactorMAP:
         one leaf each. A cluster's factor is a joint distribution over all its information sets,
         so the relaxation is tighter than with one factor per leaf (the local polytope of the
         coarser factor graph); with x integral both are exact."""
-        m = self.model
+        m = cast("TreeModel", self.model)  # kind "tree"
         T = m.radix.shape[1]
         if self.cluster_limit <= 1:
             return [np.array([z]) for z in range(T)]
@@ -172,7 +182,7 @@ class FactorMAP:
 
     def _edge_factors(self) -> None:
         """One factor per edge {i, j} (i < j) of the polymatrix game, over (s_i, s_j)."""
-        m = self.model
+        m = cast("PolymatrixModel", self.model)  # kind "polymatrix"
         edges = [(i, j) for i, nb in enumerate(m.pm.neighbours) for j in nb if i < j]
         self.edges = np.array(edges, dtype=np.int64).reshape(-1, 2)
         A = m.A
@@ -190,19 +200,19 @@ class FactorMAP:
             xr += [row + np.arange(ai), row + ai + np.arange(aj)]
             xc += [self.xoff[i] + np.arange(ai), self.xoff[j] + np.arange(aj)]
             row += ai + aj
-        cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, dtype=np.int64))
+        cat = lambda xs: np.concatenate(xs) if xs else np.zeros(0, dtype=np.int64)
         self.marg_row, self.marg_mu, self.mx_row, self.mx_col = cat(mr), cat(mm), cat(xr), cat(xc)
 
     def _objective(self) -> np.ndarray:
         """Each (factor, combination)'s energy under the model's current w, L and Lam: (nmu,)."""
-        m = self.model
-        if m.kind == "tree":
-            return self.obj_map @ np.asarray(m.table())
+        if self.model.kind == "tree":
+            return self.obj_map @ np.asarray(cast("TreeModel", self.model).table())
+        m = cast("PolymatrixModel", self.model)
         Phi = m.edge_tables()
         out = np.empty(self.nmu)
         for e, (i, j) in enumerate(self.edges.tolist()):
             d = list(m.pm.neighbours[i]).index(j)
-            out[self.fstart[e]:self.fstart[e + 1]] = Phi[i, d, :int(m.A[i]), :int(m.A[j])].ravel()
+            out[self.fstart[e] : self.fstart[e + 1]] = Phi[i, d, : int(m.A[i]), : int(m.A[j])].ravel()
         return out
 
     # ------------------------------------------------------------ the solve
@@ -220,7 +230,7 @@ class FactorMAP:
             self.integrality = saved
         return sol.bound if sol.optimal else math.inf
 
-    def _program(self) -> tuple:
+    def _program(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The integer program's objective and bounds, for ``seqform.lp.highs``: cost over
         (x, mu), column bounds [0, 1], and each row's value (lower = upper)."""
         nx, M = self.nx, self.model.M
@@ -235,13 +245,15 @@ class FactorMAP:
         out is a stop, not a failure: without an incumbent the solution has no profile
         (``stopped_empty``) and the caller decides what it knew."""
         from seqform.lp.highs import solve_highs_mip
-        res = solve_highs_mip(self.A_ub.tocsc(), *self._program(), self.integrality, maximize=True,
-                              time_limit=time_limit, gap=gap)
+
+        res = solve_highs_mip(
+            self.A_ub.tocsc(), *self._program(), self.integrality, maximize=True, time_limit=time_limit, gap=gap
+        )
         if res.col_value is None:
             return MapSolution(None, -math.inf, res.bound, False)
-        x = res.col_value[:self.nx]
+        x = res.col_value[: self.nx]
         prof = np.zeros(self.model.M + 1, dtype=np.int64)
         for i in range(self.model.M):
-            prof[i] = int(np.argmax(x[self.xoff[i]:self.xoff[i + 1]]))
+            prof[i] = int(np.argmax(x[self.xoff[i] : self.xoff[i + 1]]))
         e = float(self.model.energy(prof[None, :])[0])
         return MapSolution(prof, e, max(res.bound, e), res.optimal)

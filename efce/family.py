@@ -17,11 +17,12 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import scipy.sparse as sp
@@ -57,7 +58,7 @@ class SampleStats:
     B: sp.csr_matrix
     U: np.ndarray
     S: np.ndarray | None = field(default=None, repr=False)
-    aux: object = field(default=None, repr=False)
+    aux: Any = field(default=None, repr=False)  # a model's own per-sample data
     cache: tuple | None = field(default=None, repr=False)
     GT: sp.csr_matrix | None = field(default=None, repr=False)
     BT: sp.csr_matrix | None = field(default=None, repr=False)
@@ -108,19 +109,19 @@ class DeviationFamily:
 
     def _family_setup(self) -> None:
         self.npairs = int(self.pbase[-1])
-        self.L = np.zeros(self.npairs + 1)      # the last entry pads leaves' paths
+        self.L = np.zeros(self.npairs + 1)  # the last entry pads leaves' paths
         self.Lam = np.zeros(self.ntrig + 1)
         self.devs: list = []
         self._dev_index: dict = {}
         self._dev_cols: list = []
         self._dev_ids: list = []
-        self._flat = None
+        self._flat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (columns, ids, triggers)
 
     def new_profiles(self, count: int, rng: np.random.Generator) -> np.ndarray:
         """``count`` profiles, each action uniform: (count, information sets + 1); the last column
         is a padding player or information set, always action 0."""
         S = np.zeros((count, self.M + 1), dtype=np.int64)
-        S[:, :self.M] = (rng.random((count, self.M)) * self.A).astype(np.int64)
+        S[:, : self.M] = (rng.random((count, self.M)) * self.A).astype(np.int64)
         return S
 
     def _pairs(self, dev: Deviation) -> np.ndarray:
@@ -166,8 +167,11 @@ class DeviationFamily:
         if not self.devs:
             return np.zeros(0)
         if self._flat is None:
-            self._flat = (np.concatenate(self._dev_cols), np.concatenate(self._dev_ids),
-                          np.array([d.trigger for d in self.devs], dtype=np.int64))
+            self._flat = (
+                np.concatenate(self._dev_cols),
+                np.concatenate(self._dev_ids),
+                np.array([d.trigger for d in self.devs], dtype=np.int64),
+            )
         cols, ids, trig = self._flat
         g, base, total = self.weighted(st, om)
         return (np.bincount(ids, weights=g[cols], minlength=len(self.devs)) - base[trig]) / total
@@ -176,8 +180,6 @@ class DeviationFamily:
         """lambda_phi += step for the deviation phi."""
         self.L[self._pairs(dev)] += step
         self.Lam[dev.trigger] += step
-
-
 
 
 class Model(Protocol):
@@ -196,16 +198,16 @@ class Model(Protocol):
     (``efce.deviationdp``), in the model's pair numbering."""
 
     kind: ModelKind
-    N: int                 # players
-    M: int                 # information sets
-    A: np.ndarray          # (M,) actions at each information set
+    N: int  # players
+    M: int  # information sets
+    A: np.ndarray  # (M,) actions at each information set
     ntrig: int
     npairs: int
-    pbase: np.ndarray      # (ntrig + 1,) each trigger's first pair
-    w: np.ndarray          # (N,) utility weights
-    L: np.ndarray          # (npairs + 1,) lambda aggregated per pair; the last entry pads
-    Lam: np.ndarray        # (ntrig + 1,) lambda aggregated per trigger; the last entry pads
-    devs: list             # the registered deviations (``register``)
+    pbase: np.ndarray  # (ntrig + 1,) each trigger's first pair
+    w: np.ndarray  # (N,) utility weights
+    L: np.ndarray  # (npairs + 1,) lambda aggregated per pair; the last entry pads
+    Lam: np.ndarray  # (ntrig + 1,) lambda aggregated per trigger; the last entry pads
+    devs: list  # the registered deviations (``register``)
     dp: CausalDeviationDP
 
     def new_profiles(self, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -280,4 +282,5 @@ class DeclaresPolymatrix(Protocol):
     (``efce.polymatrix``) reads it through ``polymatrix()``."""
 
     def polymatrix(self) -> object:
-        """The game as an ``efce.polymatrix.Polymatrix``."""
+        """The game as an ``efce.polymatrix.Polymatrix`` (typed ``object``: this module may not import
+        that one, which imports it)."""

@@ -32,6 +32,7 @@ References:
 - Vickrey & Koller (2002), "Multi-Agent Algorithms for Solving Graphical Games", AAAI.
 - Forges & von Stengel (2002), "Computationally Efficient Coordination in Game Trees", THEMA working paper.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -50,8 +51,11 @@ class JobMarket(Game):
     def __init__(self, hire=5, study_cost=1, good_hire=5, bad_hire=-5):
         self.pay = tuple(Fraction(v) for v in (hire, study_cost, good_hire, bad_hire))
         default = self.pay == (5, 1, 5, -5)
-        self.name = "job_market" if default else f"job_market(hire={hire},study_cost={study_cost}," \
-                                                 f"good_hire={good_hire},bad_hire={bad_hire})"
+        self.name = (
+            "job_market"
+            if default
+            else f"job_market(hire={hire},study_cost={study_cost},good_hire={good_hire},bad_hire={bad_hire})"
+        )
 
     def root(self):
         return ()
@@ -117,8 +121,9 @@ class IndianPoker(Game):
         if cards < 3:
             raise UnknownGameError(f"indian_poker needs at least 3 cards for 3 players; got {cards}")
         if uncalled not in self.UNCALLED:
-            raise UnknownGameError(f"indian_poker's uncalled is one of {', '.join(map(repr, self.UNCALLED))}; "
-                                   f"got {uncalled!r}")
+            raise UnknownGameError(
+                f"indian_poker's uncalled is one of {', '.join(map(repr, self.UNCALLED))}; got {uncalled!r}"
+            )
         self.cards = cards
         self.uncalled = uncalled
         self.name = f"indian_poker(cards={cards}" + ("" if uncalled == "pot" else f",uncalled={uncalled!r}") + ")"
@@ -224,11 +229,17 @@ class GridGame(Game):
         self.neighbours = []
         for i in range(self.num_players):
             r, c = divmod(i, size)
-            self.neighbours.append(tuple(rr * size + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                                         if 0 <= rr < size and 0 <= cc < size))
+            self.neighbours.append(
+                tuple(
+                    rr * size + cc
+                    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                    if 0 <= rr < size and 0 <= cc < size
+                )
+            )
         # payoff[i][j]: player i's 3 x 3 matrix (i's action, j's action) in its game with neighbour j
-        self.payoff = [{j: rng.integers(0, 1001, size=(3, 3)) for j in self.neighbours[i]}
-                       for i in range(self.num_players)]
+        self.payoff = [
+            {j: rng.integers(0, 1001, size=(3, 3)) for j in self.neighbours[i]} for i in range(self.num_players)
+        ]
 
     def root(self):
         return ()
@@ -246,13 +257,18 @@ class GridGame(Game):
         return h + (a,)
 
     def utility(self, h):
-        return tuple(Fraction(int(sum(self.payoff[i][j][h[i], h[j]] for j in self.neighbours[i])), 1000)
-                     for i in range(self.num_players))
+        return tuple(
+            Fraction(int(sum(self.payoff[i][j][h[i], h[j]] for j in self.neighbours[i])), 1000)
+            for i in range(self.num_players)
+        )
 
     def regret_bound(self) -> float:
         """r_max without walking the 3^players leaves: an upper bound on the range of any one
         player's payoff, the sum over its neighbours of each matrix's range."""
-        return max(sum(int(m.max()) - int(m.min()) for m in self.payoff[i].values()) for i in range(self.num_players)) / 1000
+        return (
+            max(sum(int(m.max()) - int(m.min()) for m in self.payoff[i].values()) for i in range(self.num_players))
+            / 1000
+        )
 
     def num_nodes_hint(self) -> int:
         """1 + 3 + ... + 3^players: the compiler refuses large grids at once."""
@@ -262,14 +278,22 @@ class GridGame(Game):
         """The game as a polymatrix game (``efce.polymatrix``): what the sampler's graph engine
         needs, the grid and each pair's matrix, in floats."""
         from .polymatrix import Polymatrix
-        return Polymatrix((3,) * self.num_players, tuple(self.neighbours),
-                          [{j: m / 1000 for j, m in self.payoff[i].items()} for i in range(self.num_players)],
-                          tuple(range(self.num_players)))
+
+        return Polymatrix(
+            (3,) * self.num_players,
+            tuple(self.neighbours),
+            [{j: m / 1000 for j, m in self.payoff[i].items()} for i in range(self.num_players)],
+            tuple(range(self.num_players)),
+        )
 
     def profile_utility(self, actions) -> np.ndarray:
         """Every player's payoff (floats) when the players choose ``actions`` (one per player)."""
-        return np.array([sum(self.payoff[i][j][actions[i], actions[j]] for j in self.neighbours[i]) / 1000
-                         for i in range(self.num_players)])
+        return np.array(
+            [
+                sum(self.payoff[i][j][actions[i], actions[j]] for j in self.neighbours[i]) / 1000
+                for i in range(self.num_players)
+            ]
+        )
 
 
 def grid_game(size: int = 3, seed: int = 0) -> GridGame:

@@ -31,6 +31,7 @@ References:
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 - Vickrey & Koller (2002), "Multi-Agent Algorithms for Solving Graphical Games", AAAI.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ class Polymatrix:
 class PolymatrixModel(DeviationFamily):
     """q_lambda over the profiles of the polymatrix game ``pm`` with utility weights ``w``."""
 
-    REFRESH = 256   # carried updates of the weighted edge counts between full products (``reweight``)
+    REFRESH = 256  # carried updates of the weighted edge counts between full products (``reweight``)
     kind = "polymatrix"
 
     def __init__(self, pm: Polymatrix, w: np.ndarray):
@@ -68,20 +69,22 @@ class PolymatrixModel(DeviationFamily):
         self.w = np.asarray(w, dtype=float)
         if self.w.shape != (N,):
             raise SeqformError(f"weights: give one per player ({N}), not {len(self.w)}")
-        self.M = N    # one information set per player
+        self.M = N  # one information set per player
         self.A = np.asarray(pm.num_actions, dtype=np.int64)
         A = self.Amax = int(self.A.max())
         dmax = max(1, max(len(nb) for nb in pm.neighbours))
-        self.nbr = np.full((N, dmax), N, dtype=np.int64)   # N: a padding player, always action 0
+        self.nbr = np.full((N, dmax), N, dtype=np.int64)  # N: a padding player, always action 0
         self.Mst = np.zeros((N, dmax, A, A))
         for i, nb in enumerate(pm.neighbours):
             for d, j in enumerate(nb):
                 m = np.asarray(pm.matrices[i][j], dtype=float)
                 if m.shape != (self.A[i], self.A[j]):
-                    raise SeqformError(f"polymatrix: player {i}'s matrix against {j} has shape {m.shape}, "
-                                       f"expected ({self.A[i]}, {self.A[j]})")
+                    raise SeqformError(
+                        f"polymatrix: player {i}'s matrix against {j} has shape {m.shape}, "
+                        f"expected ({self.A[i]}, {self.A[j]})"
+                    )
                 self.nbr[i, d] = j
-                self.Mst[i, d, :m.shape[0], :m.shape[1]] = m
+                self.Mst[i, d, : m.shape[0], : m.shape[1]] = m
         # where k sits in each neighbour's list: rev[k, d] = position of k in nbr[nbr[k, d]]
         self.rev = np.zeros((N, dmax), dtype=np.int64)
         for k in range(N):
@@ -89,8 +92,9 @@ class PolymatrixModel(DeviationFamily):
                 if k not in pm.neighbours[j]:
                     raise SeqformError(f"polymatrix: {k} lists {j} as a neighbour but {j} does not list {k}")
                 self.rev[k, d] = pm.neighbours[j].index(k)
-        self.range = np.array([sum(float(np.ptp(np.asarray(pm.matrices[i][j], dtype=float)))
-                                   for j in pm.neighbours[i]) for i in range(N)])
+        self.range = np.array(
+            [sum(float(np.ptp(np.asarray(pm.matrices[i][j], dtype=float))) for j in pm.neighbours[i]) for i in range(N)]
+        )
         # the graph's edges, each once (i < j): j is i's edi-th neighbour
         first = (self.nbr < N) & (np.arange(N)[:, None] < self.nbr)
         self.ei, self.edi = np.nonzero(first)
@@ -100,8 +104,14 @@ class PolymatrixModel(DeviationFamily):
         self._family_setup()
         # the causal-deviation dynamic program: each trigger (i, a), a < A_i, is one information
         # set with i's own A_i actions, so one level; triggers a >= A_i have none (value 0)
-        self.dp = CausalDeviationDP([TreeplexItem(0, int(self.pbase[i * A + a]), int(self.A[i]), -1, i * A + a, i)
-                                     for i in range(N) for a in range(int(self.A[i]))], self.ntrig)
+        self.dp = CausalDeviationDP(
+            [
+                TreeplexItem(0, int(self.pbase[i * A + a]), int(self.A[i]), -1, i * A + a, i)
+                for i in range(N)
+                for a in range(int(self.A[i]))
+            ],
+            self.ntrig,
+        )
         self.W = self._counts_to_pairs()
         self.classes = _colouring(pm.neighbours)
 
@@ -121,7 +131,7 @@ class PolymatrixModel(DeviationFamily):
 
     def _v(self, S: np.ndarray, players: np.ndarray) -> np.ndarray:
         """v_i(s)[b] for the players (any shape P): (C, *P, A)."""
-        opp = S[:, self.nbr[players]]                       # (C, *P, dmax)
+        opp = S[:, self.nbr[players]]  # (C, *P, dmax)
         return self.Mst[players[None, ..., None], np.arange(self.nbr.shape[1]), :, opp].sum(-2)
 
     def _term(self, i: np.ndarray, si: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -135,7 +145,7 @@ class PolymatrixModel(DeviationFamily):
         """w . u(s) - lambda . r(s) for every row of S (profiles x (players + 1)): (C,)."""
         P = np.arange(self.N)
         v = self._v(S, P)
-        return self._term(P[None, :], S[:, :self.N], v).sum(1)
+        return self._term(P[None, :], S[:, : self.N], v).sum(1)
 
     def edge_tables(self) -> np.ndarray:
         """Phi (N, dmax, A, A): Phi[k, d, a, c] is the energy of the edge between k and its d-th
@@ -143,12 +153,12 @@ class PolymatrixModel(DeviationFamily):
         M_kj[a, c] - sum_b L[(k, a), b] M_kj[b, c], plus j's share from k. The energy of a
         profile is the sum over edges (each once); padding neighbours' tables are 0."""
         N, A = self.N, self.Amax
-        L3 = self.L[:N * A * A].reshape(N, A, A)                        # (k, a, b)
-        lam = self.w[:, None] + self.Lam[:N * A].reshape(N, A)          # (k, a)
+        L3 = self.L[: N * A * A].reshape(N, A, A)  # (k, a, b)
+        lam = self.w[:, None] + self.Lam[: N * A].reshape(N, A)  # (k, a)
         phi = lam[:, None, :, None] * self.Mst - np.einsum("kab,kdbc->kdac", L3, self.Mst)
         live = self.nbr < N
         J = np.minimum(self.nbr, N - 1)
-        back = phi[J, self.rev].transpose(0, 1, 3, 2)                   # j's share, as (a, c)
+        back = phi[J, self.rev].transpose(0, 1, 3, 2)  # j's share, as (a, c)
         return phi + np.where(live[:, :, None, None], back, 0.0)
 
     def sweep(self, S: np.ndarray, rng: np.random.Generator, chunk: int = 2048) -> None:
@@ -158,10 +168,10 @@ class PolymatrixModel(DeviationFamily):
         # row (k, d, c) of T: the energies over s_k of k's edge with its d-th neighbour playing c
         T = self.edge_tables().transpose(0, 1, 3, 2).reshape(-1, A)
         for K in self.classes:
-            base = (K[:, None] * dmax + np.arange(dmax)) * A                # (K, dmax)
+            base = (K[:, None] * dmax + np.arange(dmax)) * A  # (K, dmax)
             nbK = self.nbr[K]
             for lo in range(0, len(S), chunk):
-                Sc = S[lo:lo + chunk]
+                Sc = S[lo : lo + chunk]
                 E = T[base[None, :, 0] + Sc[:, nbK[:, 0]]]
                 for d in range(1, dmax):
                     E += T[base[None, :, d] + Sc[:, nbK[:, d]]]
@@ -171,9 +181,9 @@ class PolymatrixModel(DeviationFamily):
         """G (C, pairs + 1): v_i(s)[b] at pair ((i, s_i), b); B (C, triggers + 1): v_i(s)[s_i]
         at trigger (i, s_i); U (C, N)."""
         C, N, A = len(S), self.N, self.Amax
-        v = self._v(S, np.arange(N))                                     # (C, N, A)
+        v = self._v(S, np.arange(N))  # (C, N, A)
         s = S[:, :N]
-        t = np.arange(N) * A + s                                         # (C, N)
+        t = np.arange(N) * A + s  # (C, N)
         rows = np.repeat(np.arange(C), N * A)
         cols = ((t * A)[..., None] + np.arange(A)).ravel()
         G = sp.csr_matrix((v.ravel(), (rows, cols)), shape=(C, self.npairs + 1))
@@ -187,8 +197,10 @@ class PolymatrixModel(DeviationFamily):
         weighted sample's joint action counts on the edges."""
         if st.aux is None:
             S, A, E = st.S, self.Amax, len(self.ei)
-            keys = np.ascontiguousarray(np.arange(E) * (A * A) + S[:, self.ei].astype(np.int64) * A + S[:, self.ej],
-                                        dtype=np.int32)
+            assert S is not None  # this model's statistics keep the profiles
+            keys = np.ascontiguousarray(
+                np.arange(E) * (A * A) + S[:, self.ei].astype(np.int64) * A + S[:, self.ej], dtype=np.int32
+            )
             C = len(S)
             rows = sp.csr_matrix((np.ones(C * E), keys.ravel(), np.arange(C + 1) * E), shape=(C, E * A * A))
             st.aux = (rows.T.tocsr(), keys)
@@ -202,19 +214,20 @@ class PolymatrixModel(DeviationFamily):
         A, E = self.Amax, len(self.ei)
         e, a, c, b = np.meshgrid(np.arange(E), np.arange(A), np.arange(A), np.arange(A), indexing="ij")
         col = (e * A + a) * A + c
-        di, dj = self.edi, self.rev[self.ei, self.edi]                    # j's place among i's neighbours, i's among j's
+        di, dj = self.edi, self.rev[self.ei, self.edi]  # j's place among i's neighbours, i's among j's
         i, j = self.ei[e], self.ej[e]
         rows = np.concatenate([((i * A + a) * A + b).ravel(), ((j * A + c) * A + b).ravel()])
         vals = np.concatenate([self.Mst[i, di[e], b, c].ravel(), self.Mst[j, dj[e], b, a].ravel()])
-        return sp.csr_matrix((vals, (rows, np.concatenate([col.ravel(), col.ravel()]))),
-                             shape=(self.npairs + 1, E * A * A))
+        return sp.csr_matrix(
+            (vals, (rows, np.concatenate([col.ravel(), col.ravel()]))), shape=(self.npairs + 1, E * A * A)
+        )
 
     def _from_counts(self, P: np.ndarray, total: float) -> tuple:
         """(om G, om B, sum om) from the weighted joint action counts P (E A A,) on the edges
         (``_counts_to_pairs``); om B at (i, a) is g[(i, a), a]."""
         gp = self.W @ P
         base = np.zeros(self.ntrig + 1)
-        base[:self.ntrig] = gp[self.pbase[:-1] + np.arange(self.ntrig) % self.Amax]
+        base[: self.ntrig] = gp[self.pbase[:-1] + np.arange(self.ntrig) % self.Amax]
         return gp, base, total
 
     def weighted(self, st: SampleStats, om: np.ndarray) -> tuple:
@@ -222,7 +235,7 @@ class PolymatrixModel(DeviationFamily):
         counts on the graph's edges (``_from_counts``). An edge is counted once for both ends, so
         a round reads |edges| numbers per profile where om G reads players x actions (760
         against 1,200 on the 20 x 20 grid, and om B another 400)."""
-        if st.cache is None or st.cache[0] is not om:   # keyed as in DeviationFamily.weighted
+        if st.cache is None or st.cache[0] is not om:  # keyed as in DeviationFamily.weighted
             P = self._edge_indicators(st)[0] @ om
             st.cache = (om, self._from_counts(P, float(om.sum())), P, 0)
         return st.cache[1]
@@ -243,8 +256,9 @@ class PolymatrixModel(DeviationFamily):
             return new
         X, keys = self._edge_indicators(st)
         n, E = len(R), keys.shape[1]
-        XR = sp.csc_matrix((X.data[:n * E], keys[R].ravel(), np.arange(n + 1, dtype=np.int32) * E),
-                           shape=(X.shape[0], n))
+        XR = sp.csc_matrix(
+            (X.data[: n * E], keys[R].ravel(), np.arange(n + 1, dtype=np.int32) * E), shape=(X.shape[0], n)
+        )
         P = kappa * c[2] + XR @ (new[R] - kappa * om[R])
         st.cache = (new, self._from_counts(P, float(new.sum())), P, c[3] + 1)
         return new
@@ -252,10 +266,12 @@ class PolymatrixModel(DeviationFamily):
     def deviation_regrets(self, st: SampleStats, dev: Deviation) -> np.ndarray:
         """r_phi(s) = [s_i = a] (v_i(s)[b] - v_i(s)[a]) for every sampled profile: (C,)."""
         i, a, b = dev.player, dev.action, dev.plan[0]
-        R = np.flatnonzero(st.S[:, i] == a)
-        D = self.Mst[i, :, b, :] - self.Mst[i, :, a, :]                     # (dmax, A) by the neighbour's action
-        r = np.zeros(len(st.S))
-        r[R] = D[np.arange(len(D)), st.S[np.ix_(R, self.nbr[i])]].sum(1)
+        S = st.S
+        assert S is not None  # this model's statistics keep the profiles
+        R = np.flatnonzero(S[:, i] == a)
+        D = self.Mst[i, :, b, :] - self.Mst[i, :, a, :]  # (dmax, A) by the neighbour's action
+        r = np.zeros(len(S))
+        r[R] = D[np.arange(len(D)), S[np.ix_(R, self.nbr[i])]].sum(1)
         return r
 
     def best_deviation(self, st: SampleStats, om: np.ndarray) -> tuple:
@@ -266,7 +282,7 @@ class PolymatrixModel(DeviationFamily):
         A = self.Amax
         g, base, total = self.weighted(st, om)
         val, dv = self.dp.solve(g)
-        reg = (dv - base[:self.ntrig]) / total
+        reg = (dv - base[: self.ntrig]) / total
         t = int(np.argmax(reg))
         i, a = t // A, t % A
         b = self.dp.strategy(t, val)[0][i]

@@ -26,18 +26,23 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .boosting import effective_size
 from .family import SampleStats
 from .models import full_profiles
+
+if TYPE_CHECKING:
+    from .drawpool import DrawPool
 
 __all__ = ["Sample", "ExactEnumeration", "MarkovChains", "OverlappedChains"]
 
@@ -94,12 +99,12 @@ class MarkovChains:
         self.rng = rng
         self.options = options
         self.sample = Sample(model.new_profiles(options.sample_size, rng))
-        self.drawn = 0              # profiles drawn in total
-        self.drawn_at = 0           # the round the current sample was drawn in
+        self.drawn = 0  # profiles drawn in total
+        self.drawn_at = 0  # the round the current sample was drawn in
         self._make_pool = pool
-        self.pool = None
-        self._drawn_until = 0.0     # when the current sample was ready (perf_counter)
-        self._draw_cost = 0.0       # seconds it took to draw
+        self.pool: DrawPool | None = None
+        self._drawn_until = 0.0  # when the current sample was ready (perf_counter)
+        self._draw_cost = 0.0  # seconds it took to draw
 
     def start(self) -> None:
         """Start the workers, if any, and sweep every chain ``burn_in`` times."""
@@ -117,8 +122,9 @@ class MarkovChains:
         s = self.sample
         ess = effective_size(s.weights) if s.stats is not None else 0.0
         reuse_time = self.options.reuse_time
-        if self._due(t, ess) or (reuse_time is not None and
-                                 time.perf_counter() - self._drawn_until > reuse_time * self._draw_cost):
+        if self._due(t, ess) or (
+            reuse_time is not None and time.perf_counter() - self._drawn_until > reuse_time * self._draw_cost
+        ):
             tic = time.perf_counter()
             s.profiles = self._grown(s.profiles, t)
             if self.pool is not None:
@@ -144,8 +150,11 @@ class MarkovChains:
         """The reuse rules that call for a new sample whatever the time: none yet, too few
         effective profiles left, or ``max_reuse`` rounds served."""
         max_reuse = self.options.max_reuse
-        return (self.sample.stats is None or ess < self.options.ess_min * len(self.sample.weights)
-                or t - self.drawn_at >= (math.inf if max_reuse is None else max_reuse))
+        return (
+            self.sample.stats is None
+            or ess < self.options.ess_min * len(self.sample.weights)
+            or t - self.drawn_at >= (math.inf if max_reuse is None else max_reuse)
+        )
 
     def _grown(self, S: np.ndarray, t: int) -> np.ndarray:
         """The chains S with copies of random ones added, up to round ``t``'s sample size."""
@@ -167,10 +176,11 @@ class OverlappedChains(MarkovChains):
         """Keep the sample for round ``t`` or swap in the one drawn in the background, and start
         the next draw; returns the effective sample size."""
         s, pool, model = self.sample, self.pool, self.model
+        assert pool is not None  # started (start) with a pool: this source needs one
         ess = effective_size(s.weights) if s.stats is not None else 0.0
         if not (self._due(t, ess) or (self.options.reuse_time is not None and pool.ready())):
             return ess
-        if pool.pending is None:   # the first draw
+        if pool.pending is None:  # the first draw
             pool.submit(model, s.profiles, self.options.thin, self.rng)
         s.profiles, s.stats, L0, Lam0 = pool.collect()
         z = s.stats.B @ (model.Lam - Lam0) - s.stats.G @ (model.L - L0)

@@ -36,29 +36,53 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
 import time
-import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Callable
 
 import numpy as np
 
 from seqform.errors import SeqformError
-from seqform.model.game import TERMINAL, Game
+from seqform.model.game import Game
 from seqform.result import Result
 
 from .boosting import Boosting, Limits, Rounds, run_rounds
-from .family import DeclaresRegretBound, Deviation
-from .models import MAX_EXACT_PROFILES, count_full_profiles, full_profiles, loaded_model, make_model
+from .family import Deviation
+from .memorytrace import MemoryTrace
+from .models import (
+    MAX_EXACT_PROFILES,
+    count_full_profiles,
+    full_profiles,
+    loaded_model,
+    make_model,
+    payoff_range,
+    regret_bound,
+)
 from .samplesources import ExactEnumeration, MarkovChains, OverlappedChains
 from .validation import ValidatedRegret, exact_distribution, reduced_indices, validated_regret
 
-__all__ = ["Deviation", "SamplerOptions", "SamplingResult", "sample_efce", "chosen_expectations", "make_model",
-           "loaded_model", "validated_regret", "ValidatedRegret", "exact_distribution", "reduced_indices",
-           "regret_bound", "full_profiles", "count_full_profiles", "MAX_EXACT_PROFILES", "DEFAULT_ROUNDS"]
+__all__ = [
+    "Deviation",
+    "SamplerOptions",
+    "SamplingResult",
+    "sample_efce",
+    "chosen_expectations",
+    "make_model",
+    "loaded_model",
+    "validated_regret",
+    "ValidatedRegret",
+    "exact_distribution",
+    "reduced_indices",
+    "regret_bound",
+    "full_profiles",
+    "count_full_profiles",
+    "MAX_EXACT_PROFILES",
+    "DEFAULT_ROUNDS",
+]
 
 #: ``sample_efce``'s round limit when neither ``max_rounds`` nor ``time_limit`` is given
 DEFAULT_ROUNDS = 1000
@@ -176,8 +200,14 @@ class SamplerOptions:
             raise SeqformError(f"expectations: 'auto', 'mcmc' or 'exact', not {self.expectations!r}")
         if self.engine not in (None, "tree", "polymatrix"):
             raise SeqformError(f"engine: 'tree' or 'polymatrix', not {self.engine!r}")
-        for name, low in (("sample_size", 1), ("workers", 1), ("thin", 0), ("burn_in", 0), ("max_reuse", 1),
-                          ("scenarios", 1)):
+        for name, low in (
+            ("sample_size", 1),
+            ("workers", 1),
+            ("thin", 0),
+            ("burn_in", 0),
+            ("max_reuse", 1),
+            ("scenarios", 1),
+        ):
             value = getattr(self, name)
             if value is not None and value < low:
                 raise SeqformError(f"{name}: must be at least {low}, got {value}")
@@ -186,11 +216,13 @@ class SamplerOptions:
         if self.corrective and self.expectations == "mcmc":
             raise SeqformError("corrective: needs exact expectations (a sample would be overfitted)")
         if self.workers > 1 and (self.expectations == "exact" or self.scenarios is not None):
-            raise SeqformError("workers: only for MCMC with chance enumerated (exact expectations draw nothing; "
-                               "sampled scenarios would differ between the processes)")
+            raise SeqformError(
+                "workers: only for MCMC with chance enumerated (exact expectations draw nothing; "
+                "sampled scenarios would differ between the processes)"
+            )
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SamplingResult(Result):
     """``payoffs`` (sample estimate per player), ``max_regret`` (the last round's largest
     estimated regret), ``initial_regret``, ``rounds``, ``samples`` (profiles drawn in total),
@@ -200,13 +232,11 @@ class SamplingResult(Result):
     exponential family), ``options`` (the ``SamplerOptions`` the run used, "auto" decided) and
     ``round_limit`` (the round limit it ran under; None: none)."""
 
-    game: str
     payoffs: list
     max_regret: float
     initial_regret: float
     rounds: int
     samples: int
-    seconds: dict
     peak_memory: int | None
     history: list = field(default_factory=list)
     deviations: list = field(default_factory=list)
@@ -222,24 +252,41 @@ class SamplingResult(Result):
     options: SamplerOptions | None = None
     round_limit: int | None = None
 
-    @property
-    def method(self) -> str:
-        return ("boosting with exact expectations" if self.expectations == "exact" else "sampling") + \
-            " (Dudik & Gordon 2009)"
+    def __post_init__(self) -> None:
+        # the common field this result derives: the method, in words
+        self.method = (
+            "boosting with exact expectations" if self.expectations == "exact" else "sampling"
+        ) + " (Dudik & Gordon 2009)"
 
     def json_fields(self) -> dict:
-        # "seconds" stays the total in seconds, as this command's JSON has always had it
-        return {"expectations": self.expectations, "weights": list(self.weights) or None, "payoffs": [float(x) for x in self.payoffs],
-                "max_regret": float(self.max_regret), "initial_regret": float(self.initial_regret),
-                "rounds": self.rounds, "samples": self.samples, "seconds": self.seconds["total"],
-                "peak_memory_bytes": self.peak_memory, "converged": self.converged,
-                "deviations": len(self.deviations), "stopped_by": self.stopped_by,
-                "interrupted": self.stopped_by == "interrupted", "round_limit": self.round_limit}
+        return {
+            "expectations": self.expectations,
+            "weights": list(self.weights) or None,
+            "payoffs": [float(x) for x in self.payoffs],
+            "max_regret": float(self.max_regret),
+            "initial_regret": float(self.initial_regret),
+            "rounds": self.rounds,
+            "samples": self.samples,
+            "peak_memory_bytes": self.peak_memory,
+            "converged": self.converged,
+            "deviations": len(self.deviations),
+            "stopped_by": self.stopped_by,
+            "interrupted": self.stopped_by == "interrupted",
+            "round_limit": self.round_limit,
+        }
 
 
-def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: int | None | str = "auto",
-                time_limit: float | None = None, seed: int = 0, options: SamplerOptions | None = None,
-                progress: Callable[[str], None] | None = None) -> SamplingResult:
+def sample_efce(
+    game: Game,
+    weights=None,
+    *,
+    target: float = 1e-3,
+    max_rounds: int | None | str = "auto",
+    time_limit: float | None = None,
+    seed: int = 0,
+    options: SamplerOptions | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> SamplingResult:
     """Approximate the maximum-entropy extensive-form correlated equilibrium (EFCE) by sampling.
 
     The sampling algorithm of Dudik & Gordon 2009, "A Sampling-Based Approach to Computing
@@ -297,14 +344,13 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
     opts = SamplerOptions() if options is None else options
     rng = np.random.default_rng(seed)
     w = _utility_weights(game, weights)
-    rmax = float(opts.r_max) if opts.r_max is not None else _payoff_range(game)
+    rmax = float(opts.r_max) if opts.r_max is not None else payoff_range(game)
     limits = Limits(target * rmax, opts.stop_ratio, _round_limit(max_rounds, time_limit), time_limit)
-    with _MemoryTrace(opts.measure_memory) as memory:
+    with MemoryTrace(opts.measure_memory) as memory:
         t0 = time.perf_counter()
         model, opts = _model_and_options(game, w, opts, rng)
         source = _sample_source(game, w, model, rng, opts)
-        boost = Boosting(model, rmax, exact=opts.expectations == "exact", line_search=opts.line_search,
-                         step_cap=opts.step_cap, ess_min=opts.ess_min, corrective=opts.corrective)
+        boost = _boosting(model, rmax, opts)
         if rmax <= 0:  # every leaf pays each player the same: every distribution is an EFCE
             run = Rounds(max_regret=0.0, converged=True, stopped_by="trivial")
             payoffs = model.statistics(source.sample.profiles[:1]).U[0]
@@ -316,10 +362,56 @@ def sample_efce(game: Game, weights=None, *, target: float = 1e-3, max_rounds: i
                 source.close()
             payoffs = _payoffs(model, source.sample)
         seconds = time.perf_counter() - t0
-    return SamplingResult(game.name, list(payoffs), run.max_regret, run.initial or 0.0, run.rounds, source.drawn,
-                          {"total": seconds}, memory.peak, run.history, list(model.devs), boost.lam.tolist(),
-                          tuple(w), run.converged, None if opts.expectations == "exact" else opts.scenarios,
-                          run.stopped_by, opts.expectations, opts, limits.max_rounds)
+    return _result(game, model, source, boost, run, payoffs, seconds, memory.peak, w, opts, limits)
+
+
+def _boosting(model, rmax: float, opts: SamplerOptions) -> Boosting:
+    """The boosting state for ``opts``' step rules (``efce.boosting.Boosting``)."""
+    return Boosting(
+        model,
+        rmax,
+        exact=opts.expectations == "exact",
+        line_search=opts.line_search,
+        step_cap=opts.step_cap,
+        ess_min=opts.ess_min,
+        corrective=bool(opts.corrective),
+    )
+
+
+def _result(
+    game: Game,
+    model,
+    source,
+    boost: Boosting,
+    run: Rounds,
+    payoffs,
+    seconds: float,
+    peak,
+    w: np.ndarray,
+    opts: SamplerOptions,
+    limits: Limits,
+) -> SamplingResult:
+    """A finished run as ``sample_efce`` returns it."""
+    return SamplingResult(
+        game=game.name,
+        payoffs=list(payoffs),
+        max_regret=run.max_regret,
+        initial_regret=run.initial or 0.0,
+        rounds=run.rounds,
+        samples=source.drawn,
+        seconds={"total": seconds},
+        peak_memory=peak,
+        history=run.history,
+        deviations=list(model.devs),
+        lam=boost.lam.tolist(),
+        weights=tuple(w),
+        converged=run.converged,
+        scenarios=None if opts.expectations == "exact" else opts.scenarios,
+        stopped_by=run.stopped_by,
+        expectations=opts.expectations,
+        options=opts,
+        round_limit=limits.max_rounds,
+    )
 
 
 def chosen_expectations(game: Game, options: SamplerOptions | None = None) -> str:
@@ -329,8 +421,9 @@ def chosen_expectations(game: Game, options: SamplerOptions | None = None) -> st
     opts = SamplerOptions() if options is None else options
     if opts.expectations != "auto":
         return opts.expectations
-    return _auto_expectations(count_full_profiles(make_model(game, np.zeros(game.num_players), None, None,
-                                                             opts.engine)))
+    return _auto_expectations(
+        count_full_profiles(make_model(game, np.zeros(game.num_players), None, None, opts.engine))
+    )
 
 
 def _auto_expectations(full: int) -> str:
@@ -346,10 +439,12 @@ def _model_and_options(game: Game, w: np.ndarray, opts: SamplerOptions, rng: np.
     full = count_full_profiles(model)
     expectations = _auto_expectations(full) if opts.expectations == "auto" else opts.expectations
     if expectations == "exact" and full > MAX_EXACT_PROFILES:
-        raise SeqformError(f"{game.name!r} has {full:,} full pure strategy profiles; exact expectations "
-                           f"enumerate at most {MAX_EXACT_PROFILES:,}. Use expectations='mcmc'.")
+        raise SeqformError(
+            f"{game.name!r} has {full:,} full pure strategy profiles; exact expectations "
+            f"enumerate at most {MAX_EXACT_PROFILES:,}. Use expectations='mcmc'."
+        )
     if expectations == "exact" and opts.scenarios is not None and opts.expectations == "auto":
-        model = make_model(game, w, None, rng, opts.engine)   # the model sampled chance: rebuilt exact
+        model = make_model(game, w, None, rng, opts.engine)  # the model sampled chance: rebuilt exact
     corrective = expectations == "exact" if opts.corrective is None else opts.corrective
     return model, replace(opts, expectations=expectations, corrective=corrective)
 
@@ -361,6 +456,7 @@ def _sample_source(game: Game, w: np.ndarray, model, rng: np.random.Generator, o
     pool = None
     if opts.workers > 1:
         from .drawpool import DrawPool
+
         pool = partial(DrawPool, make_model, game, w, opts.engine, opts.workers)
     return (OverlappedChains if opts.overlap else MarkovChains)(model, rng, opts, pool)
 
@@ -371,33 +467,6 @@ def _payoffs(model, sample) -> np.ndarray:
     if sample.stats is None:
         sample.stats, sample.weights = model.statistics(sample.profiles), np.ones(len(sample.profiles))
     return sample.weights @ sample.stats.U / sample.weights.sum()
-
-
-class _MemoryTrace:
-    """``tracemalloc`` over a run when ``enabled``: started unless the caller already traces
-    (that trace is read, never stopped), and stopped on exit by the run that started it, however
-    the run ends. ``peak``: bytes, set on exit (None when not enabled)."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self.started = False
-        self.peak: int | None = None
-
-    def __enter__(self) -> _MemoryTrace:
-        if self.enabled and not tracemalloc.is_tracing():
-            tracemalloc.start()
-            self.started = True
-        return self
-
-    def current(self) -> int | None:
-        """Bytes traced now (None when not enabled)."""
-        return tracemalloc.get_traced_memory()[0] if self.enabled and tracemalloc.is_tracing() else None
-
-    def __exit__(self, *exc) -> None:
-        if self.enabled and tracemalloc.is_tracing():
-            self.peak = tracemalloc.get_traced_memory()[1]
-        if self.started:
-            tracemalloc.stop()
 
 
 def _silent(message: str) -> None:
@@ -413,39 +482,12 @@ def _utility_weights(game: Game, weights) -> np.ndarray:
     return w
 
 
-def _payoff_range(game: Game) -> float:
-    """r_max: the game's own ``regret_bound()`` when it has one, else ``regret_bound``."""
-    if isinstance(game, DeclaresRegretBound):
-        return float(game.regret_bound())
-    return regret_bound(game)
-
-
 def _round_limit(max_rounds, time_limit: float | None) -> int | None:
     """``max_rounds`` with "auto" decided: ``DEFAULT_ROUNDS`` without a time limit, else none."""
     if isinstance(max_rounds, str) and max_rounds == "auto":
         return DEFAULT_ROUNDS if time_limit is None else None
-    if max_rounds is not None and (isinstance(max_rounds, (bool, str)) or not max_rounds >= 0
-                                   or int(max_rounds) != max_rounds):
+    if max_rounds is not None and (
+        isinstance(max_rounds, (bool, str)) or not max_rounds >= 0 or int(max_rounds) != max_rounds
+    ):
         raise SeqformError(f"max_rounds: a count of rounds, None or 'auto', not {max_rounds!r}")
     return None if max_rounds is None else int(max_rounds)
-
-
-def regret_bound(game: Game, max_nodes: int = 2_000_000) -> float:
-    """r_max: the largest range of one player's payoff over the leaves (walks the tree)."""
-    lo = np.full(game.num_players, np.inf)
-    hi = np.full(game.num_players, -np.inf)
-    stack = [game.root()]
-    count = 0
-    while stack:
-        h = stack.pop()
-        count += 1
-        if count > max_nodes:
-            raise SeqformError(f"regret_bound: {game.name!r} has more than {max_nodes:,} nodes; pass r_max")
-        p = game.player(h)
-        if p == TERMINAL:
-            u = np.array([float(x) for x in game.utility(h)])
-            lo, hi = np.minimum(lo, u), np.maximum(hi, u)
-        else:
-            stack.extend(game.next(h, a) for a in range(len(game.actions(h))))
-    return float((hi - lo).max())
-

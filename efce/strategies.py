@@ -13,6 +13,7 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -115,9 +116,11 @@ def profiles(tree: Tree, max_profiles: int = MAX_PROFILES) -> Profiles:
     count = math.prod(shape)
     if count > max_profiles:
         sizes = " x ".join(str(x) if x < 10**6 else f"~10^{len(str(x)) - 1}" for x in shape)
-        raise SeqformError(f"{tree.name!r} has {'~10^' + str(len(str(count)) - 1) if count >= 10**6 else f'{count:,}'} "
-                           f"reduced pure strategy profiles ({sizes}); the exact EFCE methods enumerate them and "
-                           f"stop at {max_profiles:,}. Use the sampling method.")
+        raise SeqformError(
+            f"{tree.name!r} has {'~10^' + str(len(str(count)) - 1) if count >= 10**6 else f'{count:,}'} "
+            f"reduced pure strategy profiles ({sizes}); the exact EFCE methods enumerate them and "
+            f"stop at {max_profiles:,}. Use the sampling method."
+        )
     plans = [reduced_strategies(tree, n) for n in range(N)]
     X = []
     for n in range(N):

@@ -54,9 +54,8 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
-from __future__ import annotations
 
-from dataclasses import dataclass
+from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
@@ -65,22 +64,8 @@ from seqform.model.tree import Tree
 
 from .deviationdp import CausalDeviationDP, player_structure, tree_items
 from .family import Deviation, DeviationFamily, SampleStats, gumbel_draw
+from .gibbsclasses import LeafRows, gibbs_classes
 from .leafpaths import leaf_denominator, leaf_paths, scenario_weights
-
-
-@dataclass
-class _Rows:
-    """Leaf-path data for a set of leaves (rows): shapes (R, D) unless said."""
-
-    J: np.ndarray      # information set at each slot (the dummy column for padding)
-    A: np.ndarray      # action taken there on the path
-    P: np.ndarray      # player (-1 for padding)
-    pb: np.ndarray     # pair index of (trigger (J, 0), tau_P(z)); + s(J) * U for action s(J)
-    U: np.ndarray      # number of pairs per trigger of J
-    tb: np.ndarray     # trigger id of (J, 0)
-    up: np.ndarray     # u_P(z)
-    c: np.ndarray      # (R,) chance weight
-    wu: np.ndarray     # (R,) w . u(z)
 
 
 class TreeModel(DeviationFamily):
@@ -90,7 +75,7 @@ class TreeModel(DeviationFamily):
     each) with ``rng`` and weights each leaf by the fraction of scenarios that agree with its
     chance outcomes (Dudik & Gordon (2009)'s p~_nat)."""
 
-    table_limit = 1 << 22   # leaf-table entries (8 bytes each): 32 MiB at most
+    table_limit = 1 << 22  # leaf-table entries (8 bytes each): 32 MiB at most
     kind = "tree"
 
     def __init__(self, tree: Tree, w: np.ndarray, scenarios: int | None = None, rng=None):
@@ -145,58 +130,21 @@ class TreeModel(DeviationFamily):
             U[z, k] = self.Usize[m]
             tb[z, k] = self.tfirst[m]
             up[z, k] = pay[z, n]
-        self.rows = _Rows(J.T.copy(), Aact.T.copy(), P.T.copy(), pb.T.copy(), U.T.copy(), tb.T.copy(), up.T.copy(), c,
-                          pay @ self.w)
+        self.rows = LeafRows(
+            J.T.copy(), Aact.T.copy(), P.T.copy(), pb.T.copy(), U.T.copy(), tb.T.copy(), up.T.copy(), c, pay @ self.w
+        )
         self._family_setup()
         # chance mass of every information set: |r_phi(s)| <= r_max times its trigger's mass
         dn = np.flatnonzero(tree.player >= 0)
-        self.mass = np.bincount(tree.infoset[dn], weights=tree.chance_reach[dn], minlength=M)
+        self.mass: np.ndarray = np.bincount(tree.infoset[dn], weights=tree.chance_reach[dn], minlength=M)
         if scenarios is not None:
             self.mass = np.ones(M)  # sampled chance: no per-set bound below r_max
         # the causal-deviation dynamic program over the triggers' sub-treeplexes
         self.dp = CausalDeviationDP(tree_items(tree, self.trig_infoset, self.pbase, self.under), self.ntrig)
-        self._colour(valid, J)
+        self.classes = gibbs_classes(self.tree, self.M, self.rows, self.A, J)
         self._leaf_radix()
 
     # ---------------------------------------------------------------- set-up
-    def _colour(self, valid: np.ndarray, J: np.ndarray) -> None:
-        """Gibbs colour classes (module docstring) and each class's leaves, sorted by owner."""
-        tree = self.tree
-        nd = np.zeros(len(tree.parent), dtype=np.int64)
-        for v in range(1, len(tree.parent)):  # parents precede children in compiled order
-            nd[v] = nd[tree.parent[v]] + 1
-        decn = np.flatnonzero(tree.player >= 0)
-        inf = tree.infoset[decn]
-        lo = np.full(self.M, 1 << 40)
-        hi = np.full(self.M, -1)
-        np.minimum.at(lo, inf, nd[decn])
-        np.maximum.at(hi, inf, nd[decn])
-        groups: dict = {}
-        for m in range(self.M):
-            groups.setdefault(int(lo[m]) if lo[m] == hi[m] else ("alone", m), []).append(m)
-        self.classes = []
-        r = self.rows
-        for key in sorted(groups, key=lambda g: (isinstance(g, tuple), g if not isinstance(g, tuple) else g[1])):
-            members = np.array(groups[key], dtype=np.int64)
-            inK = np.zeros(self.M + 1, dtype=bool)
-            inK[members] = True
-            hit = inK[J]
-            zs = np.flatnonzero(hit.any(1))
-            if len(zs) == 0:
-                self.classes.append((members, None))  # never on a path: a flat conditional
-                continue
-            slot = hit[zs].argmax(1)
-            owner = J[zs, slot]
-            order = np.argsort(owner, kind="stable")
-            zs, slot, owner = zs[order], slot[order], owner[order]
-            owners, starts = np.unique(owner, return_index=True)
-            sub = _Rows(*(x[:, zs].copy() for x in (r.J, r.A, r.P, r.pb, r.U, r.tb, r.up)), r.c[zs], r.wu[zs])
-            sizes = np.diff(np.append(starts, len(zs)))
-            # every owner above the same number of leaves (Indian poker's first class): a reshape
-            # sums them, several times faster than reduceat
-            even = int(sizes[0]) if (sizes == sizes[0]).all() else 0
-            self.classes.append((owners, (sub, slot, starts, self.A[owner], zs, even, owner)))
-
     # ---------------------------------------------------------------- the utility weights
     def set_weights(self, w: np.ndarray) -> None:
         """Make ``w`` (N,) the utility weights of the energy w . u(s) - lambda . r(s): every leaf's
@@ -207,7 +155,7 @@ class TreeModel(DeviationFamily):
         for _, data in self.classes:
             if data is not None:
                 data[0].wu = self.rows.wu[data[4]]
-        self._table = None
+        self._table: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # (table, L, Lam) it was built for
 
     def objective_is_constant(self, w: np.ndarray) -> bool:
         """Whether w . u(z) (w: (N,)) is the same on every leaf (to 1e-12), so that every
@@ -216,11 +164,11 @@ class TreeModel(DeviationFamily):
 
     def payoff_denominator(self) -> int:
         """A common denominator of every chance x payoff product of the tree (exact,
-        ``leafpaths.leaf_denominator``): the statistics G, B and U are sums of such products."""
+        ``efce.leafpaths.leaf_denominator``): the statistics G, B and U are sums of such products."""
         return leaf_denominator(self.tree)
 
     # ---------------------------------------------------------------- energies
-    def _reach(self, Sz: np.ndarray, d: _Rows):
+    def _reach(self, Sz: np.ndarray, d: LeafRows):
         """For the profiles' actions Sz (C, D, R) on the rows d (arrays (D, R)): ``ok`` (C, R),
         s plays the leaf; and ``Q(k)`` (C, R), s reaches slot k and its player, deviating from
         there, can reach the leaf (module docstring). One pass per slot: D is small and R long."""
@@ -240,7 +188,7 @@ class TreeModel(DeviationFamily):
         single = pmin == pmax
         return ok, lambda k: ok | (single & (pmin == d.P[k]) & (first >= k))
 
-    def _leaf_energy(self, Sz: np.ndarray, d: _Rows) -> np.ndarray:
+    def _leaf_energy(self, Sz: np.ndarray, d: LeafRows) -> np.ndarray:
         """e_z(s) (module docstring) for the profiles' actions Sz (C, D, R) on the rows d: (C, R)."""
         ok, Q = self._reach(Sz, d)
         dev = np.zeros(ok.shape)
@@ -259,29 +207,29 @@ class TreeModel(DeviationFamily):
         its path. Number those combinations in mixed radix (``radix``, ``stride``: (D, T)); K is
         the most any leaf has. Tables are used when K x T stays within ``table_limit``."""
         r = self.rows
-        self.radix = np.append(self.A, 1)[r.J]                            # padding slots: 1
-        self.stride = np.cumprod(np.vstack([np.ones((1, self.radix.shape[1]), dtype=np.int64),
-                                            self.radix[:-1]]), 0)
+        self.radix = np.append(self.A, 1)[r.J]  # padding slots: 1
+        self.stride = np.cumprod(np.vstack([np.ones((1, self.radix.shape[1]), dtype=np.int64), self.radix[:-1]]), 0)
         self.K = int(self.radix.prod(0).max()) if self.radix.size else 1
         self.use_table = self.K * self.radix.shape[1] <= self.table_limit
         self._table = None
-        self._sweep_plan = None
-        self._stats_tables = None
-        self._code_base = None
+        self._sweep_plan: list[tuple[np.ndarray, tuple | None]] | None = None
+        self._stats_tables: tuple | None = None
+        self._code_base: tuple[np.ndarray, np.ndarray] | None = None  # (stride, base) as int32
 
     def table(self) -> np.ndarray:
         """e_z for every leaf z and every combination of actions on its path, (T * K,), leaf-major:
         entry z K + sum_k s(J(k, z)) stride[k, z]. A Gibbs sweep gathers each leaf's energy from
         it instead of recomputing the energy per profile. Rebuilt whenever lambda (L, Lam) has
         changed since, however it was changed: comparing costs far less than one sweep."""
-        if self._table is None or not (np.array_equal(self._table[1], self.L)
-                                       and np.array_equal(self._table[2], self.Lam)):
+        if self._table is None or not (
+            np.array_equal(self._table[1], self.L) and np.array_equal(self._table[2], self.Lam)
+        ):
             D, T = self.radix.shape
             tab = np.empty((self.K, T))
             step = max(1, self.table_limit // max(1, D * T))  # the combinations' actions: at most table_limit integers
             for c0 in range(0, self.K, step):
                 combo = np.arange(c0, min(c0 + step, self.K))[:, None, None]
-                tab[c0:c0 + step] = self._leaf_energy((combo // self.stride[None]) % self.radix[None], self.rows)
+                tab[c0 : c0 + step] = self._leaf_energy((combo // self.stride[None]) % self.radix[None], self.rows)
             self._table = (tab.T.ravel(), self.L.copy(), self.Lam.copy())
         return self._table[0]
 
@@ -292,11 +240,11 @@ class TreeModel(DeviationFamily):
         if self.use_table:
             tab, zK = self.table(), np.arange(r.J.shape[1]) * self.K
         for a in range(0, len(S), chunk):
-            Sz = S[a:a + chunk][:, r.J]
+            Sz = S[a : a + chunk][:, r.J]
             if self.use_table:
-                out[a:a + chunk] = tab[zK + (Sz * self.stride).sum(1)].sum(1)
+                out[a : a + chunk] = tab[zK + (Sz * self.stride).sum(1)].sum(1)
             else:
-                out[a:a + chunk] = self._leaf_energy(Sz, r).sum(1)
+                out[a : a + chunk] = self._leaf_energy(Sz, r).sum(1)
         return out
 
     def sweep(self, S: np.ndarray, rng: np.random.Generator, chunk: int = 64) -> None:
@@ -307,9 +255,9 @@ class TreeModel(DeviationFamily):
         tab = self.table() if self.use_table else None
         for a0 in range(0, len(S), chunk):
             if tab is None:
-                self._sweep_direct(S[a0:a0 + chunk], rng)  # a view: the chains are updated in place
+                self._sweep_direct(S[a0 : a0 + chunk], rng)  # a view: the chains are updated in place
             else:
-                self._sweep_table(S[a0:a0 + chunk], rng, tab)
+                self._sweep_table(S[a0 : a0 + chunk], rng, tab)
 
     def _leaf_codes(self, S32: np.ndarray) -> np.ndarray:
         """Each leaf's index into ``table`` for the profiles S32 (int32, (C, M + 1)): (C, T) int32
@@ -332,7 +280,7 @@ class TreeModel(DeviationFamily):
         code per class in int64 (8-card Indian poker)."""
         r = self.rows
         if self._sweep_plan is None:
-            plan = []
+            plan: list[tuple[np.ndarray, tuple | None]] = []
             for owners, data in self.classes:
                 if data is None:
                     plan.append((owners, None))
@@ -340,7 +288,7 @@ class TreeModel(DeviationFamily):
                 _, slot, starts, arow, zs, even, mine = data
                 st = self.stride[slot, zs].astype(np.int32)
                 offs = [(np.minimum(a, arow - 1) * st).astype(np.int32) for a in range(int(self.A[owners].max()))]
-                every = np.array_equal(zs, np.arange(r.J.shape[1]))   # all leaves, in order: no gather
+                every = np.array_equal(zs, np.arange(r.J.shape[1]))  # all leaves, in order: no gather
                 plan.append((owners, (starts, zs, even, mine, st, offs, every)))
             self._sweep_plan = plan
         plan = self._sweep_plan
@@ -410,7 +358,7 @@ class TreeModel(DeviationFamily):
                     gp[k, c0:c1] = np.where(Q(k) & live, r.pb[k] + Sz[:, k] * r.U[k], self.npairs)
                     bp[k, c0:c1] = np.where(ok & live, r.tb[k] + Sz[:, k], self.ntrig)
             tr = lambda x: np.ascontiguousarray(np.swapaxes(x, -1, -2)).reshape(*x.shape[:-2], T * self.K)
-            live = np.flatnonzero((r.P >= 0).any(1))   # slots that some leaf uses
+            live = np.flatnonzero((r.P >= 0).any(1))  # slots that some leaf uses
             gp, bp = tr(gp[live]), tr(bp[live])
             self._stats_tables = (gp, bp, tr(plays), (gp < self.npairs).any(0), (r.c * r.up)[live])
         return self._stats_tables
@@ -423,10 +371,10 @@ class TreeModel(DeviationFamily):
         0.84 s per 1,000 profiles, one process: ``bench/efce_sweep_speed.py``)."""
         r = self.rows
         gp, bp, plays, touch, val = self._stat_tables()
-        chunk = max(1, min(chunk, (1 << 23) // (self.npairs + 1)))   # dense blocks of at most 64 MiB
+        chunk = max(1, min(chunk, (1 << 23) // (self.npairs + 1)))  # dense blocks of at most 64 MiB
         gs, bs, us = [], [], []
         for a0 in range(0, len(S), chunk):
-            S32 = S[a0:a0 + chunk].astype(np.int32)
+            S32 = S[a0 : a0 + chunk].astype(np.int32)
             C = len(S32)
             code = self._leaf_codes(S32)
             # only the (profile, leaf) pairs that add something: about 1 in 4 for G, and for B
@@ -441,7 +389,7 @@ class TreeModel(DeviationFamily):
             for n in range(self.N):
                 U[:, n] = np.bincount(cc, r.c[zz] * self.payoff[zz, n], C)
             G, B = G.reshape(C, -1), B.reshape(C, -1)
-            G[:, -1] = B[:, -1] = 0   # the dummy columns collected the terms that do not count
+            G[:, -1] = B[:, -1] = 0  # the dummy columns collected the terms that do not count
             gs.append(sp.csr_matrix(G))
             bs.append(sp.csr_matrix(B))
             us.append(U)
@@ -452,7 +400,7 @@ class TreeModel(DeviationFamily):
         r = self.rows
         gs, bs, us = [], [], []
         for a0 in range(0, len(S), chunk):
-            Sz = S[a0:a0 + chunk][:, r.J]
+            Sz = S[a0 : a0 + chunk][:, r.J]
             C = len(Sz)
             ok, Q = self._reach(Sz, r)
             gi, gj, gv, bi, bj, bv = [], [], [], [], [], []
@@ -477,7 +425,7 @@ class TreeModel(DeviationFamily):
         weighted by om (C,), by the causal-deviation dynamic program (``efce.deviationdp``)."""
         g, base, total = self.weighted(st, om)
         val, dv = self.dp.solve(g)
-        reg = (dv - base[:self.ntrig]) / total
+        reg = (dv - base[: self.ntrig]) / total
         t = int(np.argmax(reg)) if self.ntrig else -1
         if t < 0:
             return 0.0, None, reg
@@ -485,8 +433,18 @@ class TreeModel(DeviationFamily):
         i = int(self.trig_infoset[t])
         base_t = int(self.pbase[t])
         strategy = {self.tree.infoset_key[m]: b for m, b in choice.items()}
-        return float(reg[t]), Deviation(int(self.infoset_player[i]), self.tree.infoset_key[i], int(self.trig_action[t]),
-                                        strategy, t, tuple(sorted(r - base_t for r in pairs))), reg
+        return (
+            float(reg[t]),
+            Deviation(
+                int(self.infoset_player[i]),
+                self.tree.infoset_key[i],
+                int(self.trig_action[t]),
+                strategy,
+                t,
+                tuple(sorted(r - base_t for r in pairs)),
+            ),
+            reg,
+        )
 
     def bound(self, dev: Deviation, rmax: float) -> float:
         """A bound on |r_phi(s)| over all profiles s: r_max times the chance mass of the trigger's

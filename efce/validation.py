@@ -13,10 +13,12 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +40,7 @@ def exact_distribution(game: Game, result: Result, tree=None) -> tuple:
     from seqform.model.tree import compile_tree
 
     from .strategies import profiles
+
     tree = compile_tree(game) if tree is None else tree
     prof = profiles(tree)
     model = loaded_model(game, result, engine="tree")
@@ -110,13 +113,20 @@ class ValidatedRegret:
         return abs(self.energy_drift) <= 3
 
 
-def validated_regret(game: Game, result: Result, samples: int = 1000, seed: int = 12345,
-                     burn_in: int = 30, engine: str | None = None, workers: int = 1) -> ValidatedRegret:
+def validated_regret(
+    game: Game,
+    result: Any,
+    samples: int = 1000,
+    seed: int = 12345,
+    burn_in: int = 30,
+    engine: str | None = None,
+    workers: int = 1,
+) -> ValidatedRegret:
     """Two fresh samples of ``result``'s q_lambda (``samples`` chains each, ``burn_in`` Gibbs
     sweeps from uniform profiles, Dudik & Gordon 2009, section 3.3): the best deviation found on
     the first (section 3.2's dynamic program), and its regret measured on the second
-    (``ValidatedRegret``); ``result`` is an ``efce.SamplingResult``. On 8-card Indian poker the chains need 100 to 300 sweeps from uniform
-    profiles; check ``energy_drift``.
+    (``ValidatedRegret``); ``result`` is an ``efce.SamplingResult``. On 8-card Indian poker the chains need 100 to 300
+    sweeps from uniform profiles; check ``energy_drift``.
 
     ``workers`` > 1 splits the chains' sweeps, nearly all of the work, over that many processes
     (``efce.drawpool``, with this process's lambda; their random streams differ from one
@@ -127,8 +137,10 @@ def validated_regret(game: Game, result: Result, samples: int = 1000, seed: int 
     pool = None
     if workers > 1:
         from .drawpool import DrawPool
-        pool = DrawPool(make_model, game, np.asarray(result.weights or np.zeros(game.num_players), dtype=float),
-                        engine, workers)
+
+        pool = DrawPool(
+            make_model, game, np.asarray(result.weights or np.zeros(game.num_players), dtype=float), engine, workers
+        )
     try:
         half = None
         for sweeps in (burn_in // 2, burn_in - burn_in // 2):
@@ -149,8 +161,9 @@ def validated_regret(game: Game, result: Result, samples: int = 1000, seed: int 
     if dev is None:
         return ValidatedRegret(float(found), 0.0, 0.0, samples, None, drift, burn_in, *pay)
     rs = model.deviation_regrets(second, dev)
-    return ValidatedRegret(float(found), float(rs.mean()), float(rs.std(ddof=1) / math.sqrt(samples)), samples, dev,
-                           drift, burn_in, *pay)
+    return ValidatedRegret(
+        float(found), float(rs.mean()), float(rs.std(ddof=1) / math.sqrt(samples)), samples, dev, drift, burn_in, *pay
+    )
 
 
 def _drift(before: np.ndarray, after: np.ndarray) -> float:

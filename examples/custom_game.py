@@ -12,6 +12,7 @@ the deals, and an exact exploitability of zero.
 
 Run: python examples/custom_game.py
 """
+
 from fractions import Fraction
 
 import seqform
@@ -88,5 +89,7 @@ print(f"value for player 0: {sol.value} (certified: {sol.certified}; equals the 
 for p in range(2):
     for i in sol.tree.player_infosets[p]:
         probs = sol.profile.action_probabilities(sol.tree, i)
-        print(f"  player {p} at {sol.tree.infoset_key[i]}: "
-              + ", ".join(f"{a} {q:.3f}" for a, q in zip(sol.tree.infoset_actions[i], probs)))
+        print(
+            f"  player {p} at {sol.tree.infoset_key[i]}: "
+            + ", ".join(f"{a} {q:.3f}" for a, q in zip(sol.tree.infoset_actions[i], probs))
+        )

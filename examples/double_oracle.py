@@ -2,18 +2,20 @@
 
 Run: python examples/double_oracle.py
 """
+
 import doracle
 import seqform
-from doracle.extend import extended_profile
-from seqform.verify.evaluate import evaluate
-from seqform.model.tree import compile_tree
+from doracle import extended_profile
+from seqform import compile_tree, evaluate
 
 # Flip-It with 4 rounds (495,205 nodes): the restricted games stay near a thousand nodes.
 game = seqform.games.flipit(depth=4)
 res = doracle.solve(game, progress=lambda msg: None)
 last = res.history[-1]
-print(f"{game.name}: value {res.value} (= {float(res.value):.6f}), {res.iterations} iterations, "
-      f"last restricted game {last['restricted_nodes']:,} nodes")
+print(
+    f"{game.name}: value {res.value} (= {float(res.value):.6f}), {res.iterations} iterations, "
+    f"last restricted game {last['restricted_nodes']:,} nodes"
+)
 
 # The double oracle's strategies, completed by the first action wherever they say nothing, are an
 # equilibrium of the FULL game: checked here by exact best responses in the compiled tree.

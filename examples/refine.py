@@ -3,6 +3,7 @@ extensive-form perfect or quasi-perfect equilibrium does not. Computed exactly, 
 
 Run: python examples/refine.py
 """
+
 import refinements
 import seqform
 
@@ -12,8 +13,14 @@ nash = seqform.solve(game)
 efpe = refinements.efpe(game)
 tree = nash.tree
 i = tree.player_infosets[1][0]
-print("plain Nash LP, player 1 after y:", dict(zip(tree.infoset_actions[i], map(str, nash.exact_profile.action_probabilities(tree, i)))))
-print("EFPE,          player 1 after y:", dict(zip(tree.infoset_actions[i], map(str, efpe.exact_profile.action_probabilities(tree, i)))))
+print(
+    "plain Nash LP, player 1 after y:",
+    dict(zip(tree.infoset_actions[i], map(str, nash.exact_profile.action_probabilities(tree, i)))),
+)
+print(
+    "EFPE,          player 1 after y:",
+    dict(zip(tree.infoset_actions[i], map(str, efpe.exact_profile.action_probabilities(tree, i)))),
+)
 
 # Leduc: the quasi-perfect equilibrium, exactly in the limit eps -> 0.
 leduc = seqform.games.leduc()
@@ -21,8 +28,10 @@ plain = seqform.solve(leduc)
 reg = seqform.infoset_regret(plain.tree, plain.profile)
 qpe = refinements.qpe(leduc)
 print(f"Leduc QPE value {qpe.value} equals the Nash value: {qpe.value == plain.value}; certified: {qpe.certified}")
-print(f"information sets with positive regret: plain LP {reg.count_positive()} (max {reg.max_regret:.3g}), "
-      f"QPE {qpe.positive_regret_infosets} (max {qpe.max_infoset_regret}, exact)")
+print(
+    f"information sets with positive regret: plain LP {reg.count_positive()} (max {reg.max_regret:.3g}), "
+    f"QPE {qpe.positive_regret_infosets} (max {qpe.max_infoset_regret}, exact)"
+)
 
 # At a chosen tremble: the perturbed game's equilibrium (exact at that eps), fully mixed.
 at = refinements.qpe(leduc, eps=1e-3)

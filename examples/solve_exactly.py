@@ -2,6 +2,7 @@
 
 Run: python examples/solve_exactly.py
 """
+
 import seqform
 
 sol = seqform.solve(seqform.games.leduc())
@@ -17,9 +18,13 @@ for i in tree.player_infosets[0]:
     card, public, history = tree.infoset_key[i]
     if card == 4 and history == ("",):
         probs = sol.profile.action_probabilities(tree, i)
-        print("player 0 holding card 4, opening:", {a: round(float(q), 4) for a, q in zip(tree.infoset_actions[i], probs)})
+        print(
+            "player 0 holding card 4, opening:", {a: round(float(q), 4) for a, q in zip(tree.infoset_actions[i], probs)}
+        )
 
 # How much does each information set leave on the table? (Kroer, Farina & Sandholm (2017)'s refinement measure)
 reg = seqform.infoset_regret(tree, sol.profile)
-print(f"max information-set regret of the plain LP solution: {reg.max_regret:.4f} "
-      f"({reg.count_positive()} information sets above 1e-9)")
+print(
+    f"max information-set regret of the plain LP solution: {reg.max_regret:.4f} "
+    f"({reg.count_positive()} information sets above 1e-9)"
+)

@@ -2,20 +2,21 @@
 
 Run: python examples/verify_solver.py
 """
+
 import seqform
-from seqform.verify.exploitability import best_response
-from seqform.model.strategy import Profile, behaviour_from_realization, realization_plan, uniform
-from seqform.model.tree import compile_tree
-from seqform.study.convergence import verify
+from seqform import Profile, behaviour_from_realization, best_response, compile_tree, realization_plan, uniform
+from seqform.study import verify
 
 tree = compile_tree(seqform.games.kuhn())
 
 # Built-in solvers by name; the ground truth is the certified LP value (-1/18 for Kuhn poker).
 for name in ("cfr+", "egt"):
     last = verify(name, tree, 500).points[-1]
-    print(f"{name:5s} after {last.iteration} iterations ({last.traversals} tree traversals): exploitability "
-          f"{last.exploitability:.2e}, value gap {last.value_gap:+.2e}, max information-set regret "
-          f"{last.max_infoset_regret:.2e}")
+    print(
+        f"{name:5s} after {last.iteration} iterations ({last.traversals} tree traversals): exploitability "
+        f"{last.exploitability:.2e}, value gap {last.value_gap:+.2e}, max information-set regret "
+        f"{last.max_infoset_regret:.2e}"
+    )
 
 
 # Your own solver: any callable that takes the compiled tree and yields one profile per iteration.
@@ -35,6 +36,8 @@ def fictitious_play(tree):
 
 rep = verify(fictitious_play, tree, 500)
 last = rep.points[-1]
-print(f"fictitious play after {last.iteration} iterations: exploitability {last.exploitability:.2e} "
-      f"(game value {rep.game_value})")
+print(
+    f"fictitious play after {last.iteration} iterations: exploitability {last.exploitability:.2e} "
+    f"(game value {rep.game_value})"
+)
 # rep.plot("fictitious_play.png") draws every measure against iterations (log-log; needs matplotlib)

@@ -13,31 +13,71 @@
   float error bounds) and ``cfr_plus`` runs CFR+ in the same vector form; ``sparsified_lp`` builds
   the abstract LP with its card matrices factorised (blocks, rank one plus a correction, sorted
   showdowns) and ``solve_sparsified`` gives it to HiGHS.
+* Counting without building: ``game_tree_nodes(game)`` and ``node_count_conventions(game)`` (the
+  node count under each counting convention; ``lossless.treesizes``).
 
 References:
 
 - Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
 - Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
+
 from __future__ import annotations
 
 from .abstractgame import AbstractGame
 from .betting import DECIDE, FOLD, NEXT, SHOWDOWN, Betting, BettingBuilder, limit_betting, outcomes, split_pot
+from .cardmatrices import CardMatrices, card_matrices
 from .errors import AbstractionError, OrderedSignalError
 from .gameshrink import Abstraction, gameshrink
 from .orderedsignals import PUBLIC, OrderedSignalGame
 from .poker import four_card, leduc_os, rhode_island
+from .sequencelayout import SequenceLayout, sequence_layout
 from .shrink import Shrunk, ShrunkSolution, shrink, solve
 from .signaltree import SignalTree, build_signal_tree
-from .cardmatrices import CardMatrices, card_matrices
-from .sequencelayout import SequenceLayout, sequence_layout
 from .sparsifiedlp import SparsifiedLP, SparsifiedSolution, solve_sparsified, sparsified_lp
+from .treesizes import game_tree_nodes, node_count_conventions
 from .vectorbestresponse import Bracket, VectorBestResponse, bracket
 from .vectorcfr import VectorCFRResult, cfr_plus
 
-__all__ = ["OrderedSignalGame", "PUBLIC", "Betting", "BettingBuilder", "limit_betting", "outcomes", "split_pot",
-           "DECIDE", "NEXT", "FOLD", "SHOWDOWN", "rhode_island", "leduc_os", "four_card", "shrink", "solve", "Shrunk",
-           "ShrunkSolution", "gameshrink", "Abstraction", "AbstractGame", "SignalTree", "build_signal_tree",
-           "OrderedSignalError", "AbstractionError", "CardMatrices", "card_matrices", "SequenceLayout",
-           "sequence_layout", "Bracket", "VectorBestResponse", "bracket", "VectorCFRResult", "cfr_plus", "SparsifiedLP",
-           "SparsifiedSolution", "solve_sparsified", "sparsified_lp"]
+__all__ = [
+    "OrderedSignalGame",
+    "PUBLIC",
+    "Betting",
+    "BettingBuilder",
+    "limit_betting",
+    "outcomes",
+    "split_pot",
+    "DECIDE",
+    "NEXT",
+    "FOLD",
+    "SHOWDOWN",
+    "rhode_island",
+    "leduc_os",
+    "four_card",
+    "shrink",
+    "solve",
+    "Shrunk",
+    "ShrunkSolution",
+    "gameshrink",
+    "Abstraction",
+    "AbstractGame",
+    "SignalTree",
+    "build_signal_tree",
+    "OrderedSignalError",
+    "AbstractionError",
+    "CardMatrices",
+    "card_matrices",
+    "SequenceLayout",
+    "sequence_layout",
+    "Bracket",
+    "VectorBestResponse",
+    "bracket",
+    "VectorCFRResult",
+    "cfr_plus",
+    "SparsifiedLP",
+    "SparsifiedSolution",
+    "solve_sparsified",
+    "sparsified_lp",
+    "game_tree_nodes",
+    "node_count_conventions",
+]

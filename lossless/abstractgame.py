@@ -10,12 +10,13 @@ expectation over the outcomes of the worlds of the leaf (exact).
 This is exactly the original game restricted to strategies that are constant on classes: a
 profile of the abstract game and its lift (``lift``) have the same expected payoffs, because the
 abstract game's probabilities and payoffs are sums over the same worlds. GameShrink's theorem
-(module ``gameshrink``) makes the lift of an abstract equilibrium an equilibrium of the original.
+(``lossless.gameshrink``) makes the lift of an abstract equilibrium an equilibrium of the original.
 
 ``AbstractGame`` is a ``seqform.Game``; its information-set key for player i is
 ``(j, class, v)``: the class of i's observation after its j-th observed level, and the betting
 node v, which is what ``infoset_map`` matches with the original game's ``(observation, v)``.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -62,8 +63,10 @@ class AbstractGame(Game):
         if node_limit is not None:
             count = sum(abstract_signal_nodes(abstraction))
             if count > node_limit:
-                raise AbstractionError(f"the abstract game of {game.name} has {count:,} signal nodes; "
-                                       f"it is built only up to {node_limit:,}")
+                raise AbstractionError(
+                    f"the abstract game of {game.name} has {count:,} signal nodes; "
+                    f"it is built only up to {node_limit:,}"
+                )
         self.abstraction = abstraction
         self.original = game
         self.betting = game.betting
@@ -101,7 +104,7 @@ class AbstractGame(Game):
         self.node_rep = np.concatenate(reps)  # a world below each node (its first)
         level = np.zeros(total, dtype=np.int64)
         for k in range(1, nl + 1):
-            level[offsets[k]:] = k
+            level[offsets[k] :] = k
         self.node_level = level
         leaf = node + offsets[-1]
         # probabilities: world counts (uniform deck) or exact sums (weighted)
@@ -195,13 +198,16 @@ class AbstractGame(Game):
         u = self._payoff.get(key)
         if u is None:
             table, outs = self.betting.payoff[v], self.abstraction.signals.outcomes
-            u = tuple(sum(p * Fraction(table[outs[o]][i]) for o, p in self.leaf_outcome[s].items())
-                      for i in range(self.num_players))
+            u = tuple(
+                sum(p * Fraction(table[outs[o]][i]) for o, p in self.leaf_outcome[s].items())
+                for i in range(self.num_players)
+            )
             self._payoff[key] = u
         return u
 
     def num_nodes_hint(self) -> int:
         from .treesizes import game_tree_nodes
+
         per_level = [b - a for a, b in zip(self.offset, self.offset[1:] + [self.num_nodes])]
         return game_tree_nodes(self.original, per_level)
 
@@ -229,8 +235,10 @@ class AbstractGame(Game):
         for m, (p, key) in enumerate(zip(original.infoset_player, original.infoset_key)):
             a = where.get((int(p), self.abstract_key(key)))
             if a is None:
-                raise AbstractionError(f"original information set {key!r} of player {int(p)} has no abstract "
-                                       f"counterpart; is the tree compiled from {self.original.name}?")
+                raise AbstractionError(
+                    f"original information set {key!r} of player {int(p)} has no abstract "
+                    f"counterpart; is the tree compiled from {self.original.name}?"
+                )
             out[m] = a
         return out
 
@@ -244,14 +252,19 @@ class AbstractGame(Game):
         for p in range(self.num_players):
             b = profile.behaviour[p]
             if len(b) != abstract.num_sequences[p]:
-                raise StrategyError(f"player {p}'s strategy has {len(b)} entries; the abstract game has "
-                                    f"{abstract.num_sequences[p]} sequences")
+                raise StrategyError(
+                    f"player {p}'s strategy has {len(b)} entries; the abstract game has "
+                    f"{abstract.num_sequences[p]} sequences"
+                )
             exact = not isinstance(b, np.ndarray) or b.dtype == object
             lifted = [Fraction(1)] * original.num_sequences[p] if exact else np.ones(original.num_sequences[p])
             for m in original.player_infosets[p].tolist():
                 a = int(amap[m])
-                f, g, k = int(original.infoset_first_seq[m]), int(abstract.infoset_first_seq[a]), \
-                    int(original.infoset_num_actions[m])
-                lifted[f:f + k] = b[g:g + k]
+                f, g, k = (
+                    int(original.infoset_first_seq[m]),
+                    int(abstract.infoset_first_seq[a]),
+                    int(original.infoset_num_actions[m]),
+                )
+                lifted[f : f + k] = b[g : g + k]
             out.append(lifted)
         return Profile(out)

@@ -10,6 +10,7 @@ at a showdown, the payoff is summed over the outcomes of the pair's worlds. This
 ``seqform.sequence_form`` builds from the compiled abstract game (tests compare the LP values),
 with the same E, F, A layout (``seqform.lp.sequenceform``), so ``seqform.lp.zerosumlp.solve_lp`` solves it.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,8 +34,10 @@ def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
     (E, e), (F, f) = constraint_matrices(lay)
     ar, ac, av = payoff_entries(lay, range(ab.game.betting.num_rounds), say)
     say("assembling A")
-    A = sp.csr_matrix((np.concatenate(av), (np.concatenate(ar), np.concatenate(ac))),
-                      shape=(lay.num_sequences[0], lay.num_sequences[1]))
+    A = sp.csr_matrix(
+        (np.concatenate(av), (np.concatenate(ar), np.concatenate(ac))),
+        shape=(lay.num_sequences[0], lay.num_sequences[1]),
+    )
     A.sum_duplicates()
     A.eliminate_zeros()
     return SequenceForm(None, E, e, F, f, A)
@@ -60,8 +63,10 @@ def constraint_matrices(lay: SequenceLayout) -> list:
                 rows.append(row)
                 cols.append(lay.base[v, a] + c)
                 vals.append(np.ones(len(c)))
-        M = sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                          shape=(1 + lay.num_infosets[i], lay.num_sequences[i]))
+        M = sp.csr_matrix(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+            shape=(1 + lay.num_infosets[i], lay.num_sequences[i]),
+        )
         vec = np.zeros(1 + lay.num_infosets[i])
         vec[0] = 1.0
         mats.append((M, vec))
@@ -89,14 +94,15 @@ def payoff_entries(lay: SequenceLayout, rounds, say=None) -> tuple:
         first = np.unique(pair, return_index=True)[1]
         c0, c1 = cls[0][r][first], cls[1][r][first]
         weight = np.bincount(pair, weights=prob, minlength=npairs) / (st.num_worlds if prob is None else 1.0)
-        omass = None
+        omass: np.ndarray | None = None
         for v in leaves:
             if bet.kind[v] == FOLD:
                 val = weight * float(bet.payoff[v][0])
             else:
                 if omass is None:
-                    omass = np.bincount(pair * nout + st.outcome.astype(np.int64), weights=prob,
-                                        minlength=npairs * nout).reshape(npairs, nout)
+                    omass = np.bincount(
+                        pair * nout + st.outcome.astype(np.int64), weights=prob, minlength=npairs * nout
+                    ).reshape(npairs, nout)
                     omass = omass / (st.num_worlds if prob is None else 1.0)
                 val = omass @ np.array([float(bet.payoff[v][o][0]) for o in st.outcomes])
             keep = val != 0

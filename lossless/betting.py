@@ -22,6 +22,7 @@ References:
 - Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
 - Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -136,8 +137,17 @@ class BettingBuilder:
 
     def build(self) -> Betting:
         cols = list(zip(*self.rows))
-        return Betting(self.num_players, self.num_rounds, cols[0], cols[1], cols[2],
-                       tuple(tuple(c) for c in cols[3]), cols[4], cols[5], cols[6])
+        return Betting(
+            self.num_players,
+            self.num_rounds,
+            cols[0],
+            cols[1],
+            cols[2],
+            tuple(tuple(c) for c in cols[3]),
+            cols[4],
+            cols[5],
+            cols[6],
+        )
 
 
 def limit_betting(num_rounds: int, bet_sizes: tuple, max_bets: int, ante: int | Fraction = 1) -> Betting:

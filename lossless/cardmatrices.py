@@ -17,6 +17,7 @@ References:
 - Johanson, Waugh, Bowling & Zinkevich (2011), "Accelerating Best Response Calculation in Large
   Extensive Games", IJCAI (the betting part and the card part kept apart).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -67,8 +68,9 @@ def card_matrices(layout: SequenceLayout) -> CardMatrices:
         p0, p1 = c0[first], c1[first]
         npairs = len(first)
         w = np.bincount(pair, weights=prob, minlength=npairs)
-        om = np.bincount(pair * nout + st.outcome.astype(np.int64), weights=prob,
-                         minlength=npairs * nout).reshape(npairs, nout)
+        om = np.bincount(pair * nout + st.outcome.astype(np.int64), weights=prob, minlength=npairs * nout).reshape(
+            npairs, nout
+        )
         t = sp.csr_matrix((w, (p0, p1)), shape=(n0, n1))
         total.append(t)
         total_t.append(t.T.tocsr())

@@ -1,4 +1,5 @@
 """Exception types of the lossless-abstraction package."""
+
 from __future__ import annotations
 
 from seqform.errors import GameError, SeqformError

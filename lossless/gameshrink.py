@@ -43,7 +43,7 @@ bisimulation).
 Why it is lossless
 ------------------
 Restrict every player to strategies that are constant on classes (the abstract game is exactly
-this restricted game, see ``abstractgame``). Take such a strategy y of the opponent. At player i's
+this restricted game, see ``lossless.abstractgame``). Take such a strategy y of the opponent. At player i's
 information set (o, betting history h) the counterfactual value of each continuation is a sum over
 the worlds of o of chance probability x the opponent's reach x the payoff. The bijection preserves
 each factor: the probability (condition on o), the opponent's reach (y depends on the opponent's
@@ -67,6 +67,7 @@ References:
 - Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
 - Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
+
 from __future__ import annotations
 
 import time
@@ -98,7 +99,7 @@ def compact(columns: list) -> np.ndarray:
     span = 1
     for c in columns:
         m = int(c.max()) + 1 if len(c) else 1
-        if span * m >= 2 ** 62:
+        if span * m >= 2**62:
             _, key = np.unique(key, return_inverse=True)
             key = key.ravel().astype(np.int64)
             span = int(key.max()) + 1
@@ -208,8 +209,9 @@ class Abstraction:
         return int(self.classes[i][len(observation) - 1][self.signals.observation_id(i, observation)])
 
 
-def gameshrink(game: OrderedSignalGame, respect_opponents: bool = True, signals: SignalTree | None = None,
-               progress=None) -> Abstraction:
+def gameshrink(
+    game: OrderedSignalGame, respect_opponents: bool = True, signals: SignalTree | None = None, progress=None
+) -> Abstraction:
     """Run GameShrink on ``game``: the coarsest partition of each player's observations into
     ordered-game-isomorphic classes (module docstring). ``progress(msg)`` is told each step."""
     say = progress or (lambda msg: None)
@@ -220,7 +222,7 @@ def gameshrink(game: OrderedSignalGame, respect_opponents: bool = True, signals:
     points = [len(game.observed[i]) for i in range(n)]
     parent_obs = []
     for i in range(n):
-        per = [None]
+        per: list[np.ndarray | None] = [None]
         for j in range(1, points[i]):
             po = np.zeros(st.num_obs[i][j], dtype=np.int64)
             po[st.obs[i][j]] = st.obs[i][j - 1]
@@ -256,13 +258,14 @@ def gameshrink(game: OrderedSignalGame, respect_opponents: bool = True, signals:
         if not split:
             break
     t2 = time.perf_counter()
-    return Abstraction(game, st, classes, respect_opponents, iterations,
-                       {"signal_tree": t1 - t0, "shrink": t2 - t1})
+    return Abstraction(game, st, classes, respect_opponents, iterations, {"signal_tree": t1 - t0, "shrink": t2 - t1})
 
 
 def _conditional_probability_ids(st: SignalTree) -> list:
     """Per player and observed level: (W,) ids of P(world | the player's observation), exact."""
     game = st.game
+    prob = st.prob
+    assert prob is not None  # called for a weighted deck only
     out = []
     for i in range(game.num_players):
         per = []
@@ -270,9 +273,10 @@ def _conditional_probability_ids(st: SignalTree) -> list:
             o = st.obs[i][j].tolist()
             total: dict = defaultdict(Fraction)
             for w, oo in enumerate(o):
-                total[oo] += st.prob[w]
+                total[oo] += prob[w]
             ids: dict = {}
-            per.append(np.array([ids.setdefault(st.prob[w] / total[oo], len(ids)) for w, oo in enumerate(o)],
-                                dtype=np.int64))
+            per.append(
+                np.array([ids.setdefault(prob[w] / total[oo], len(ids)) for w, oo in enumerate(o)], dtype=np.int64)
+            )
         out.append(per)
     return out

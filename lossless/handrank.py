@@ -3,15 +3,18 @@
 Cards are ``rank * suits + suit``, ranks from 0 (lowest). Each function maps a sorted tuple of
 cards to a comparable key: higher keys are better hands, equal keys tie.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 
 def high_card(suits: int) -> Callable[[tuple], tuple]:
     """One card each, no public card: the higher rank wins (the four-card game of Sandholm 2010, Fig. 2)."""
+
     def rank(cards: tuple) -> tuple:
         return tuple(sorted((c // suits for c in cards), reverse=True))
+
     return rank
 
 
@@ -19,9 +22,11 @@ def leduc(suits: int) -> Callable[[tuple], tuple]:
     """Leduc hold'em: a private card and a public card; a pair beats no pair; otherwise the ranks
     compared from the top. The public card is shared, so comparing (high, low) is comparing the
     private cards, which is Leduc's rule."""
+
     def rank(cards: tuple) -> tuple:
         rs = sorted((c // suits for c in cards), reverse=True)
         return (int(len(set(rs)) < len(rs)),) + tuple(rs)
+
     return rank
 
 
@@ -58,4 +63,5 @@ def three_card(ranks: int, suits: int) -> Callable[[tuple], tuple]:
             pair = rs[1]
             return (PAIR, pair, rs[0] if rs[0] != pair else rs[2])
         return (HIGH,) + tuple(rs)
+
     return rank

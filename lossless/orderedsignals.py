@@ -19,10 +19,12 @@ References:
 - Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
 - Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Callable, Hashable, Sequence
+from typing import Any
 
 from seqform.model.game import CHANCE, TERMINAL, Game
 
@@ -48,22 +50,32 @@ class OrderedSignalGame(Game):
     Information-set key of player i: ``(its observation, v)``.
     """
 
-    def __init__(self, deck: Sequence[str], private: Sequence[Sequence[int]], public: Sequence[int],
-                 betting: Betting, rank: Callable[[tuple], Hashable], weights: Sequence | None = None,
-                 name: str = "ordered-signal game"):
+    def __init__(
+        self,
+        deck: Sequence[str],
+        private: Sequence[Sequence[int]],
+        public: Sequence[int],
+        betting: Betting,
+        rank: Callable[[tuple], Any],
+        weights: Sequence | None = None,
+        name: str = "ordered-signal game",
+    ):
         self.deck = tuple(str(c) for c in deck)
         self.num_players = betting.num_players
         self.name = name
         self.betting = betting
         self.rank = rank
         if len(private) != betting.num_rounds or len(public) != betting.num_rounds:
-            raise OrderedSignalError(f"{name}: the betting has {betting.num_rounds} rounds but the deals give "
-                                     f"{len(private)} private and {len(public)} public entries")
+            raise OrderedSignalError(
+                f"{name}: the betting has {betting.num_rounds} rounds but the deals give "
+                f"{len(private)} private and {len(public)} public entries"
+            )
         levels = []
         for r in range(betting.num_rounds):
             if len(private[r]) != self.num_players:
-                raise OrderedSignalError(f"{name}: round {r} deals private cards to {len(private[r])} players, "
-                                         f"not {self.num_players}")
+                raise OrderedSignalError(
+                    f"{name}: round {r} deals private cards to {len(private[r])} players, not {self.num_players}"
+                )
             for i, k in enumerate(private[r]):
                 levels += [(i, r)] * int(k)
             levels += [(PUBLIC, r)] * int(public[r])
@@ -77,8 +89,9 @@ class OrderedSignalGame(Game):
         #: number of levels dealt before round r's betting starts
         self.dealt_by = tuple(sum(1 for (_, rr) in levels if rr <= r) for r in range(betting.num_rounds))
         #: per player, the levels it observes
-        self.observed = tuple(tuple(k for k, (o, _) in enumerate(levels) if o in (i, PUBLIC))
-                              for i in range(self.num_players))
+        self.observed = tuple(
+            tuple(k for k, (o, _) in enumerate(levels) if o in (i, PUBLIC)) for i in range(self.num_players)
+        )
         if weights is None:
             self.weights = None
         else:

@@ -1,6 +1,7 @@
 """What ``lossless`` adds to seqform (``seqform.registry``): the games with ordered signals
 (``rhode_island``, ``leduc_os``, ``four_card``) and the ``seqform shrink`` command. Found through
 the ``seqform.extensions`` entry point."""
+
 from __future__ import annotations
 
 import json
@@ -11,24 +12,50 @@ from seqform.errors import SeqformError
 
 def add_parser(sub) -> None:
     sh = sub.add_parser("shrink", help="GameShrink: lossless abstraction of a game with ordered signals")
-    sh.add_argument("game", help="a game with ordered signals: rhode_island, 'rhode_island(ranks=4,suits=2)', "
-                                 "leduc_os, four_card")
+    sh.add_argument(
+        "game", help="a game with ordered signals: rhode_island, 'rhode_island(ranks=4,suits=2)', leduc_os, four_card"
+    )
     sh.add_argument("--out", default=None, metavar="ABSTRACT.efg", help="write the abstract game as a Gambit .efg file")
-    sh.add_argument("--solve", action="store_true",
-                    help="also solve the abstract game, lift the equilibrium and certify it in the original game")
-    sh.add_argument("--method", default=None, choices=["auto", "simplex", "ipm", "choose"],
-                    help="with --solve: HiGHS LP algorithm (default auto)")
-    sh.add_argument("--own-view", action="store_true",
-                    help="the variant of Gilpin & Sandholm's paper that ignores what the opponent knows: "
-                         "reproduces the survey's Rhode Island sizes but is not lossless in general")
+    sh.add_argument(
+        "--solve",
+        action="store_true",
+        help="also solve the abstract game, lift the equilibrium and certify it in the original game",
+    )
+    sh.add_argument(
+        "--method",
+        default=None,
+        choices=["auto", "simplex", "ipm", "choose"],
+        help="with --solve: HiGHS LP algorithm (default auto)",
+    )
+    sh.add_argument(
+        "--own-view",
+        action="store_true",
+        help="the variant of Gilpin & Sandholm's paper that ignores what the opponent knows: "
+        "reproduces the survey's Rhode Island sizes but is not lossless in general",
+    )
     sh.add_argument("--no-nonzeros", action="store_true", help="skip counting the LPs' nonzeros")
-    sh.add_argument("--cfr", type=float, default=None, metavar="SECONDS",
-                    help="then run CFR+ in vector form on the abstraction for up to SECONDS and print a certified "
-                         "bracket lower <= value <= upper of the game value (no game tree, no payoff matrix)")
-    sh.add_argument("--target-width", type=float, default=None, metavar="W",
-                    help="with --cfr: stop as soon as the bracket is at most W wide")
-    sh.add_argument("--bracket-every", type=int, default=200, metavar="N",
-                    help="with --cfr: bracket the average profile every N iterations (default 200)")
+    sh.add_argument(
+        "--cfr",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="then run CFR+ in vector form on the abstraction for up to SECONDS and print a certified "
+        "bracket lower <= value <= upper of the game value (no game tree, no payoff matrix)",
+    )
+    sh.add_argument(
+        "--target-width",
+        type=float,
+        default=None,
+        metavar="W",
+        help="with --cfr: stop as soon as the bracket is at most W wide",
+    )
+    sh.add_argument(
+        "--bracket-every",
+        type=int,
+        default=200,
+        metavar="N",
+        help="with --cfr: bracket the average profile every N iterations (default 200)",
+    )
     common_options(sh)
     sh.set_defaults(func=cmd_shrink)
 
@@ -40,8 +67,10 @@ def check(args) -> None:
         if not args.cfr > 0:
             raise SeqformError(f"--cfr needs a positive number of seconds, not {args.cfr:g}")
         if args.solve or args.own_view:
-            raise SeqformError("--cfr brackets the value through the lossless abstraction; drop "
-                               + ("--solve" if args.solve else "--own-view"))
+            raise SeqformError(
+                "--cfr brackets the value through the lossless abstraction; drop "
+                + ("--solve" if args.solve else "--own-view")
+            )
         if args.target_width is not None and not args.target_width > 0:
             raise SeqformError(f"--target-width must be positive, not {args.target_width:g}")
         if args.bracket_every < 1:
@@ -54,10 +83,14 @@ def check(args) -> None:
 
 
 def _fmt_lp(part: dict) -> list:
-    lines = [f"  information sets  {part['infosets'][0]:,} / {part['infosets'][1]:,}",
-             f"  sequences         {part['sequences'][0]:,} / {part['sequences'][1]:,}"]
+    lines = [
+        f"  information sets  {part['infosets'][0]:,} / {part['infosets'][1]:,}",
+        f"  sequences         {part['sequences'][0]:,} / {part['sequences'][1]:,}",
+    ]
     if "lp_rows" in part:
-        lines.append(f"  LP rows           {part['lp_rows']:,}  (|Sigma_0| + |I_1| + 1; columns {part['lp_columns']:,})")
+        lines.append(
+            f"  LP rows           {part['lp_rows']:,}  (|Sigma_0| + |I_1| + 1; columns {part['lp_columns']:,})"
+        )
     if "payoff_nonzeros" in part:
         lines.append(f"  nonzeros          {part['payoff_nonzeros']:,} in A, {part['lp_nonzeros']:,} in the LP")
     per = " / ".join("-".join(f"{c:,}" for c in row) for row in part["per_round"])
@@ -70,27 +103,38 @@ def cmd_shrink(args) -> int:
     from lossless.orderedsignals import OrderedSignalGame
     from lossless.shrink import shrink
     from lossless.shrink import solve as shrunk_solve
+
     prog = Progress(args.quiet)
     if args.out is not None and not args.out.lower().endswith(".efg"):
         raise SeqformError(f"cannot write {args.out!r}: the abstract game is written as a Gambit .efg file")
     game = load_game_arg(args.game, args)
     if not isinstance(game, OrderedSignalGame):
-        raise SeqformError(f"{args.game}: GameShrink needs a game with ordered signals (rhode_island, leduc_os, "
-                           f"four_card, or a lossless.OrderedSignalGame); {getattr(game, 'name', args.game)} is not one")
+        raise SeqformError(
+            f"{args.game}: GameShrink needs a game with ordered signals (rhode_island, leduc_os, "
+            f"four_card, or a lossless.OrderedSignalGame); {getattr(game, 'name', args.game)} is not one"
+        )
     if args.solve:
         if args.own_view:
             raise SeqformError("--solve needs the lossless abstraction; drop --own-view")
         res = shrunk_solve(game, method=args.method, progress=prog)
         sh = res.shrunk
     else:
-        sh = shrink(game, lossless=not args.own_view, nonzeros=not args.no_nonzeros,
-                    build_abstract=args.out is not None, progress=prog)
+        sh = shrink(
+            game,
+            lossless=not args.own_view,
+            nonzeros=not args.no_nonzeros,
+            build_abstract=args.out is not None,
+            progress=prog,
+        )
         res = None
     if args.out is not None:
         from seqform.io.efgwrite import write_efg
+
         if sh.abstract is None:
-            raise SeqformError(f"the abstract game of {game.name} has {sh.sizes['after']['signal_tree_nodes']:,} "
-                               f"signal nodes, too many to write as a game tree")
+            raise SeqformError(
+                f"the abstract game of {game.name} has {sh.sizes['after']['signal_tree_nodes']:,} "
+                f"signal nodes, too many to write as a game tree"
+            )
         tree = build_tree(sh.abstract, args, prog)
         try:
             write_efg(tree, args.out)
@@ -111,8 +155,11 @@ def cmd_shrink(args) -> int:
     status = 0
     if cfr is not None and cfr.stopped == "interrupted":
         import sys
-        print(f"seqform: interrupted; the bracket is the average profile's after {cfr.iterations:,} iterations",
-              file=sys.stderr)
+
+        print(
+            f"seqform: interrupted; the bracket is the average profile's after {cfr.iterations:,} iterations",
+            file=sys.stderr,
+        )
         status = 130
     if args.json:
         print(json.dumps(out))
@@ -127,18 +174,28 @@ def cmd_shrink(args) -> int:
     print("after")
     print("\n".join(_fmt_lp(out["after"])))
     if res is not None:
-        if res.certified:
-            print(f"value             {res.value}  (= {float(res.value):.12g}, player 0): the abstract game's certified "
-                  f"value; the lifted strategies' exact exploitability in the original game is 0")
+        if res.certified and res.value is not None:  # (a certified solution has its value)
+            print(
+                f"value             {res.value}  (= {float(res.value):.12g}, player 0): the abstract game's certified "
+                f"value; the lifted strategies' exact exploitability in the original game is 0"
+            )
         else:
-            print(f"value             not certified (abstract certificate: "
-                  f"{res.abstract_solution.certificate.note if res.abstract_solution.certificate else 'none'}; "
-                  f"lifted exploitability {res.exploitability})")
+            print(
+                f"value             not certified (abstract certificate: "
+                f"{res.abstract_solution.certificate.note if res.abstract_solution.certificate else 'none'}; "
+                f"lifted exploitability {res.exploitability})"
+            )
     if cfr is not None:
-        print(f"value bracket     {float(cfr.lower):.9f} <= value <= {float(cfr.upper):.9f}  (width {cfr.width:.3g}; "
-              f"CFR+ in vector form, {cfr.iterations:,} iterations, stopped: {cfr.stopped}; best responses with "
-              f"rigorous float error bounds)")
-    print("seconds           " + ", ".join(f"{k} {v:.3f}" for k, v in out["seconds"].items()))
+        print(
+            f"value bracket     {float(cfr.lower):.9f} <= value <= {float(cfr.upper):.9f}  (width {cfr.width:.3g}; "
+            f"CFR+ in vector form, {cfr.iterations:,} iterations, stopped: {cfr.stopped}; best responses with "
+            f"rigorous float error bounds)"
+        )
+    # the text's line has the parts only, as it always had (--json also has the solve's "total")
+    print(
+        "seconds           "
+        + ", ".join(f"{k} {v:.3f}" for k, v in out["seconds"].items() if not (k == "total" and res is not None))
+    )
     return status
 
 
@@ -151,12 +208,22 @@ def _run_cfr(sh, args, prog):
 
     from lossless.sequencelayout import sequence_layout
     from lossless.vectorcfr import cfr_plus
+
     prog("numbering the abstract sequences")
     layout = sequence_layout(sh.abstraction)
-    prog(f"CFR+ in vector form for up to {args.cfr:g} s ({layout.num_sequences[0]:,} / "
-         f"{layout.num_sequences[1]:,} sequences)")
-    bar = tqdm(total=round(args.cfr), unit="s", desc="CFR+", file=sys.stderr, disable=args.quiet, dynamic_ncols=True,
-               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s [{remaining} left{postfix}]")
+    prog(
+        f"CFR+ in vector form for up to {args.cfr:g} s ({layout.num_sequences[0]:,} / "
+        f"{layout.num_sequences[1]:,} sequences)"
+    )
+    bar = tqdm(
+        total=round(args.cfr),
+        unit="s",
+        desc="CFR+",
+        file=sys.stderr,
+        disable=args.quiet,
+        dynamic_ncols=True,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s [{remaining} left{postfix}]",
+    )
 
     state = {"width": "", "shown": 0.0}
 
@@ -171,14 +238,21 @@ def _run_cfr(sh, args, prog):
         state["width"] = f", width {row['width']:.3g}"
 
     try:
-        return cfr_plus(layout, seconds=args.cfr, bracket_every=args.bracket_every, target_width=args.target_width,
-                        progress=bracketed, tick=tick)
+        return cfr_plus(
+            layout,
+            seconds=args.cfr,
+            bracket_every=args.bracket_every,
+            target_width=args.target_width,
+            progress=bracketed,
+            tick=tick,
+        )
     finally:
         bar.close()
 
 
 def register(registry) -> None:
     from lossless.poker import four_card, leduc_os, rhode_island
+
     for name, factory in (("rhode_island", rhode_island), ("leduc_os", leduc_os), ("four_card", four_card)):
         registry.add_game(name, factory)
     registry.add_command("shrink", add_parser, check)

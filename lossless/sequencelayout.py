@@ -11,6 +11,7 @@ one; the decision nodes are visited in a depth-first order and each (v, a) gets 
 consecutive ids ``base[v, a] + c`` for c = 0 .. classes during round(v) - 1; information sets
 likewise ``ibase[v] + c``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -33,14 +34,14 @@ class SequenceLayout:
     ``num_sequences``, ``num_infosets`` per player."""
 
     abstraction: Abstraction
-    cls: list
-    ncls: list
+    cls: list[list[np.ndarray]]
+    ncls: list[list[int]]
     anc: list
-    base: dict
-    ibase: dict
-    parent_of: dict
-    num_sequences: list
-    num_infosets: list
+    base: dict[tuple[int, int], int]
+    ibase: dict[int, int]
+    parent_of: dict[int, tuple]
+    num_sequences: list[int]
+    num_infosets: list[int]
     _cache: dict = field(default_factory=dict, repr=False)
 
     def seq_of(self, i: int, own, r: int, c: np.ndarray) -> np.ndarray:
@@ -57,7 +58,7 @@ class SequenceLayout:
         key = ("nodes", i)
         if key not in self._cache:
             bet = self.abstraction.game.betting
-            self._cache[key] = [v for v in sorted(self.ibase, key=self.ibase.get) if bet.player[v] == i]
+            self._cache[key] = [v for v in sorted(self.ibase, key=self.ibase.__getitem__) if bet.player[v] == i]
         return self._cache[key]
 
     def leaf_sequences(self, i: int, r: int, kind: str) -> tuple:
@@ -80,10 +81,14 @@ class SequenceLayout:
         if key not in self._cache:
             bet = self.abstraction.game.betting
             leaves = bet.nodes_of_round(r, kind)
-            rows = [[bet.payoff[v]] for v in leaves] if kind == FOLD else \
-                [[bet.payoff[v][o] for o in self.abstraction.signals.outcomes] for v in leaves]
-            self._cache[key] = [np.array([float(row[j][p]) for row in rows]) for j in range(len(rows[0]))] \
-                if rows else []
+            rows = (
+                [[bet.payoff[v]] for v in leaves]
+                if kind == FOLD
+                else [[bet.payoff[v][o] for o in self.abstraction.signals.outcomes] for v in leaves]
+            )
+            self._cache[key] = (
+                [np.array([float(row[j][p]) for row in rows]) for j in range(len(rows[0]))] if rows else []
+            )
         return self._cache[key]
 
     def parent_sequences(self, i: int, v: int) -> np.ndarray:
@@ -104,7 +109,7 @@ def sequence_layout(ab: Abstraction) -> SequenceLayout:
     nr = bet.num_rounds
     cls = [[ab.round_class(i, r) for r in range(nr)] for i in range(2)]
     ncls = [[int(c.max()) + 1 for c in cls[i]] for i in range(2)]
-    anc = [[[None] * nr for _ in range(nr)] for _ in range(2)]
+    anc: list[list[list[np.ndarray | None]]] = [[[None] * nr for _ in range(nr)] for _ in range(2)]
     for i in range(2):
         for r in range(nr):
             first = np.unique(cls[i][r], return_index=True)[1]
@@ -112,7 +117,7 @@ def sequence_layout(ab: Abstraction) -> SequenceLayout:
                 anc[i][r][q] = cls[i][q][first]
     base, ibase, parent_of = {}, {}, {}
     nseq, ninf = [1, 1], [0, 0]
-    stack = [(0, (None, None))]
+    stack: list[tuple[int, tuple]] = [(0, (None, None))]
     while stack:
         v, own = stack.pop()
         parent_of[v] = own

@@ -2,25 +2,25 @@
 
 ``shrink(game)`` runs GameShrink (``gameshrink``) and returns a ``Shrunk``: the abstraction, the
 sizes before and after (``sizes.report``, counted without building the original game) and, when
-it is small enough, the abstract game (``abstractgame.AbstractGame``).
+it is small enough, the abstract game (``lossless.abstractgame.AbstractGame``).
 
 ``solve(game)`` solves the abstract game with ``seqform.solve`` (certified exactly), lifts the
 equilibrium back and certifies the lifted profile in the *original* game with exact best
 responses: the value is the original game's value because the lifted profile's exploitability is
 exactly zero, a check that does not trust the abstraction.
 """
+
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 
-from seqform.verify.evaluate import evaluate
-from seqform.solve import Solution
-from seqform.solve import solve as seqform_solve
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 from seqform.result import Result
+from seqform.solve import Solution
+from seqform.solve import solve as seqform_solve
+from seqform.verify.evaluate import evaluate
 
 from .abstractgame import AbstractGame, abstract_signal_nodes
 from .errors import AbstractionError
@@ -61,8 +61,14 @@ class Shrunk:
         return self.abstract.infoset_map(original_tree, abstract_tree)
 
 
-def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True, build_abstract: bool = True,
-           signals: SignalTree | None = None, progress=None) -> Shrunk:
+def shrink(
+    game: OrderedSignalGame,
+    lossless: bool = True,
+    nonzeros: bool = True,
+    build_abstract: bool = True,
+    signals: SignalTree | None = None,
+    progress=None,
+) -> Shrunk:
     """Run GameShrink on a game with ordered signals: its lossless abstraction and sizes.
 
     GameShrink (Gilpin & Sandholm 2007, "Lossless Abstraction of Imperfect Information Games";
@@ -111,8 +117,9 @@ def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True
     True
     """
     if not isinstance(game, OrderedSignalGame):
-        raise AbstractionError(f"GameShrink needs a game with ordered signals (lossless.OrderedSignalGame); "
-                               f"got {type(game).__name__}")
+        raise AbstractionError(
+            f"GameShrink needs a game with ordered signals (lossless.OrderedSignalGame); got {type(game).__name__}"
+        )
     say = progress or (lambda msg: None)
     ab = gameshrink(game, respect_opponents=lossless, signals=signals, progress=say)
     secs = dict(ab.seconds)
@@ -133,7 +140,7 @@ def shrink(game: OrderedSignalGame, lossless: bool = True, nonzeros: bool = True
     return Shrunk(game, ab, abstract, sizes, secs)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ShrunkSolution(Result):
     """An original game solved through its abstraction.
 
@@ -144,39 +151,20 @@ class ShrunkSolution(Result):
     exploitability in the original game (Fraction); ``shrunk``; ``seconds``.
     """
 
-    game: str
-    value: Fraction | None
-    certified: bool
-    exploitability: Fraction | None
-    profile: Profile | None
     abstract_solution: Solution
     shrunk: Shrunk
-    original_tree: Tree
-    seconds: dict
-    method = "gameshrink-lp"
+    original_tree: Tree | None
+    method: str = "gameshrink-lp"
 
-    @property
-    def value_float(self) -> float | None:
-        return float(self.value) if self.value is not None else None
-
-    @property
-    def lower(self) -> Fraction | None:
-        """The exact value when certified (the lifted profile's exact best responses meet)."""
-        return self.value if self.certified else None
-
-    upper = lower
-
-    @property
-    def exact_profile(self) -> Profile | None:
-        return self.profile
-
-    @property
-    def tree(self) -> Tree | None:
-        return self.original_tree
-
-    @property
-    def sizes(self) -> dict:
-        return self.original_tree.sizes() if self.original_tree is not None else {}
+    def __post_init__(self) -> None:
+        # the common fields this result derives: the value's float, the exact bounds (the value
+        # when certified: the lifted profile's exact best responses meet), the lifted exact profile
+        # and the original game's tree and sizes
+        self.value_float = float(self.value) if self.value is not None else None
+        self.lower = self.upper = self.value if self.certified else None
+        self.exact_profile = self.profile
+        self.tree = self.original_tree
+        self.sizes = self.original_tree.sizes() if self.original_tree is not None else {}
 
 
 def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> ShrunkSolution:
@@ -224,6 +212,7 @@ def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> Shrun
     (True, Fraction(0, 1), Fraction(0, 1))
     """
     say = progress or (lambda msg: None)
+    t_start = time.perf_counter()
     sh = shrink(game, nonzeros=False, progress=say)
     if sh.abstract is None:
         raise AbstractionError(f"{game.name}: the abstract game is too large to build and solve here")
@@ -232,15 +221,38 @@ def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> Shrun
     abstract_tree = compile_tree(sh.abstract)
     say(f"solving the abstract game ({abstract_tree.num_nodes:,} nodes)")
     sol = seqform_solve(abstract_tree, method=method, progress=say)
+    assert isinstance(sol, Solution)  # the abstract game of a zero-sum game is zero-sum: the LP's
     secs["abstract_solve"] = time.perf_counter() - t0
     if not sol.certified:
-        return ShrunkSolution(game.name, None, False, None, None, sol, sh, None, secs)
+        secs["total"] = time.perf_counter() - t_start
+        return ShrunkSolution(
+            game=game.name,
+            value=None,
+            certified=False,
+            exploitability=None,
+            profile=None,
+            abstract_solution=sol,
+            shrunk=sh,
+            original_tree=None,
+            seconds=secs,
+        )
     t0 = time.perf_counter()
     say("building the original game to certify the lifted strategies")
     original_tree = compile_tree(game)
+    assert sol.exact_profile is not None  # certified
     lifted = sh.abstract.lift(sol.exact_profile, abstract_tree, original_tree)
     ev = evaluate(original_tree, lifted, exact=True)
     secs["certify_original"] = time.perf_counter() - t0
     ok = ev.exploitability == 0 and ev.values[0] == sol.value
-    return ShrunkSolution(game.name, sol.value if ok else None, ok, ev.exploitability, lifted, sol, sh,
-                          original_tree, secs)
+    secs["total"] = time.perf_counter() - t_start
+    return ShrunkSolution(
+        game=game.name,
+        value=sol.value if ok else None,
+        certified=ok,
+        exploitability=ev.exploitability,
+        profile=lifted,
+        abstract_solution=sol,
+        shrunk=sh,
+        original_tree=original_tree,
+        seconds=secs,
+    )

@@ -23,6 +23,7 @@ References:
 - Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
 - Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
+
 from __future__ import annotations
 
 import math
@@ -89,7 +90,7 @@ class SignalTree:
 
     def _codes(self, i: int, j: int) -> np.ndarray:
         if (i, j) not in self._codes_cache:
-            cols = self.worlds[:, list(self.game.observed[i][:j + 1])].astype(np.int64)
+            cols = self.worlds[:, list(self.game.observed[i][: j + 1])].astype(np.int64)
             self._codes_cache[i, j] = np.unique(_encode(cols, len(self.game.deck)))
         return self._codes_cache[i, j]
 
@@ -125,8 +126,10 @@ def build_signal_tree(game: OrderedSignalGame, progress=None) -> SignalTree:
     if w > WORLD_LIMIT:
         raise AbstractionError(f"{game.name}: {w:,} complete deals; the signal tree is limited to {WORLD_LIMIT:,}")
     if game.weights is not None and w > WEIGHTED_WORLD_LIMIT:
-        raise AbstractionError(f"{game.name}: {w:,} deals from a weighted deck; weighted decks are limited to "
-                               f"{WEIGHTED_WORLD_LIMIT:,} deals (their probabilities are exact fractions)")
+        raise AbstractionError(
+            f"{game.name}: {w:,} deals from a weighted deck; weighted decks are limited to "
+            f"{WEIGHTED_WORLD_LIMIT:,} deals (their probabilities are exact fractions)"
+        )
     say(f"dealing {w:,} worlds")
     worlds = deal_worlds(d, nl)
     n = game.num_players
@@ -165,7 +168,7 @@ def build_signal_tree(game: OrderedSignalGame, progress=None) -> SignalTree:
     code = np.zeros(len(worlds), dtype=np.int64)
     for i in range(n):
         code = code * n + ahead[i]
-    lut = np.full(n ** n, -1, dtype=np.int64)
+    lut = np.full(n**n, -1, dtype=np.int64)
     for o, t in index.items():
         c = 0
         for a in o:
@@ -177,7 +180,7 @@ def build_signal_tree(game: OrderedSignalGame, progress=None) -> SignalTree:
     for i in range(n):
         per, counts = [], []
         for j in range(len(game.observed[i])):
-            cols = worlds[:, list(game.observed[i][:j + 1])].astype(np.int64)
+            cols = worlds[:, list(game.observed[i][: j + 1])].astype(np.int64)
             _, inv = np.unique(_encode(cols, d), return_inverse=True)
             per.append(inv.ravel().astype(np.int32))
             counts.append(int(per[-1].max()) + 1)
@@ -186,13 +189,16 @@ def build_signal_tree(game: OrderedSignalGame, progress=None) -> SignalTree:
     prob = None
     if game.weights is not None:
         prob = _world_probabilities(game, worlds)
-    return SignalTree(game, worlds, outcome, outs, obs, num_obs, prob, signal_tree_nodes(game), hand_rank=ranks.astype(np.int32))
+    return SignalTree(
+        game, worlds, outcome, outs, obs, num_obs, prob, signal_tree_nodes(game), hand_rank=ranks.astype(np.int32)
+    )
 
 
 def _world_probabilities(game: OrderedSignalGame, worlds: np.ndarray) -> list:
     """Exact probability of each world of a weighted deck: the product over levels of the card's
     weight over the weight left."""
     wts = game.weights
+    assert wts is not None  # called for a weighted deck only
     total = sum(wts)
     out = []
     for row in worlds.tolist():

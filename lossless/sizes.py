@@ -20,12 +20,13 @@ worlds, with their outcome counts.
 References:
 
 - Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
-- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and
+  Economic Behavior.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
-
 
 import numpy as np
 
@@ -82,6 +83,12 @@ def report(ab: Abstraction, nonzeros: bool = True) -> dict:
             a = payoff_nonzeros(ab, abstract)
             part["payoff_nonzeros"] = a
             part["lp_nonzeros"] = a + sum(part["infosets"]) + sum(part["sequences"])
-    return {"game": game.name, "signal_tree_nodes": ab.signals.num_nodes, "worlds": ab.signals.num_worlds,
-            "lossless": ab.respect_opponents, "refinement_passes": ab.iterations,
-            "before": before, "after": after}
+    return {
+        "game": game.name,
+        "signal_tree_nodes": ab.signals.num_nodes,
+        "worlds": ab.signals.num_worlds,
+        "lossless": ab.respect_opponents,
+        "refinement_passes": ab.iterations,
+        "before": before,
+        "after": after,
+    }

@@ -39,6 +39,7 @@ References:
 - Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive
   Two-Person Games", Games and Economic Behavior.
 """
+
 from __future__ import annotations
 
 import time
@@ -89,8 +90,13 @@ class RoundFactor:
         return int(self.nlevels.sum())
 
 
-def factor_round(layout: SequenceLayout, cards: CardMatrices, r: int, showdown: bool,
-                 max_correction_share: float = MAX_CORRECTION_SHARE) -> RoundFactor | None:
+def factor_round(
+    layout: SequenceLayout,
+    cards: CardMatrices,
+    r: int,
+    showdown: bool,
+    max_correction_share: float = MAX_CORRECTION_SHARE,
+) -> RoundFactor | None:
     """Round r's factorisation, or None where it does not hold exactly (weighted decks, a class
     without a single hand rank) or does not pay (a correction E above ``max_correction_share`` of
     the blocks' pairs)."""
@@ -134,6 +140,7 @@ def factor_round(layout: SequenceLayout, cards: CardMatrices, r: int, showdown: 
     b = bhat / scale
     e_sign = np.zeros(E.nnz, dtype=np.int64)
     if showdown:
+        assert st.hand_rank is not None  # build_signal_tree always ranks the hands
         rho = []
         for i, n in ((0, n0), (1, n1)):
             hr, cl = st.hand_rank[i].astype(np.int64), layout.cls[i][r]
@@ -175,8 +182,20 @@ def factor_round(layout: SequenceLayout, cards: CardMatrices, r: int, showdown: 
         le1 = np.ones(n1, dtype=np.int64)
         lt1 = np.zeros(n1, dtype=np.int64)
     Ef = sp.coo_matrix((E.data / scale, (E.row, E.col)), shape=E.shape)
-    return RoundFactor(r, block0, block1, a, b, Ef, level0.astype(np.int64), nlevels, level_offset,
-                       le1.astype(np.int64), lt1.astype(np.int64), e_sign)
+    return RoundFactor(
+        r,
+        block0,
+        block1,
+        a,
+        b,
+        Ef,
+        level0.astype(np.int64),
+        nlevels,
+        level_offset,
+        le1.astype(np.int64),
+        lt1.astype(np.int64),
+        e_sign,
+    )
 
 
 @dataclass
@@ -210,8 +229,13 @@ class SparsifiedLP:
         return self.K.nnz
 
 
-def sparsified_lp(ab: Abstraction, layout: SequenceLayout | None = None, cards: CardMatrices | None = None,
-                  progress=None, max_correction_share: float = MAX_CORRECTION_SHARE) -> SparsifiedLP:
+def sparsified_lp(
+    ab: Abstraction,
+    layout: SequenceLayout | None = None,
+    cards: CardMatrices | None = None,
+    progress=None,
+    max_correction_share: float = MAX_CORRECTION_SHARE,
+) -> SparsifiedLP:
     """Build the sparsified LP of ``ab``'s abstract game (module docstring), round by round:
     factorised where the structure holds exactly (and pays: ``factor_round``), explicit entries
     elsewhere."""
@@ -256,8 +280,10 @@ def sparsified_lp(ab: Abstraction, layout: SequenceLayout | None = None, cards: 
         factored.append(r)
         n0, n1 = len(fac.a), len(fac.b)
         L = fac.num_levels
-        say(f"round {r + 1}: factorised ({len(fac.nlevels):,} blocks, {L:,} rank levels, correction "
-            f"{fac.E.nnz:,} entries, {len(leaves)} leaves)")
+        say(
+            f"round {r + 1}: factorised ({len(fac.nlevels):,} blocks, {L:,} rank levels, correction "
+            f"{fac.E.nnz:,} entries, {len(leaves)} leaves)"
+        )
         c0 = np.arange(n0)
         c1 = np.arange(n1)
         lev_col0 = fac.level_offset[fac.block0] + fac.level0 - 1  # level index of each class of player 0
@@ -314,8 +340,10 @@ def sparsified_lp(ab: Abstraction, layout: SequenceLayout | None = None, cards: 
         R.append(m_e + n_y + np.concatenate(CR))
         C.append(np.where(cc < 0, aux0 + (-cc - 1), cc))
         V.append(np.concatenate(CV))
-    K = sp.csc_matrix((np.concatenate(V), (np.concatenate(R).astype(np.int64), np.concatenate(C).astype(np.int64))),
-                      shape=(n_rows, n_cols))
+    K = sp.csc_matrix(
+        (np.concatenate(V), (np.concatenate(R).astype(np.int64), np.concatenate(C).astype(np.int64))),
+        shape=(n_rows, n_cols),
+    )
     K.sum_duplicates()
     K.eliminate_zeros()
     K.sort_indices()
@@ -337,8 +365,13 @@ class SparsifiedSolution:
     method: str
 
 
-def solve_sparsified(lp: SparsifiedLP, method: str = "ipm", time_limit: float | None = None,
-                     verbose: bool = False, options: dict | None = None) -> SparsifiedSolution:
+def solve_sparsified(
+    lp: SparsifiedLP,
+    method: str = "ipm",
+    time_limit: float | None = None,
+    verbose: bool = False,
+    options: dict | None = None,
+) -> SparsifiedSolution:
     """Solve the sparsified LP with HiGHS (``seqform.lp.highs.solve_highs``; ``method`` and
     ``options`` as there). Raises ``SolverError`` when HiGHS does not reach an optimum."""
     n_cols = lp.columns
@@ -348,10 +381,21 @@ def solve_sparsified(lp: SparsifiedLP, method: str = "ipm", time_limit: float | 
     upper = np.full(n_cols, INF)
     rlo = np.concatenate([lp.e, np.zeros(lp.n_y), np.zeros(lp.n_aux)])
     rhi = np.concatenate([lp.e, np.full(lp.n_y, INF), np.zeros(lp.n_aux)])
-    res = solve_highs(lp.K, cost, lower, upper, rlo, rhi, maximize=True, method=method, time_limit=time_limit,
-                      verbose=verbose, options=options)
-    x = np.clip(res.col_value[:lp.n_x], 0.0, None)
-    y = -res.row_dual[lp.m_e:lp.m_e + lp.n_y]
+    res = solve_highs(
+        lp.K,
+        cost,
+        lower,
+        upper,
+        rlo,
+        rhi,
+        maximize=True,
+        method=method,
+        time_limit=time_limit,
+        verbose=verbose,
+        options=options,
+    )
+    x = np.clip(res.col_value[: lp.n_x], 0.0, None)
+    y = -res.row_dual[lp.m_e : lp.m_e + lp.n_y]
     if y[0] < 0:  # HiGHS's dual sign convention for maximisation
         y = -y
     return SparsifiedSolution(res.objective, x, np.clip(y, 0.0, None), lp, res.seconds, res.iterations, method)

@@ -1,7 +1,8 @@
 """Sizes of a game with ordered signals, counted without building it: its tree's nodes and its
 sequence form's information sets, sequences and LP rows and columns (see ``lossless.sizes`` for
 the formulas and for the abstraction's sizes). Depends on the betting tree alone, so the game
-itself (``orderedsignals``) can count its nodes without importing GameShrink."""
+itself (``lossless.orderedsignals``) can count its nodes without importing GameShrink."""
+
 from __future__ import annotations
 
 import math
@@ -19,7 +20,7 @@ def sequence_form_sizes(betting, per_round: list) -> dict:
             i, r = betting.player[v], betting.round[v]
             infosets[i] += per_round[i][r]
             sequences[i] += len(betting.actions[v]) * per_round[i][r]
-    out = {"infosets": infosets, "sequences": sequences}
+    out: dict[str, list[int] | int] = {"infosets": infosets, "sequences": sequences}
     if n == 2:
         out["lp_rows"] = sequences[0] + infosets[1] + 1
         out["lp_columns"] = sequences[1] + infosets[0] + 1
@@ -40,7 +41,7 @@ def game_tree_nodes(game, per_level: list | None = None) -> int:
     for r in range(bet.num_rounds):
         start = game.dealt_by[r - 1] if r else 0
         entries = 1 if r == 0 else len(bet.nodes_of_round(r - 1, NEXT))
-        total += entries * sum(per_level[start:game.dealt_by[r]])
+        total += entries * sum(per_level[start : game.dealt_by[r]])
         betting_nodes = len(bet.nodes_of_round(r, DECIDE, FOLD, SHOWDOWN))
         total += betting_nodes * per_level[game.dealt_by[r]]
     return total
@@ -57,7 +58,7 @@ def _suit_orbits(ranks: int, suits: int, k: int) -> int:
     return fixed // math.factorial(suits)
 
 
-def _grid(deck) -> tuple | None:
+def _grid(deck) -> tuple[int, int] | None:
     """(ranks, suits) when the labels are every rank character followed by every suit label
     (the poker decks, "Ks"; the four-card game's "J1"), else None."""
     ranks = sorted({c[:1] for c in deck})
@@ -116,13 +117,19 @@ def node_count_conventions(game) -> dict:
         "terminal_nodes": terminal,
         "nonterminal_nodes": total - terminal,
         "with_round_ends": total + by_round(ends, perm),
-        "one_chance_node_per_round": decision + terminal + sum(
-            entries[r] * perm[start[r]] for r in range(bet.num_rounds) if game.dealt_by[r] > start[r]),
+        "one_chance_node_per_round": decision
+        + terminal
+        + sum(entries[r] * perm[start[r]] for r in range(bet.num_rounds) if game.dealt_by[r] > start[r]),
         "cards_dealt_at_root": int(levels > 0) + (sum(decide) + sum(leaves)) * perm[levels],
         "cards_dealt_at_root_decision_nodes": sum(decide) * perm[levels],
     }
-    held = [math.prod(math.factorial(list(owner for owner, _ in game.levels[:k]).count(g))
-                      for g in {owner for owner, _ in game.levels[:k]}) for k in range(levels + 1)]
+    held = [
+        math.prod(
+            math.factorial(list(owner for owner, _ in game.levels[:k]).count(g))
+            for g in {owner for owner, _ in game.levels[:k]}
+        )
+        for k in range(levels + 1)
+    ]
     out["hands_as_sets"] = game_tree_nodes(game, [p // h for p, h in zip(perm, held)])
     grid = _grid(game.deck)
     if grid is not None:

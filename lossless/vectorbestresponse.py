@@ -37,6 +37,7 @@ References:
   Extensive Games", IJCAI.
 - Higham (2002), "Accuracy and Stability of Numerical Algorithms", SIAM, 2nd edition.
 """
+
 from __future__ import annotations
 
 import time
@@ -49,7 +50,7 @@ from .cardmatrices import CardMatrices, card_matrices
 from .errors import AbstractionError
 from .sequencelayout import SequenceLayout
 
-U = 2.0 ** -53
+U = 2.0**-53
 #: a relative margin on every bound, covering second-order terms (each bound is ~1e-12 or less)
 _MARGIN = 1.0 + 1e-6
 
@@ -65,8 +66,9 @@ def normalised_behaviour(layout: SequenceLayout, i: int, behaviour: np.ndarray) 
     bet = layout.abstraction.game.betting
     b = np.asarray(behaviour, dtype=np.float64)
     if b.shape != (layout.num_sequences[i],):
-        raise AbstractionError(f"player {i}'s behaviour has shape {b.shape}; the abstraction has "
-                               f"{layout.num_sequences[i]} sequences")
+        raise AbstractionError(
+            f"player {i}'s behaviour has shape {b.shape}; the abstraction has {layout.num_sequences[i]} sequences"
+        )
     if np.any(b < 0) or not np.all(np.isfinite(b)):
         raise AbstractionError(f"player {i}'s behaviour has negative or non-finite entries")
     out = np.empty_like(b)
@@ -74,10 +76,10 @@ def normalised_behaviour(layout: SequenceLayout, i: int, behaviour: np.ndarray) 
     for v in layout.decision_nodes(i):
         k, n = len(bet.actions[v]), layout.ncls[i][bet.round[v]]
         s = layout.base[v, 0]
-        block = b[s:s + k * n].reshape(k, n)  # actions' blocks are consecutive (sequencelayout)
+        block = b[s : s + k * n].reshape(k, n)  # actions' blocks are consecutive (sequencelayout)
         tot = block.sum(axis=0)
         zero = tot <= 0
-        out[s:s + k * n] = np.where(zero, 1.0 / k, block / np.where(zero, 1.0, tot)).ravel()
+        out[s : s + k * n] = np.where(zero, 1.0 / k, block / np.where(zero, 1.0, tot)).ravel()
     return out
 
 
@@ -87,7 +89,8 @@ def plan_from_behaviour(layout: SequenceLayout, i: int, behaviour: np.ndarray) -
     bet = layout.abstraction.game.betting
     x = np.empty(layout.num_sequences[i])
     x[0] = 1.0
-    depth, kmax = {}, 1
+    depth: dict[tuple[int, int], int] = {}
+    kmax = 1
     for v in layout.decision_nodes(i):  # parents first: ids grow along every path
         n = layout.ncls[i][bet.round[v]]
         own = layout.parent_of[v][i]
@@ -96,7 +99,7 @@ def plan_from_behaviour(layout: SequenceLayout, i: int, behaviour: np.ndarray) -
         kmax = max(kmax, len(bet.actions[v]))
         for a in range(len(bet.actions[v])):
             s = layout.base[v, a]
-            x[s:s + n] = behaviour[s:s + n] * x[par]
+            x[s : s + n] = behaviour[s : s + n] * x[par]
             depth[v, a] = d
     dmax = max(depth.values(), default=0)
     return x, float(gamma(dmax * (kmax + 2)))
@@ -140,7 +143,7 @@ def leaf_values(layout: SequenceLayout, cards: CardMatrices, p: int, y: np.ndarr
                         if magnitudes:
                             mag += t * np.abs(pay)
             for j, v in enumerate(leaves):
-                out[v] = (val[:, j], mag[:, j] if magnitudes else None)
+                out[v] = (val[:, j], mag[:, j] if mag is not None else None)
     return out
 
 
@@ -157,8 +160,9 @@ class VectorBestResponse:
     seconds: float = 0.0
 
 
-def best_response(layout: SequenceLayout, player: int, opponent_behaviour: np.ndarray,
-                  cards: CardMatrices | None = None) -> VectorBestResponse:
+def best_response(
+    layout: SequenceLayout, player: int, opponent_behaviour: np.ndarray, cards: CardMatrices | None = None
+) -> VectorBestResponse:
     """The best response of ``player`` to the opponent's behaviour (num_sequences[1 - player],
     normalised exactly first), by one backward pass over the betting tree with a vector per node
     over ``player``'s classes (module docstring, Johanson et al. 2011)."""
@@ -185,8 +189,10 @@ def best_response(layout: SequenceLayout, player: int, opponent_behaviour: np.nd
             n = layout.ncls[p][r]
             size = np.bincount(grp, minlength=n)
             val[v] = np.bincount(grp, weights=val[c], minlength=n)
-            err[v] = (np.bincount(grp, weights=err[c], minlength=n)
-                      + gamma(np.maximum(size - 1, 0)) * np.bincount(grp, weights=np.abs(val[c]), minlength=n)) * _MARGIN
+            err[v] = (
+                np.bincount(grp, weights=err[c], minlength=n)
+                + gamma(np.maximum(size - 1, 0)) * np.bincount(grp, weights=np.abs(val[c]), minlength=n)
+            ) * _MARGIN
             del val[c], err[c]
         elif kind == DECIDE:
             kids = bet.children[v]
@@ -214,7 +220,7 @@ def best_response(layout: SequenceLayout, player: int, opponent_behaviour: np.nd
     for v, best in choice.items():
         n = len(best)
         for a in range(len(bet.actions[v])):
-            beh[layout.base[v, a]:layout.base[v, a] + n] = (best == a)
+            beh[layout.base[v, a] : layout.base[v, a] + n] = best == a
     return VectorBestResponse(p, value, error, beh, time.perf_counter() - t0)
 
 
@@ -246,12 +252,15 @@ def _check_zero_sum(layout: SequenceLayout) -> None:
         else:
             continue
         if any(sum(u) != 0 for u in rows):
-            raise AbstractionError(f"betting node {v} ({bet.history[v]}): payoffs do not sum to zero; a bracket "
-                                   "of the game value needs a zero-sum game")
+            raise AbstractionError(
+                f"betting node {v} ({bet.history[v]}): payoffs do not sum to zero; a bracket "
+                "of the game value needs a zero-sum game"
+            )
 
 
-def bracket(layout: SequenceLayout, behaviour0: np.ndarray, behaviour1: np.ndarray,
-            cards: CardMatrices | None = None) -> Bracket:
+def bracket(
+    layout: SequenceLayout, behaviour0: np.ndarray, behaviour1: np.ndarray, cards: CardMatrices | None = None
+) -> Bracket:
     """A certified bracket of the game value (``Bracket``) from a profile of behaviours over the
     layout's sequences (each normalised exactly first): both best responses in vector form."""
     t0 = time.perf_counter()
@@ -264,5 +273,14 @@ def bracket(layout: SequenceLayout, behaviour0: np.ndarray, behaviour1: np.ndarr
     return Bracket(lower, upper, (br0, br1), time.perf_counter() - t0)
 
 
-__all__ = ["VectorBestResponse", "Bracket", "best_response", "bracket", "normalised_behaviour",
-           "plan_from_behaviour", "behaviour_from_plan", "leaf_values", "gamma"]
+__all__ = [
+    "VectorBestResponse",
+    "Bracket",
+    "best_response",
+    "bracket",
+    "normalised_behaviour",
+    "plan_from_behaviour",
+    "behaviour_from_plan",
+    "leaf_values",
+    "gamma",
+]

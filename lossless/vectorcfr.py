@@ -10,7 +10,7 @@ their round's card matrix (``lossless.cardmatrices``), so an iteration costs abo
 best-response passes: about half a second on the full Rhode Island Hold'em abstraction here.
 
 Every ``bracket_every`` iterations the average profile gets a certified bracket of the game value
-(``vectorbestresponse.bracket``: both best responses with rigorous floating-point error bounds).
+(``lossless.vectorbestresponse.bracket``: both best responses with rigorous floating-point error bounds).
 
 Counterfactual values are kept in the card matrices' world-count scale: regret matching is
 invariant to a positive factor.
@@ -22,12 +22,13 @@ References:
 - Johanson, Waugh, Bowling & Zinkevich (2011), "Accelerating Best Response Calculation in Large
   Extensive Games", IJCAI.
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 
@@ -37,11 +38,17 @@ from .betting import DECIDE, NEXT
 from .cardmatrices import CardMatrices, card_matrices
 from .errors import AbstractionError
 from .sequencelayout import SequenceLayout
-from .vectorbestresponse import (Bracket, behaviour_from_plan, bracket, leaf_values, normalised_behaviour,
-                                 plan_from_behaviour)
+from .vectorbestresponse import (
+    Bracket,
+    behaviour_from_plan,
+    bracket,
+    leaf_values,
+    normalised_behaviour,
+    plan_from_behaviour,
+)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class VectorCFRResult(Result):
     """CFR+'s average profile and its best certified bracket ``lower <= value <= upper`` (exact
     Fractions of rigorous float bounds). ``behaviours``: the average profile per player over the
@@ -49,34 +56,37 @@ class VectorCFRResult(Result):
     ``exploitability``: (upper - lower) / 2 of the last bracket, an upper bound on the average
     profile's exploitability (NashConv / 2)."""
 
-    game: str
     iterations: int
     lower: Fraction
     upper: Fraction
     exploitability: float
     behaviours: list = field(repr=False)
     history: list = field(repr=False)
-    seconds: dict = field(default_factory=dict)
-    notes: tuple = ()
     stopped: str = ""
-    method = "vector-cfr+"
+    method: str = "vector-cfr+"
 
-    @property
-    def value_float(self) -> float:
-        return float(self.lower + self.upper) / 2
+    def __post_init__(self) -> None:
+        # the common field this result derives: the bracket's midpoint
+        self.value_float = float(self.lower + self.upper) / 2
 
     @property
     def width(self) -> float:
         return float(self.upper - self.lower)
 
     def json_fields(self) -> dict:
-        return {"iterations": self.iterations, "width": self.width, "stopped": self.stopped,
-                "lower_float": float(self.lower), "upper_float": float(self.upper),
-                "history": [list(h) for h in self.history]}
+        return {
+            "iterations": self.iterations,
+            "width": self.width,
+            "stopped": self.stopped,
+            "lower_float": float(self.lower),
+            "upper_float": float(self.upper),
+            "history": [list(h) for h in self.history],
+        }
 
 
-def _update(layout: SequenceLayout, cards: CardMatrices, p: int, behaviour: np.ndarray, q: np.ndarray,
-            y: np.ndarray) -> None:
+def _update(
+    layout: SequenceLayout, cards: CardMatrices, p: int, behaviour: np.ndarray, q: np.ndarray, y: np.ndarray
+) -> None:
     """One CFR+ regret update of player p in place (``q``), against the opponent's plan ``y``,
     with p playing ``behaviour``: a backward pass of counterfactual values (module docstring)."""
     bet = layout.abstraction.game.betting
@@ -89,9 +99,9 @@ def _update(layout: SequenceLayout, cards: CardMatrices, p: int, behaviour: np.n
             if bet.player[v] == p:
                 k, n = vs.shape
                 s = layout.base[v, 0]
-                cur = behaviour[s:s + k * n].reshape(k, n)
+                cur = behaviour[s : s + k * n].reshape(k, n)
                 here = (cur * vs).sum(axis=0)
-                block = q[s:s + k * n].reshape(k, n)
+                block = q[s : s + k * n].reshape(k, n)
                 np.maximum(block + vs - here, 0.0, out=block)
                 val[v] = here
             else:
@@ -101,10 +111,16 @@ def _update(layout: SequenceLayout, cards: CardMatrices, p: int, behaviour: np.n
             val[v] = np.bincount(layout.anc[p][r + 1][r], weights=val.pop(c), minlength=layout.ncls[p][r])
 
 
-def cfr_plus(layout: SequenceLayout, iterations: int | None = None, seconds: float | None = None,
-             cards: CardMatrices | None = None, bracket_every: int = 100, target_width: float | None = None,
-             progress: Callable[[dict], None] | None = None,
-             tick: Callable[[int, float], None] | None = None) -> VectorCFRResult:
+def cfr_plus(
+    layout: SequenceLayout,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    cards: CardMatrices | None = None,
+    bracket_every: int = 100,
+    target_width: float | None = None,
+    progress: Callable[[dict], None] | None = None,
+    tick: Callable[[int, float], None] | None = None,
+) -> VectorCFRResult:
     """Run CFR+ in vector form (module docstring) until ``iterations``, ``seconds`` or a bracket
     narrower than ``target_width``, whichever comes first (at least one must be given); bracket
     the average profile every ``bracket_every`` iterations and at the end. ``progress(row)`` is
@@ -178,8 +194,18 @@ def cfr_plus(layout: SequenceLayout, iterations: int | None = None, seconds: flo
     behaviours = [behaviour_from_plan(layout, p, avg[p]) for p in range(2)]
     last = history[-1]
     notes = (f"best bracket at iteration {best[0]}; last at {last[0]}: [{last[2]:.9g}, {last[3]:.9g}]",)
-    return VectorCFRResult(layout.abstraction.game.name, t, Fraction(best[2]), Fraction(best[3]),
-                           (last[3] - last[2]) / 2, behaviours, history, secs, notes, stopped)
+    return VectorCFRResult(
+        game=layout.abstraction.game.name,
+        iterations=t,
+        lower=Fraction(best[2]),
+        upper=Fraction(best[3]),
+        exploitability=(last[3] - last[2]) / 2,
+        behaviours=behaviours,
+        history=history,
+        seconds=secs,
+        notes=notes,
+        stopped=stopped,
+    )
 
 
 __all__ = ["VectorCFRResult", "cfr_plus"]

@@ -5,19 +5,24 @@ quasi-perfect equilibrium exactly, as the limit eps -> 0 of the perturbed games'
 trembling LP of Farina, Gatti & Sandholm 2018), certified: the limit is an exact Nash equilibrium
 and every information set's regret (Kroer, Farina & Sandholm (2017)'s measure, under the limit beliefs) is exactly zero.
 With ``eps=...`` they solve the perturbed game at that tremble instead. General-sum games go
-through the perturbed sequence-form LCP instead (``generalsum``). Each limit is also tested
-against its concept's definition (``definitioncertificate``: ``certify_efpe``, ``certify_qpe``).
-Modules: ``perturbation`` (EFPE, QPE and user-given lower bounds), ``perturbedlp`` (the LP with
-eps as a symbol), ``iterativerefinement`` (exact optimality at one eps), ``trembling`` (the
-limit), ``limitcertificate`` (regrets under the limit beliefs), ``definitioncertificate`` (the
-concepts' definitions), ``tremblingbestresponse`` (best responses inside the perturbed
-polytopes), ``generalsum`` (the perturbed LCP), ``refine`` (the API).
+through the perturbed sequence-form LCP instead (``refinements.generalsum``). Each limit is also
+tested against its concept's definition (``refinements.definitioncertificate``: ``certify_efpe``,
+``certify_qpe``). Modules: ``refinements.perturbation`` (EFPE, QPE and user-given lower bounds),
+``refinements.perturbedlp`` (the LP with eps as a symbol), ``refinements.iterativerefinement``
+(exact optimality at one eps), ``refinements.trembling`` (the limit),
+``refinements.limitcertificate`` (regrets under the limit beliefs),
+``refinements.definitioncertificate`` (the concepts' definitions),
+``refinements.tremblingbestresponse`` (best responses inside the perturbed polytopes),
+``refinements.generalsum`` (the perturbed LCP), ``refinements.perturbedcfr`` (CFR+ in the
+perturbed game), ``refinements.refinedsolution`` (the result), ``refinements.refine`` (the API).
 
 References:
 
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
-- Farina, Gatti & Sandholm (2018), "Practical Exact Algorithm for Trembling-Hand Equilibrium Refinements in Games", NeurIPS.
+- Farina, Gatti & Sandholm (2018), "Practical Exact Algorithm for Trembling-Hand Equilibrium Refinements in Games",
+  NeurIPS.
 """
+
 from __future__ import annotations
 
 from .definitioncertificate import DefinitionCertificate, certify_efpe, certify_qpe
@@ -25,5 +30,16 @@ from .errors import PerturbationError, RefinementError
 from .perturbation import Perturbation, custom
 from .refine import RefinedSolution, efpe, qpe, refine
 
-__all__ = ["efpe", "qpe", "refine", "RefinedSolution", "Perturbation", "custom", "PerturbationError",
-           "RefinementError", "DefinitionCertificate", "certify_efpe", "certify_qpe"]
+__all__ = [
+    "efpe",
+    "qpe",
+    "refine",
+    "RefinedSolution",
+    "Perturbation",
+    "custom",
+    "PerturbationError",
+    "RefinementError",
+    "DefinitionCertificate",
+    "certify_efpe",
+    "certify_qpe",
+]

@@ -28,10 +28,13 @@ versa (``seqform.games.mertens_voting``).
 
 References:
 
-- Selten (1975), "Reexamination of the perfectness concept for equilibrium points in extensive games", International Journal of Game Theory.
-- van Damme (1984), "A relation between perfect equilibria in extensive form games and proper equilibria in normal form games", International Journal of Game Theory.
+- Selten (1975), "Reexamination of the perfectness concept for equilibrium points in extensive games", International
+  Journal of Game Theory.
+- van Damme (1984), "A relation between perfect equilibria in extensive form games and proper equilibria in normal form
+  games", International Journal of Game Theory.
 - Mertens (1995), "Two examples of strategic equilibrium", Games and Economic Behavior.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -67,9 +70,15 @@ class DefinitionCertificate:
         return self.holds
 
     def to_json(self) -> dict:
-        return {"concept": self.concept, "holds": self.holds, "checked": self.checked,
-                "failures": [list(f) for f in self.failures], "reason": self.reason, "order": self.order,
-                "ties_to_order": self.ties_to_order}
+        return {
+            "concept": self.concept,
+            "holds": self.holds,
+            "checked": self.checked,
+            "failures": [list(f) for f in self.failures],
+            "reason": self.reason,
+            "order": self.order,
+            "ties_to_order": self.ties_to_order,
+        }
 
 
 def _label(tree: Tree, i: int, a: int) -> str:
@@ -126,8 +135,10 @@ def _leaf_weights(tree: Tree, p: int, other: list) -> list:
 
 def _witness(tree: Tree, family: list, concept: str, order: int | None) -> tuple:
     """The witness as polynomials and None, or None and the certificate that refuses it."""
+
     def refuse(why):
         return None, DefinitionCertificate(concept, False, 0, [], why, order)
+
     if tree.num_players != 2:
         return refuse(f"{tree.name!r} has {tree.num_players} players; these certificates are for two")
     plans = [_polys(family[p]) for p in range(2)]

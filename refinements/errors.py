@@ -1,4 +1,5 @@
 """Exception types of the refinements package (all are ``seqform.SeqformError``)."""
+
 from __future__ import annotations
 
 from seqform.errors import SeqformError

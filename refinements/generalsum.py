@@ -20,15 +20,17 @@ nothing (``refinements.tremblingbestresponse``).
 
 References:
 
-- Koller, Megiddo & von Stengel (1996), "Efficient computation of equilibria for extensive two-person games", Games and Economic Behavior.
+- Koller, Megiddo & von Stengel (1996), "Efficient computation of equilibria for extensive two-person games", Games and
+  Economic Behavior.
 - Miltersen & Sorensen (2010), "Computing a Quasi-Perfect Equilibrium of a Two-Player Game", Economic Theory.
 - Farina & Gatti (2017), "Extensive-Form Perfect Equilibrium Computation in Two-Player Games", AAAI.
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 
@@ -44,8 +46,9 @@ from .refinedsolution import RefinedSolution
 from .tremblingbestresponse import perturbed_measures
 
 
-def refine_general_sum(tree: Tree, pert: Perturbation, eps: float | None, *, seed: int = 0,
-                       progress: Callable[[str], None] | None = None):
+def refine_general_sum(
+    tree: Tree, pert: Perturbation, eps: float | None, *, seed: int = 0, progress: Callable[[str], None] | None = None
+):
     """A refined equilibrium of a two-player game that need not be zero-sum (module docstring):
     the exact limit eps -> 0 (``eps`` None) or the perturbed game's equilibrium at ``eps``.
 
@@ -66,38 +69,79 @@ def refine_general_sum(tree: Tree, pert: Perturbation, eps: float | None, *, see
     limit = limit_behaviour_of(tree, eq.series) if q is None and eq.series is not None else None
     # the limit's behaviour where its plan is zero comes from the perturbed family (Selten's
     # Figure 2: the plan never reaches player 0's second move, the limit plays l there)
-    exact_profile = Profile(limit if limit is not None else
-                            [behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(eq.plans)])
+    exact_profile = Profile(
+        limit if limit is not None else [behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(eq.plans)]
+    )
     ev = evaluate(tree, exact_profile, exact=True)
     values = [fraction_of(v) for v in ev.values]
     profile = Profile([np.array([float(v) for v in b]) for b in exact_profile.behaviour])
     notes = [f"Lemke on the perturbed LCP: {eq.pivots:,} pivots ({eq.path}), prior seed {eq.seed}"]
     certificates = None
     if q is None:
+        assert eq.series is not None  # Lemke over EpsPoly (a symbolic eps) gives the series
         certificates = {"efpe": certify_efpe(tree, eq.series), "qpe": certify_qpe(tree, eq.series)}
         nash = all(g == 0 for g in ev.gains)
         own = certificates.get(pert.name)
         certified = nash and (own is None or own.holds)
-        notes.append("the limit is a Nash equilibrium (exact best responses gain nothing)" if nash else
-                     f"the limit is NOT a Nash equilibrium: best responses gain {[str(g) for g in ev.gains]}")
+        notes.append(
+            "the limit is a Nash equilibrium (exact best responses gain nothing)"
+            if nash
+            else f"the limit is NOT a Nash equilibrium: best responses gain {[str(g) for g in ev.gains]}"
+        )
         for name, c in certificates.items():
-            notes.append(f"{name} by definition, with the perturbed family as witness: "
-                         + ("holds" if c.holds else "fails: " + (c.reason or "at {}, {} does worse than {}".format(*c.failures[0]))))
-        max_regret, tremble = Fraction(0), None
+            notes.append(
+                f"{name} by definition, with the perturbed family as witness: "
+                + (
+                    "holds"
+                    if c.holds
+                    else "fails: " + (c.reason or "at {}, {} does worse than {}".format(*c.failures[0]))
+                )
+            )
+        max_regret: Fraction | float = Fraction(0)
+        tremble = None
     else:
         m = perturbed_measures(tree, pert, q, exact_profile)
         certified = m.exploitability == 0 and m.tremble_violation <= 0
-        notes.append("certified: both trembling best responses gain nothing" if certified else
-                     f"not certified: perturbed NashConv/2 {m.exploitability}, tremble shortfall {m.tremble_violation}")
+        notes.append(
+            "certified: both trembling best responses gain nothing"
+            if certified
+            else f"not certified: perturbed NashConv/2 {m.exploitability}, tremble shortfall {m.tremble_violation}"
+        )
         max_regret, tremble = m.max_infoset_regret, float(m.tremble_violation)
     secs["certify"] = time.perf_counter() - t1
     secs["total"] = time.perf_counter() - t0
-    regrets = [float(r) if r is not None else float("nan") for r in ev.infoset_regret] \
-        if getattr(ev, "infoset_regret", None) is not None else []
-    return RefinedSolution(tree.name, pert.name, eps, values[0], float(values[0]), certified, None,
-                           float(ev.nash_conv), max_regret, 0, regrets, profile, exact_profile,
-                           [[fraction_of(v) for v in x] for x in eq.plans], tree.sizes(), secs, None, tremble,
-                           notes, tree, None, None, values=values, certificates=certificates, series=eq.series)
+    regrets = (
+        [float(r) if r is not None else float("nan") for r in ev.infoset_regret]
+        if getattr(ev, "infoset_regret", None) is not None
+        else []
+    )
+    return RefinedSolution(
+        game=tree.name,
+        concept=pert.name,
+        eps=eps,
+        value=values[0],
+        value_float=float(values[0]),
+        certified=certified,
+        nash_value=None,
+        exploitability=float(ev.nash_conv),
+        max_infoset_regret=max_regret,
+        positive_regret_infosets=0,
+        infoset_regret=regrets,
+        profile=profile,
+        exact_profile=exact_profile,
+        exact_realization=[[fraction_of(v) for v in x] for x in eq.plans],
+        sizes=tree.sizes(),
+        seconds=secs,
+        basis_eps=None,
+        tremble_violation=tremble,
+        notes=notes,
+        tree=tree,
+        lp=None,
+        basis=None,
+        values=values,
+        certificates=certificates,
+        series=eq.series,
+    )
 
 
 __all__ = ["refine_general_sum"]

@@ -10,6 +10,7 @@ objective is the exact reduced costs, both scaled up by the inverse of the large
 that the float solver sees them at unit size. Each round's basis is judged exactly again; the
 loop ends at a basis that is exactly optimal at that eps.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,10 +20,10 @@ import flint
 import numpy as np
 import scipy.sparse as sp
 
-from seqform.exact.rationals import fmpq_of, fraction_of
 from seqform.errors import CertificateError, SolverError
-from seqform.lp.highs import BASIC, INF, HighsResult, solve_highs
+from seqform.exact.rationals import fmpq_of, fraction_of
 from seqform.exact.sparselu import SparseLU
+from seqform.lp.highs import BASIC, INF, HighsResult, solve_highs
 
 from .perturbedlp import PolyLP
 
@@ -46,7 +47,7 @@ class ExactLP:
 def exact_lp(plp: PolyLP, eps: Fraction) -> ExactLP:
     """``plp`` evaluated at the rational ``eps``."""
     e = fmpq_of(eps)
-    pw = {k: e ** k for k in set(plp.K) | set(plp.cost) | set(plp.col_lower) | {0}}
+    pw = {k: e**k for k in set(plp.K) | set(plp.cost) | set(plp.col_lower) | {0}}
     rows: list = [dict() for _ in range(plp.n_rows)]
     for k, t in plp.K.items():
         f = pw[k]
@@ -144,8 +145,9 @@ def exact_basic(ex: ExactLP, col_status: np.ndarray, row_status: np.ndarray, lim
     return ExactBasic(w, act, pi, d, Fraction(int(pv.p), int(pv.q)), Fraction(int(dv.p), int(dv.q)))
 
 
-def refine(plp: PolyLP, eps: Fraction, start: HighsResult, *, rounds: int = 20, limit: int = 2_000_000,
-           max_scale: float = 1e15) -> tuple[np.ndarray, np.ndarray, int]:
+def refine(
+    plp: PolyLP, eps: Fraction, start: HighsResult, *, rounds: int = 20, limit: int = 2_000_000, max_scale: float = 1e15
+) -> tuple[np.ndarray, np.ndarray, int]:
     """From HiGHS's basis at ``eps``, a basis exactly optimal at the rational ``eps``: returns
     ``(col_status, row_status, rounds used)``. ``SolverError`` if ``rounds`` do not suffice.
 
@@ -161,6 +163,8 @@ def refine(plp: PolyLP, eps: Fraction, start: HighsResult, *, rounds: int = 20, 
     rlo = np.array([float(v) for v in ex.row_lower])
     rhi = np.array([INF if v is None else float(v) for v in ex.row_upper])
     cs, rs = start.col_status, start.row_status
+    if cs is None or rs is None:
+        raise SolverError("iterative refinement needs a basis; the LP solve returned none")
     for k in range(rounds + 1):
         sol = exact_basic(ex, cs, rs, limit)
         if sol.primal_violation == 0 and sol.dual_violation == 0:
@@ -184,21 +188,22 @@ def refine(plp: PolyLP, eps: Fraction, start: HighsResult, *, rounds: int = 20, 
         col_hi[np.abs(col_hi) < 1e-12] = 0.0
         start_basis = (np.concatenate([cs, rs]), np.zeros(m, dtype=np.int8))
         try:
-            res = solve_highs(K, cost, col_lo, col_hi, zeros, zeros, maximize=True, options=TIGHT,
-                              basis=start_basis)
+            res = solve_highs(K, cost, col_lo, col_hi, zeros, zeros, maximize=True, options=TIGHT, basis=start_basis)
         except SolverError:  # tight tolerances can trip HiGHS's numerics; the default ones then
             res = solve_highs(K, cost, col_lo, col_hi, zeros, zeros, maximize=True, basis=start_basis)
         if res.col_status is None:
             raise SolverError("HiGHS returned no basis for the correction LP")
         cs, rs = res.col_status[:n], res.col_status[n:]
-    raise SolverError(f"iterative refinement did not reach an exactly optimal basis in {rounds} rounds "
-                      f"(violations: primal {float(sol.primal_violation):.3g}, dual {float(sol.dual_violation):.3g})")
+    raise SolverError(
+        f"iterative refinement did not reach an exactly optimal basis in {rounds} rounds "
+        f"(violations: primal {float(sol.primal_violation):.3g}, dual {float(sol.dual_violation):.3g})"
+    )
 
 
 def exact_plans(plp: PolyLP, eps: Fraction, basis: tuple, limit: int = 2_000_000) -> tuple[list, list, Fraction]:
     """Both players' exact plans (Fractions) and the perturbed game's value at the rational ``eps``
     on ``basis`` (col_status, row_status): x from the columns, ``y = lambda(eps) + y'`` with
-    ``y'`` the duals of the D rows (``perturbedlp``)."""
+    ``y'`` the duals of the D rows (``refinements.perturbedlp``)."""
     ex = exact_lp(plp, eps)
     sol = exact_basic(ex, basis[0], basis[1], limit)
     x = [fraction_of(v) for v in sol.w[plp.xcols]]

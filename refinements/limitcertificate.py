@@ -17,6 +17,7 @@ References:
 
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -24,8 +25,8 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from seqform.exact.rationals import fmpq_of, fraction_of
 from seqform.exact.exactbestresponse import exact_backward_pass
+from seqform.exact.rationals import fmpq_of, fraction_of
 from seqform.model.tree import Tree
 
 ZERO = flint.fmpq(0)

@@ -22,6 +22,7 @@ References:
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 - Miltersen & Sorensen (2010), "Computing a Quasi-Perfect Equilibrium of a Two-Player Game", Economic Theory.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -71,15 +72,17 @@ class Perturbation:
         n = tree.num_sequences[p]
         if isinstance(eps, Fraction):
             return (self.beta_exact(p, eps) or [Fraction(0)] * n, self.lam_exact(p, eps) or [Fraction(0)] * n)
-        return (self.beta(p, eps) if self.behavioural[p] else np.zeros(n),
-                self.lam(p, eps) if self.realization[p] else np.zeros(n))
+        return (
+            self.beta(p, eps) if self.behavioural[p] else np.zeros(n),
+            self.lam(p, eps) if self.realization[p] else np.zeros(n),
+        )
 
     def mass_needed(self, tree: Tree, p: int, eps: float) -> np.ndarray:
         """The least mass each of player p's sequences must carry for the realization bounds at
         ``eps`` below it to be met: ``need(s) = max(lambda_s, sum of need over the actions of each
         information set after s)``, bottom-up; floats, shape (n_p,)."""
         need = self.bounds(tree, p, float(eps))[1].copy()
-        for lvl, seqs, starts, parents in tree.levels[p]:
+        for _lvl, seqs, starts, parents in tree.levels[p]:
             np.maximum.at(need, parents, np.add.reduceat(need[seqs], starts))
         return need
 
@@ -98,13 +101,12 @@ class Perturbation:
         n = len(next(iter(poly.values()))) if poly else 0
         out = np.zeros(n)
         for k, v in self._floats[key].items():
-            out += v * eps ** k
+            out += v * eps**k
         return out
 
     def max_power(self) -> int:
         """The highest power of eps in any bound."""
-        return max([k for polys in (self.behavioural, self.realization) for poly in polys for k in poly],
-                   default=1)
+        return max([k for polys in (self.behavioural, self.realization) for poly in polys for k in poly], default=1)
 
     def order_bound(self, tree: Tree) -> int | None:
         """The largest power of eps at which any sequence's lower bound starts: with bounds on
@@ -121,7 +123,7 @@ class Perturbation:
             for k in sorted(self.behavioural[p], reverse=True):
                 lo_b[np.array([bool(c) for c in self.behavioural[p][k]])] = k
             order = np.zeros(n, dtype=np.int64)
-            for lvl, seqs, starts, parents in reversed(tree.levels[p]):
+            for lvl, seqs, _starts, parents in reversed(tree.levels[p]):
                 via_parent = lo_b[seqs] + np.repeat(order[parents], tree.infoset_num_actions[lvl])
                 order[seqs] = np.minimum(lo_l[seqs], via_parent)
             if n > 1:
@@ -141,7 +143,7 @@ class Perturbation:
             beta, lam = self.bounds(tree, p, float(eps))
             if (beta < 0).any() or (lam < 0).any():
                 raise PerturbationError(f"player {p}'s perturbation has a negative lower bound at eps={eps}")
-            for lvl, seqs, starts, parents in tree.levels[p]:
+            for lvl, seqs, starts, _parents in tree.levels[p]:
                 nact = tree.infoset_num_actions[lvl]
                 tot = np.add.reduceat(beta[seqs], starts)
                 bad = np.flatnonzero(tot > 1 + 1e-12)
@@ -150,11 +152,14 @@ class Perturbation:
                     raise PerturbationError(
                         f"eps={eps} is too large: the behavioural lower bounds at {tree.infoset_label(i)} sum to "
                         f"{tot[bad[0]]:.4g} > 1 (with {int(nact[bad[0]])} actions, eps must be below "
-                        f"1/{int(nact[bad[0]])} for the EFPE perturbation)")
+                        f"1/{int(nact[bad[0]])} for the EFPE perturbation)"
+                    )
             need = self.mass_needed(tree, p, eps)
             if need[0] > 1 + 1e-12:
-                raise PerturbationError(f"eps={eps} is too large: player {p}'s realization lower bounds need "
-                                        f"mass {need[0]:.4g} > 1 at the root")
+                raise PerturbationError(
+                    f"eps={eps} is too large: player {p}'s realization lower bounds need "
+                    f"mass {need[0]:.4g} > 1 at the root"
+                )
 
     def suggested_eps(self, tree: Tree) -> Fraction:
         """A starting tremble for the trembling-LP search: 1/(1000 n) for the widest information
@@ -199,6 +204,7 @@ def custom(tree: Tree, behavioural: list | None = None, realization: list | None
     None, an array of coefficients (one per sequence of that player, the bound being coefficient
     times eps), or a dict ``{power: array}`` for a polynomial in eps. Coefficients are made exact
     (Fractions of the given numbers); the empty sequence's must be zero."""
+
     def norm(spec, p, what):
         n = tree.num_sequences[p]
         if spec is None:
@@ -228,6 +234,8 @@ def custom(tree: Tree, behavioural: list | None = None, realization: list | None
     realization = realization or [None, None]
     if len(behavioural) != 2 or len(realization) != 2:
         raise PerturbationError("give one entry per player (two) for behavioural and realization bounds")
-    return Perturbation("custom", [norm(behavioural[p], p, "behavioural") for p in range(2)],
-                        [norm(realization[p], p, "realization") for p in range(2)])
-
+    return Perturbation(
+        "custom",
+        [norm(behavioural[p], p, "behavioural") for p in range(2)],
+        [norm(realization[p], p, "realization") for p in range(2)],
+    )

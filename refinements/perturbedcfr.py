@@ -29,6 +29,7 @@ References:
 - Farina, Kroer & Sandholm (2019), "Regret Circuits: Composability of Regret Minimizers", ICML.
 - Tammelin, Burch, Johanson & Bowling (2015), "Solving Heads-up Limit Texas Hold'em", IJCAI.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -76,8 +77,10 @@ class PerturbedCFRPlus(RegretMinimizer):
         for p in (0, 1):
             beta = pert.bounds(tree, p, float(eps))[0]
             need = pert.mass_needed(tree, p, eps)
-            for seqs, starts, rep, parents in self._players[p].levels:
-                if np.any((np.add.reduceat(beta[seqs] > 0, starts) > 0) & (np.add.reduceat(need[seqs] > 0, starts) > 0)):
+            for seqs, starts, _rep, _parents in self._players[p].levels:
+                if np.any(
+                    (np.add.reduceat(beta[seqs] > 0, starts) > 0) & (np.add.reduceat(need[seqs] > 0, starts) > 0)
+                ):
                     raise PerturbationError("perturbed CFR+ handles one kind of lower bound per information set")
             self._beta.append(beta)
             self._need.append(need)
@@ -116,12 +119,13 @@ class PerturbedCFRPlus(RegretMinimizer):
 
     def current_profile(self) -> Profile:
         """The behavioural strategies played now (inside the perturbed polytopes)."""
-        return Profile([behaviour_from_realization(self.tree, p, self._realization(p, self.behaviour[p]))
-                        for p in (0, 1)])
+        return Profile(
+            [behaviour_from_realization(self.tree, p, self._realization(p, self.behaviour[p])) for p in (0, 1)]
+        )
 
     def _meta(self) -> dict:
         return {**super()._meta(), "perturbation": self.pert.name, "eps": self.eps}
 
     @classmethod
-    def _from_meta(cls, game, meta: dict) -> "PerturbedCFRPlus":
+    def _from_meta(cls, game, meta: dict) -> PerturbedCFRPlus:
         return cls(game, meta["perturbation"], meta["eps"])

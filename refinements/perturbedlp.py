@@ -20,8 +20,10 @@ Gatti & Sandholm (NeurIPS 2018, "trembling LP"): every coefficient is a polynomi
 
 References:
 
-- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and
+  Economic Behavior.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,9 +34,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.exact.rationals import fmpq_of
-from seqform.lp.zerosumlp import payoff_scale
 from seqform.lp.highs import INF, HighsResult, solve_highs
 from seqform.lp.sequenceform import SequenceForm
+from seqform.lp.zerosumlp import payoff_scale
 
 from .perturbation import Perturbation
 
@@ -82,7 +84,7 @@ class PolyLP:
         """``K(eps)`` as a float CSC matrix (n_rows, n_cols)."""
         rows = np.concatenate([t.rows for t in self.K.values()])
         cols = np.concatenate([t.cols for t in self.K.values()])
-        vals = np.concatenate([t.vals * eps ** k for k, t in self.K.items()])
+        vals = np.concatenate([t.vals * eps**k for k, t in self.K.items()])
         K = sp.csc_matrix((vals, (rows, cols)), shape=(self.n_rows, self.n_cols))
         K.sum_duplicates()
         K.sort_indices()
@@ -92,15 +94,19 @@ class PolyLP:
         """A polynomial vector (``cost`` or ``col_lower``) at eps."""
         out = np.zeros(n)
         for k, t in poly.items():
-            np.add.at(out, t.cols, t.vals * eps ** k)
+            np.add.at(out, t.cols, t.vals * eps**k)
         return out
 
 
 def _term(rows, cols, exact) -> PolyTerm:
     exact = [fmpq_of(v) for v in exact]
     # int / int is the correctly rounded float of the rational
-    return PolyTerm(np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64), exact,
-                    np.array([int(v.p) / int(v.q) for v in exact], dtype=np.float64))
+    return PolyTerm(
+        np.asarray(rows, dtype=np.int64),
+        np.asarray(cols, dtype=np.int64),
+        exact,
+        np.array([int(v.p) / int(v.q) for v in exact], dtype=np.float64),
+    )
 
 
 def _merge(parts: dict) -> dict:
@@ -120,7 +126,7 @@ def _merge(parts: dict) -> dict:
 
 def build(sf: SequenceForm, pert: Perturbation) -> PolyLP:
     """The polynomial LP of ``sf`` under ``pert`` (see the module docstring)."""
-    tree = sf.tree
+    tree = sf.game_tree()
     n1, n2 = tree.num_sequences
     m1, m2 = sf.E.shape[0], sf.F.shape[0]
     par0, par1 = tree.seq_parent
@@ -174,7 +180,7 @@ def build(sf: SequenceForm, pert: Perturbation) -> PolyLP:
         idx = [s for s, c in enumerate(lam) if c]
         col_lower[k] = [(idx, [lam[s] for s in idx])]
     col_free = np.zeros(n_cols, dtype=bool)
-    col_free[n1:n1 + m2] = True
+    col_free[n1 : n1 + m2] = True
     row_lower = np.zeros(n_rows)
     row_lower[:m1] = sf.e
     row_upper = np.full(n_rows, INF)
@@ -186,9 +192,27 @@ def build(sf: SequenceForm, pert: Perturbation) -> PolyLP:
     def vec(parts):  # a vector as a one-row matrix, so that _merge sums its duplicates too
         return _merge({k: [(np.zeros(len(c), dtype=np.int64), c, v) for c, v in lst] for k, lst in parts.items()})
 
-    return PolyLP(sf, pert, n_rows, n_cols, _merge(K), vec(cost), vec(col_lower), col_free, row_lower,
-                  row_upper, row_lower_exact, row_equal, slice(0, n1), slice(n1, n1 + m2),
-                  slice(n1 + m2, n_cols), R1, R0, slice(g0, d0), slice(d0, n_rows))
+    return PolyLP(
+        sf,
+        pert,
+        n_rows,
+        n_cols,
+        _merge(K),
+        vec(cost),
+        vec(col_lower),
+        col_free,
+        row_lower,
+        row_upper,
+        row_lower_exact,
+        row_equal,
+        slice(0, n1),
+        slice(n1, n1 + m2),
+        slice(n1 + m2, n_cols),
+        R1,
+        R0,
+        slice(g0, d0),
+        slice(d0, n_rows),
+    )
 
 
 @dataclass
@@ -203,8 +227,14 @@ class PerturbedLPResult:
     highs: HighsResult
 
 
-def solve_at(plp: PolyLP, eps: float, method: str = "simplex", time_limit: float | None = None,
-             options: dict | None = None, basis: tuple | None = None) -> PerturbedLPResult:
+def solve_at(
+    plp: PolyLP,
+    eps: float,
+    method: str = "simplex",
+    time_limit: float | None = None,
+    options: dict | None = None,
+    basis: tuple | None = None,
+) -> PerturbedLPResult:
     """Solve the perturbed LP at a number ``eps`` with HiGHS (``basis``: a warm start)."""
     n = plp.n_cols
     K = plp.matrix(eps)
@@ -221,8 +251,19 @@ def solve_at(plp: PolyLP, eps: float, method: str = "simplex", time_limit: float
         cost[plp.xcols] *= c
     lo = np.where(plp.col_free, -INF, plp.vector(plp.col_lower, eps, n))
     hi = np.full(n, INF)
-    res = solve_highs(K, cost, lo, hi, plp.row_lower, plp.row_upper, maximize=True, method=method,
-                      time_limit=time_limit, options=options, basis=basis)
+    res = solve_highs(
+        K,
+        cost,
+        lo,
+        hi,
+        plp.row_lower,
+        plp.row_upper,
+        maximize=True,
+        method=method,
+        time_limit=time_limit,
+        options=options,
+        basis=basis,
+    )
     x = res.col_value[plp.xcols].copy()
     yprime = -res.row_dual[plp.drows]
     if yprime[0] < 0:  # HiGHS's dual sign convention for maximisation

@@ -1,20 +1,30 @@
 """What ``refinements`` adds to seqform (``seqform.registry``): the ``--refine efpe|qpe`` and
 ``--eps`` options of ``seqform solve``, and the exact refined equilibria ``seqform verify
 --refined`` measures distances to. Found through the ``seqform.extensions`` entry point."""
+
 from __future__ import annotations
 
 import json
 
-from seqform.cli.common import Progress, build_tree, fmt_sizes, print_strategy, tremble
+from seqform.cli.common import Progress, build_tree, print_strategy, tremble
 from seqform.errors import SeqformError
 
 
 def add_arguments(sp) -> None:
-    sp.add_argument("--refine", choices=["efpe", "qpe"], default=None,
-                    help="a refined equilibrium: extensive-form perfect (efpe) or quasi-perfect (qpe), exactly "
-                         "in the limit eps -> 0 unless --eps is given")
-    sp.add_argument("--eps", type=float, default=None, metavar="X",
-                    help="with --refine: solve the perturbed game at this tremble, 0 < X < 1")
+    sp.add_argument(
+        "--refine",
+        choices=["efpe", "qpe"],
+        default=None,
+        help="a refined equilibrium: extensive-form perfect (efpe) or quasi-perfect (qpe), exactly "
+        "in the limit eps -> 0 unless --eps is given",
+    )
+    sp.add_argument(
+        "--eps",
+        type=float,
+        default=None,
+        metavar="X",
+        help="with --refine: solve the perturbed game at this tremble, 0 < X < 1",
+    )
 
 
 def check(args) -> None:
@@ -22,8 +32,10 @@ def check(args) -> None:
     if args.eps is not None and not args.refine:
         raise SeqformError("--eps needs --refine efpe|qpe")
     if args.method == "doracle" and args.refine:
-        raise SeqformError("--method doracle cannot be combined with --refine (double oracle finds a Nash "
-                           "equilibrium, not a refined one)")
+        raise SeqformError(
+            "--method doracle cannot be combined with --refine (double oracle finds a Nash "
+            "equilibrium, not a refined one)"
+        )
     if args.no_certify and args.refine:
         raise SeqformError("--no-certify does not apply to --refine: refined equilibria are always certified")
     if args.refine and args.method not in ("auto",):
@@ -33,6 +45,7 @@ def check(args) -> None:
 def cmd_refine(args, game, prog: Progress) -> int:
     """``solve --refine efpe|qpe [--eps X]``: a refined equilibrium (package ``refinements``)."""
     from refinements.refine import refine
+
     if args.eps is not None and not args.eps > 0:
         raise SeqformError(f"--eps must be positive, got {args.eps}")
     tree = build_tree(game, args, prog)
@@ -41,57 +54,34 @@ def cmd_refine(args, game, prog: Progress) -> int:
     if args.json:
         print(json.dumps(sol.to_json(strategy=args.strategy)))
         return 0
-    print(f"game            {sol.game}")
-    print(f"sizes           {fmt_sizes(sol.sizes)}")
-    what = "extensive-form perfect" if sol.concept == "efpe" else "quasi-perfect"
-    if sol.values is not None:  # a general-sum game: the perturbed LCP
-        limit = "exact limit eps -> 0" if sol.eps is None else f"perturbed game at eps={sol.eps:g} (exact at that eps)"
-        print(f"refinement      {sol.concept}: {what} equilibrium, {limit} (perturbed sequence-form LCP)")
-        print("values          " + ", ".join(f"{v} (= {float(v):.12g})" for v in sol.values))
-        print(f"certificate     {'exact' if sol.certified else 'FAILED'}: " + "; ".join(sol.notes[1:]))
-        print(f"NashConv        {sol.exploitability:.3g}  (unperturbed game)")
-        print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in sol.seconds.items()))
-        if args.strategy:
-            print_strategy(sol.tree, sol.exact_profile or sol.profile)
-        return 0
-    if sol.eps is None:
-        print(f"refinement      {sol.concept}: {what} equilibrium, exact limit eps -> 0 (trembling LP)")
-        print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
-        print(f"certificate     {'exact' if sol.certified else 'FAILED'}: Nash with the certified value "
-              f"{sol.nash_value}, every information set's regret exactly zero under the limit beliefs, and "
-              f"{sol.concept} by its definition" if sol.certified else f"certificate     FAILED: {'; '.join(sol.notes)}")
-        print(f"max infoset regret {sol.max_infoset_regret} ({sol.positive_regret_infosets} information sets positive)")
-    else:
-        print(f"refinement      {sol.concept} perturbed game at eps={sol.eps:g} (exact at that eps)")
-        # the exact value's numerator and denominator run to hundreds of digits at small eps
-        print(f"value           {sol.value_float:.12g}  (perturbed game, player 0; the exact rational is in --json)")
-        print("certificate     " + ("exact: both trembling best responses (inside the perturbed polytopes) meet at "
-                                     "the value" if sol.certified else "FAILED: " + "; ".join(sol.notes)))
-        print(f"trembles        every bound holds (largest shortfall {sol.tremble_violation:.3g})")
-        print(f"max infoset regret {float(sol.max_infoset_regret):.3g} in the unperturbed game "
-              f"({sol.positive_regret_infosets} information sets above 1e-9)")
-    print(f"exploitability  {sol.exploitability:.3g}  (unperturbed game)")
-    print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in sol.seconds.items()))
+    print(sol.summary())
     if args.strategy:
-        print_strategy(sol.tree, sol.exact_profile or sol.profile)
+        print_strategy(sol.tree, sol.strategy_profile())
     return 0
 
 
 def _refined(tree, concept: str, eps: float | None = None):
     from refinements.refine import refine
+
     return refine(tree, concept, eps)
 
 
 def _perturbed_cfr(tree, concept: str, eps: float | None):
     from refinements.perturbedcfr import PerturbedCFRPlus
+
     return PerturbedCFRPlus(tree, concept, 1e-3 if eps is None else eps)
 
 
 def register(registry) -> None:
-    registry.add_solve_option("refine", add_arguments, lambda args: bool(getattr(args, "refine", None)),
-                              cmd_refine, check)
+    registry.add_solve_option(
+        "refine", add_arguments, lambda args: bool(getattr(args, "refine", None)), cmd_refine, check
+    )
     registry.add_refiner("efpe", _refined)
     registry.add_refiner("qpe", _refined)
     for concept in ("efpe", "qpe"):
-        registry.add_iterative_solver(f"cfr+-{concept}", lambda tree, eps, seed, c=concept: _perturbed_cfr(tree, c, eps),
-                                      f"CFR+ in the {concept.upper()}-perturbed game at --eps (default 1e-3)", eps=True)
+        registry.add_iterative_solver(
+            f"cfr+-{concept}",
+            lambda tree, eps, seed, c=concept: _perturbed_cfr(tree, c, eps),
+            f"CFR+ in the {concept.upper()}-perturbed game at --eps (default 1e-3)",
+            eps=True,
+        )

@@ -5,34 +5,35 @@ Zero-sum: game -> tree -> sequence form -> perturbed LP -> (HiGHS at eps | tremb
 checks. General-sum: game -> tree -> perturbed sequence-form LCP (``refinements.generalsum``) ->
 checks.
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 
 from seqform.errors import UnsupportedGameError
-from seqform.verify.exploitability import exploitability as _exploitability
 from seqform.exact.certificate import ExactSequenceForm, exact_bracket
 from seqform.exact.rationals import fraction_of
-from seqform.model.game import Game
-from seqform.verify.infosetregret import infoset_regret
 from seqform.lp.sequenceform import sequence_form
-from seqform.solve import solve as nash_solve
+from seqform.model.game import Game
 from seqform.model.strategy import Profile, behaviour_from_realization, behaviour_from_realization_exact
 from seqform.model.tree import Tree, compile_tree
+from seqform.solve import solve as nash_solve
+from seqform.verify.exploitability import exploitability as _exploitability
+from seqform.verify.infosetregret import infoset_regret
 
 from . import perturbation as _pert
-from .limitcertificate import leading_terms, limit_behaviour, limit_regrets, max_regret
 from .definitioncertificate import certify_efpe, certify_qpe
 from .errors import PerturbationError
 from .generalsum import refine_general_sum
-from .refinedsolution import RefinedSolution
-from .perturbedlp import build, solve_at
 from .iterativerefinement import exact_plans
 from .iterativerefinement import refine as iterative_refine
+from .limitcertificate import leading_terms, limit_behaviour, limit_regrets, max_regret
+from .perturbedlp import build, solve_at
+from .refinedsolution import RefinedSolution
 from .trembling import search
 from .tremblingbestresponse import perturbed_measures
 
@@ -43,10 +44,18 @@ def _tree(game: Game | Tree) -> Tree:
     return game if isinstance(game, Tree) else compile_tree(game)
 
 
-def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float | None = None, *,
-           shrink: Fraction = Fraction(1, 10), tries: int = 6, order: int | None = None,
-           exact_limit: int = 2_000_000, cross_check: bool = False,
-           progress: Callable[[str], None] | None = None) -> RefinedSolution:
+def refine(
+    game: Game | Tree,
+    perturbation: str | Callable = "efpe",
+    eps: float | None = None,
+    *,
+    shrink: Fraction = Fraction(1, 10),
+    tries: int = 6,
+    order: int | None = None,
+    exact_limit: int = 2_000_000,
+    cross_check: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> RefinedSolution:
     """Compute a refined equilibrium of a two-player zero-sum game from perturbed polytopes.
 
     The perturbation puts lower bounds, polynomial in the tremble eps, on both players'
@@ -120,8 +129,10 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     if make is None:
         raise PerturbationError(f"unknown refinement {perturbation!r}; choose one of {', '.join(CONCEPTS)}")
     if tree.num_players != 2:
-        raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players; the refined equilibria (EFPE, "
-                                   "QPE) are computed for two-player games, zero-sum or general-sum")
+        raise UnsupportedGameError(
+            f"{tree.name!r} has {tree.num_players} players; the refined equilibria (EFPE, "
+            "QPE) are computed for two-player games, zero-sum or general-sum"
+        )
     if tree.constant_sum is None:
         return refine_general_sum(tree, make(tree), eps, progress=say)
     sf = sequence_form(tree)
@@ -129,12 +140,14 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     plp = build(sf, pert)
     secs["build"] = time.perf_counter() - t0
     if eps is not None:
-        return _fixed(tree, sf, plp, float(eps), secs, say)
-    res = search(plp, pert.suggested_eps(tree), shrink=shrink, tries=tries, order=order,
-                 exact_limit=exact_limit, progress=say)
+        return _fixed(tree, sf, plp, float(eps), secs, say, t0)
+    res = search(
+        plp, pert.suggested_eps(tree), shrink=shrink, tries=tries, order=order, exact_limit=exact_limit, progress=say
+    )
     secs.update({"lp": res.seconds["lp"], "refine": res.seconds["refine"], "series": res.seconds["exact"]})
     t1 = time.perf_counter()
     test = res.test
+    assert test.x is not None and test.y is not None  # an accepted (optimal) basis test has its series
     leads = [leading_terms(test.x, tree.num_sequences[0]), leading_terms(test.y, tree.num_sequences[1])]
     beh = [limit_behaviour(tree, p, *leads[p]) for p in range(2)]
     x0, y0 = test.x.terms[0], test.y.terms[0]
@@ -155,9 +168,11 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
         say("cross-checking: the plain Nash LP's certified value")
         nash = nash_solve(tree)
         secs["nash"] = nash.seconds.get("solve", 0.0) + nash.seconds.get("certify", 0.0)
-    notes = [f"basis from eps={res.eps} proved optimal for all sufficiently small eps > 0 ({test.order} series terms; every "
-             f"sign decided by order {test.deepest}; {test.zero_to_order} quantities vanish to order "
-             f"{test.order} and are taken as zero)"]
+    notes = [
+        f"basis from eps={res.eps} proved optimal for all sufficiently small eps > 0 ({test.order} series terms; every "
+        f"sign decided by order {test.deepest}; {test.zero_to_order} quantities vanish to order "
+        f"{test.order} and are taken as zero)"
+    ]
     notes += [f"eps={e}: {why}" for e, why in res.tried]
     if bad:
         notes.append(f"limit plans invalid: {bad}")
@@ -165,14 +180,18 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     # information sets that chance never reaches have no beliefs, even with trembles: no regret
     unreached = sum(r is None for r in regrets)
     if unreached:
-        notes.append(f"{unreached} information sets are unreachable by chance (probability-zero outcomes): "
-                     f"no regret is defined there")
+        notes.append(
+            f"{unreached} information sets are unreachable by chance (probability-zero outcomes): "
+            f"no regret is defined there"
+        )
     own = certificates.get(pert.name)
     certified = value is not None and pos == 0 and (own is None or own.holds)
     for name, c in certificates.items():
-        notes.append(f"{name} by definition, with the trembling LP's series (exact through order {K}) as witness: "
-                     + ("holds" if c.holds else "fails: " + (c.reason or "at {}, {} does worse than {}".format(*c.failures[0])))
-                     + (f" ({c.ties_to_order} comparisons equal through order {K}, taken as ties)" if c.ties_to_order else ""))
+        notes.append(
+            f"{name} by definition, with the trembling LP's series (exact through order {K}) as witness: "
+            + ("holds" if c.holds else "fails: " + (c.reason or "at {}, {} does worse than {}".format(*c.failures[0])))
+            + (f" ({c.ties_to_order} comparisons equal through order {K}, taken as ties)" if c.ties_to_order else "")
+        )
     if nash is not None:
         certified = certified and nash.certified and value == nash.value
         if value is not None and nash.certified and value != nash.value:
@@ -180,14 +199,35 @@ def refine(game: Game | Tree, perturbation: str | Callable = "efpe", eps: float 
     fprof = Profile([np.array([float(v) for v in b]) for b in beh])
     expl = _exploitability(tree, fprof).exploitability
     secs["total"] = time.perf_counter() - t0
-    return RefinedSolution(tree.name, pert.name, None, value, float(lower), certified,
-                           nash.value if nash is not None else None, float(expl), mx, pos,
-                           regrets, fprof, Profile([[fraction_of(v) for v in b] for b in beh]),
-                           [[fraction_of(v) for v in x0], [fraction_of(v) for v in y0]], tree.sizes(), secs,
-                           res.eps, None, notes, tree, plp, res.basis, certificates=certificates, series=family)
+    return RefinedSolution(
+        game=tree.name,
+        concept=pert.name,
+        eps=None,
+        value=value,
+        value_float=float(lower),
+        certified=certified,
+        nash_value=nash.value if nash is not None else None,
+        exploitability=float(expl),
+        max_infoset_regret=mx,
+        positive_regret_infosets=pos,
+        infoset_regret=regrets,
+        profile=fprof,
+        exact_profile=Profile([[fraction_of(v) for v in b] for b in beh]),
+        exact_realization=[[fraction_of(v) for v in x0], [fraction_of(v) for v in y0]],
+        sizes=tree.sizes(),
+        seconds=secs,
+        basis_eps=res.eps,
+        tremble_violation=None,
+        notes=notes,
+        tree=tree,
+        lp=plp,
+        basis=res.basis,
+        certificates=certificates,
+        series=family,
+    )
 
 
-def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
+def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say, t_start: float) -> RefinedSolution:
     """The perturbed game's equilibrium at ``eps``: HiGHS's basis, made exactly optimal at the
     rational eps by iterative refinement (float tolerances cannot resolve ``eps^depth``), then its
     exact plans; with the check that every tremble bound holds."""
@@ -207,17 +247,42 @@ def _fixed(tree: Tree, sf, plp, eps: float, secs: dict, say) -> RefinedSolution:
     # the certificate, independent of the LP: both trembling best responses (dynamic programming
     # over the perturbed polytopes) meet at the LP's value
     t1 = time.perf_counter()
-    exact_prof = Profile([behaviour_from_realization_exact(tree, p, [fraction_of(v) for v in z])
-                          for p, z in ((0, x), (1, y))])
+    exact_prof = Profile(
+        [behaviour_from_realization_exact(tree, p, [fraction_of(v) for v in z]) for p, z in ((0, x), (1, y))]
+    )
     m = perturbed_measures(tree, plp.pert, q, exact_prof, fraction_of(value))
     secs["certify"] = time.perf_counter() - t1
     certified = m.exploitability == 0 and m.value_gap == 0 and m.tremble_violation <= 0
-    notes.append("certified: the trembling best responses meet at the value" if certified else
-                 f"not certified: perturbed exploitability {m.exploitability}, value gap {m.value_gap}")
-    return RefinedSolution(tree.name, plp.pert.name, eps, value, float(value), certified, None, float(expl),
-                           reg.max_regret, reg.count_positive(1e-9), reg.regret.tolist(), prof,
-                           exact_prof if certified else None, [x, y],
-                           tree.sizes(), secs, None, float(m.tremble_violation), notes, tree, plp, (cs, rs))
+    notes.append(
+        "certified: the trembling best responses meet at the value"
+        if certified
+        else f"not certified: perturbed exploitability {m.exploitability}, value gap {m.value_gap}"
+    )
+    secs["total"] = time.perf_counter() - t_start
+    return RefinedSolution(
+        game=tree.name,
+        concept=plp.pert.name,
+        eps=eps,
+        value=value,
+        value_float=float(value),
+        certified=certified,
+        nash_value=None,
+        exploitability=float(expl),
+        max_infoset_regret=reg.max_regret,
+        positive_regret_infosets=reg.count_positive(1e-9),
+        infoset_regret=reg.regret.tolist(),
+        profile=prof,
+        exact_profile=exact_prof if certified else None,
+        exact_realization=[x, y],
+        sizes=tree.sizes(),
+        seconds=secs,
+        basis_eps=None,
+        tremble_violation=float(m.tremble_violation),
+        notes=notes,
+        tree=tree,
+        lp=plp,
+        basis=(cs, rs),
+    )
 
 
 def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolution:
@@ -228,7 +293,8 @@ def efpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSoluti
     information set is reached. Returns the exact limit eps -> 0, or the eps-perturbed game's
     equilibrium when ``eps`` is given. Same as ``refine(game, "efpe", eps, **kwargs)``.
 
-{sections}    Examples
+    {sections}
+    Examples
     --------
     >>> import seqform, refinements
     >>> sol = refinements.efpe(seqform.games.load("threat_zero_sum"))
@@ -247,7 +313,8 @@ def qpe(game: Game | Tree, eps: float | None = None, **kwargs) -> RefinedSolutio
     eps-perturbed game's equilibrium when ``eps`` is given. Same as
     ``refine(game, "qpe", eps, **kwargs)``.
 
-{sections}    Examples
+    {sections}
+    Examples
     --------
     The exact limit, and the perturbed game at one fixed tremble:
 
@@ -294,4 +361,4 @@ _WRAPPER_SECTIONS = """    Parameters
 """
 for _wrapper in (efpe, qpe):
     if _wrapper.__doc__:  # None under python -OO
-        _wrapper.__doc__ = _wrapper.__doc__.replace("{sections}", _WRAPPER_SECTIONS + "\n")
+        _wrapper.__doc__ = _wrapper.__doc__.replace("    {sections}\n", _WRAPPER_SECTIONS + "\n")

@@ -1,20 +1,25 @@
 """The one result type of ``refinements``: a refined equilibrium, exact in the limit or at a fixed
 eps, of a zero-sum game (the perturbed LP) or a general-sum one (the perturbed LCP)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from seqform.exact.rationals import fraction_of
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree
-from seqform.result import Result
+from seqform.result import Result, format_sizes, seconds_line
 
 from .errors import RefinementError
 from .tremblingbestresponse import perturbed_measures
 
+if TYPE_CHECKING:
+    from .perturbedlp import PolyLP
 
-@dataclass
+
+@dataclass(kw_only=True)
 class RefinedSolution(Result):
     """A refined equilibrium. Values are player 0's.
 
@@ -54,7 +59,7 @@ class RefinedSolution(Result):
     notes: list = field(default_factory=list)
     tree: Tree | None = field(default=None, repr=False)
     #: the perturbed LP and, for the limit, the basis proved optimal for all small enough eps > 0
-    lp: object = field(default=None, repr=False)
+    lp: PolyLP | None = field(default=None, repr=False)
     basis: tuple | None = field(default=None, repr=False)
     #: general-sum games: both players' exact payoffs (``value`` is player 0's)
     values: list | None = None
@@ -63,36 +68,88 @@ class RefinedSolution(Result):
     #: the witness: each player's perturbed plan, coefficients of eps^k (``series[p][k][s]``)
     series: list | None = field(default=None, repr=False)
 
-    @property
-    def method(self) -> str:
-        """"trembling-lp" (the exact limit eps -> 0) or "perturbed-lp" (one fixed eps); for a
-        general-sum game "trembling-lcp" or "perturbed-lcp"."""
+    def __post_init__(self) -> None:
+        # the common fields this result derives: ``method``, "trembling-lp" (the exact limit eps -> 0)
+        # or "perturbed-lp" (one fixed eps), for a general-sum game "trembling-lcp" or
+        # "perturbed-lcp"; ``lower`` and ``upper``, the exact value when certified (the bounds
+        # meet), else None
         kind = "lcp" if self.values is not None else "lp"
-        return f"trembling-{kind}" if self.eps is None else f"perturbed-{kind}"
-
-    @property
-    def lower(self) -> Fraction | None:
-        """The exact value when certified (lower and upper bounds meet), else None."""
-        return self.value if self.certified else None
-
-    upper = lower
+        self.method = f"trembling-{kind}" if self.eps is None else f"perturbed-{kind}"
+        self.lower = self.upper = self.value if self.certified else None
 
     def measure(self, profile: Profile) -> dict:
         """At a fixed eps: ``profile`` measured in this perturbed game against its exact value
         (``refinements.tremblingbestresponse.perturbed_measures``), as JSON-ready floats:
         ``perturbed_exploitability``, ``perturbed_value_gap``, ``perturbed_max_infoset_regret``,
         ``tremble_violation``."""
-        if self.eps is None or self.lp is None:
+        if self.eps is None or self.lp is None or self.tree is None:
             raise RefinementError("measure needs the perturbed game at a fixed eps (refine(..., eps=E))")
         exact = all(isinstance(v, (int, Fraction)) for b in profile.behaviour for v in b)
         q = Fraction(str(self.eps))
-        return perturbed_measures(self.tree, self.lp.pert, q if exact else self.eps, profile,
-                                  fraction_of(self.value)).to_json()
+        return perturbed_measures(
+            self.tree, self.lp.pert, q if exact else self.eps, profile, fraction_of(self.value)
+        ).to_json()
+
+    def summary(self) -> str:
+        lines = [f"game            {self.game}", f"sizes           {format_sizes(self.sizes)}"]
+        what = "extensive-form perfect" if self.concept == "efpe" else "quasi-perfect"
+        if self.values is not None:  # a general-sum game: the perturbed LCP
+            limit = (
+                "exact limit eps -> 0"
+                if self.eps is None
+                else f"perturbed game at eps={self.eps:g} (exact at that eps)"
+            )
+            lines.append(f"refinement      {self.concept}: {what} equilibrium, {limit} (perturbed sequence-form LCP)")
+            lines.append("values          " + ", ".join(f"{v} (= {float(v):.12g})" for v in self.values))
+            lines.append(f"certificate     {'exact' if self.certified else 'FAILED'}: " + "; ".join(self.notes[1:]))
+            lines.append(f"NashConv        {self.exploitability:.3g}  (unperturbed game)")
+            lines.append(seconds_line(self.seconds))
+            return "\n".join(lines)
+        if self.eps is None:
+            lines.append(f"refinement      {self.concept}: {what} equilibrium, exact limit eps -> 0 (trembling LP)")
+            lines.append(f"value           {self.value}  (= {self.value_float:.12g}, player 0)")
+            lines.append(
+                f"certificate     {'exact' if self.certified else 'FAILED'}: Nash with the certified value "
+                f"{self.nash_value}, every information set's regret exactly zero under the limit beliefs, "
+                f"and {self.concept} by its definition"
+                if self.certified
+                else f"certificate     FAILED: {'; '.join(self.notes)}"
+            )
+            lines.append(
+                f"max infoset regret {self.max_infoset_regret} ({self.positive_regret_infosets} information "
+                f"sets positive)"
+            )
+        else:
+            lines.append(f"refinement      {self.concept} perturbed game at eps={self.eps:g} (exact at that eps)")
+            # the exact value's numerator and denominator run to hundreds of digits at small eps
+            lines.append(
+                f"value           {self.value_float:.12g}  (perturbed game, player 0; the exact rational is in --json)"
+            )
+            lines.append(
+                "certificate     "
+                + (
+                    "exact: both trembling best responses (inside the perturbed polytopes) meet at the value"
+                    if self.certified
+                    else "FAILED: " + "; ".join(self.notes)
+                )
+            )
+            lines.append(f"trembles        every bound holds (largest shortfall {self.tremble_violation:.3g})")
+            lines.append(
+                f"max infoset regret {float(self.max_infoset_regret):.3g} in the unperturbed game "
+                f"({self.positive_regret_infosets} information sets above 1e-9)"
+            )
+        lines.append(f"exploitability  {self.exploitability:.3g}  (unperturbed game)")
+        lines.append(seconds_line(self.seconds))
+        return "\n".join(lines)
 
     def json_fields(self) -> dict:
-        out = {"refine": self.concept, "eps": self.eps, "nash_value": self.nash_value,
-               "max_infoset_regret": self.max_infoset_regret,
-               "positive_regret_infosets": self.positive_regret_infosets}
+        out: dict = {
+            "refine": self.concept,
+            "eps": self.eps,
+            "nash_value": self.nash_value,
+            "max_infoset_regret": self.max_infoset_regret,
+            "positive_regret_infosets": self.positive_regret_infosets,
+        }
         if self.basis_eps is not None:
             out["basis_eps"] = self.basis_eps
         if self.tremble_violation is not None:

@@ -1,7 +1,7 @@
 """The trembling-LP method (Farina, Gatti & Sandholm, NeurIPS 2018): the exact limit eps -> 0 of
 the perturbed LP's optimal solutions, from one basis.
 
-Solve the perturbed LP (``perturbedlp``) numerically at some eps and take HiGHS's optimal basis.
+Solve the perturbed LP (``refinements.perturbedlp``) numerically at some eps and take HiGHS's optimal basis.
 On that basis the basic solution is ``w_B(eps) = K_B(eps)^{-1} h(eps)`` and the duals are
 ``pi(eps) = K_B(eps)^{-T} c_B(eps)``, rational functions of eps. Where ``K_B(0)`` is nonsingular
 both are power series, ``w_B = sum_k eps^k w_k`` with
@@ -22,23 +22,24 @@ realization bounds only (QPE), ``K_B`` does not depend on eps and every quantity
 of the perturbation's degree, so computing that many terms decides every sign exactly. With
 behavioural bounds (EFPE) they are rational functions, and vanishing to ``order`` is evidence,
 not proof; the count of such quantities is reported, and the final answer is verified
-independently (``certify``: exact Nash check and exact information-set regrets), so a wrong basis
+independently (``refinements.limitcertificate``: exact Nash check and exact information-set regrets), so a wrong basis
 cannot pass silently.
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
 
 import flint
 import numpy as np
 
-from seqform.exact.rationals import fmpq_of
 from seqform.errors import CertificateError, SolverError
-from seqform.lp.highs import BASIC
+from seqform.exact.rationals import fmpq_of
 from seqform.exact.sparselu import SparseLU, TooLarge
+from seqform.lp.highs import BASIC
 
 from .errors import RefinementError
 from .iterativerefinement import refine
@@ -92,7 +93,7 @@ def _conv_rows(parts: dict, rows_sel: np.ndarray, n_rows: int) -> dict:
     pos[rows_sel] = np.arange(len(rows_sel))
     out = {}
     for k, t in parts.items():
-        rows = [dict() for _ in range(len(rows_sel))]
+        rows: list[dict] = [{} for _ in range(len(rows_sel))]
         pr = pos[t.rows]
         for r, c, v in zip(pr.tolist(), t.cols.tolist(), t.exact):
             if r >= 0:
@@ -174,7 +175,7 @@ def series_solve(mats: dict, rhs: list, K: int, exact_limit: int, lu=None) -> tu
         raise SeriesError(f"the basis matrix is singular at eps = 0 with index above one (nullity {d})")
     Sinv = S.inv()
     ws: list = []
-    prev = None
+    prev: list = []  # the previous order's solution (read from k = 1 on)
     for k in range(K + 2):
         r = list(rhs[k])
         for j, rows in mats.items():
@@ -202,7 +203,7 @@ def series_solve(mats: dict, rhs: list, K: int, exact_limit: int, lu=None) -> tu
                             p[t] -= c[f] * p1n[f][t]
             ws.append(w)
         prev = p
-    return ws[:K + 1], lu
+    return ws[: K + 1], lu
 
 
 def _series_nonsingular(mats: dict, rhs: list, K: int, solve) -> list:
@@ -219,8 +220,9 @@ def _series_nonsingular(mats: dict, rhs: list, K: int, solve) -> list:
     return ws
 
 
-def check_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, order: int,
-               exact_limit: int = 2_000_000) -> BasisTest:
+def check_basis(
+    plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, order: int, exact_limit: int = 2_000_000
+) -> BasisTest:
     """Is this basis optimal for all small eps > 0? (see the module docstring). ``order``: the
     number of series terms after the constant one. Raises ``TooLarge`` if the exact LU would
     exceed ``exact_limit`` nonzeros."""
@@ -234,8 +236,8 @@ def check_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, ord
     bpos = np.full(plp.n_cols, -1, dtype=np.int64)
     bpos[B] = np.arange(nb)
     K = order
-    rowsT = _conv_rows(plp.K, T, plp.n_rows)       # power -> rows (tight) as {col: v}
-    rowsR = _conv_rows(plp.K, Rb, plp.n_rows)      # basic rows
+    rowsT = _conv_rows(plp.K, T, plp.n_rows)  # power -> rows (tight) as {col: v}
+    rowsR = _conv_rows(plp.K, Rb, plp.n_rows)  # basic rows
     # M_j = K_j[T, B] in basis positions; the nonbasic part K_j[T, N] moves to the right-hand side
     M = {k: [{int(bpos[c]): v for c, v in r.items() if bpos[c] >= 0} for r in rows] for k, rows in rowsT.items()}
     lower = _poly_vector(plp.col_lower, plp.n_cols, K + 1)  # nonbasic columns sit at their lower bounds
@@ -295,8 +297,9 @@ def check_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, ord
             zero += 1
         elif v < 0:
             kind = "x" if xc.start <= c < xc.stop else "r"
-            return BasisTest(False, f"basic column {kind}[{c}] falls below its bound at order eps^{o}", None, None,
-                             K, zero, nb)
+            return BasisTest(
+                False, f"basic column {kind}[{c}] falls below its bound at order eps^{o}", None, None, K, zero, nb
+            )
     for i, row_i in zip(Rb.tolist(), range(len(Rb))):
         ser = []
         for k in range(K + 1):
@@ -321,8 +324,9 @@ def check_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, ord
         if o < 0:
             zero += 1
         elif v > 0:
-            return BasisTest(False, f"the dual of tight row {i} has the wrong sign at order eps^{o}", None, None,
-                             K, zero, nb)
+            return BasisTest(
+                False, f"the dual of tight row {i} has the wrong sign at order eps^{o}", None, None, K, zero, nb
+            )
     # reduced costs of nonbasic columns: c_j - sum_i pi_i K_ij, as series
     colsN: dict = {}
     for j, rows in rowsT.items():
@@ -345,8 +349,15 @@ def check_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, ord
         if o < 0:
             zero += 1
         elif v > 0 or plp.col_free[c]:
-            return BasisTest(False, f"nonbasic column {c} has a reduced cost of the wrong sign at order eps^{o}",
-                             None, None, K, zero, nb)
+            return BasisTest(
+                False,
+                f"nonbasic column {c} has a reduced cost of the wrong sign at order eps^{o}",
+                None,
+                None,
+                K,
+                zero,
+                nb,
+            )
     xs = Series([w[xc] for w in wfull])
     tpos = {int(i): p for p, i in enumerate(T.tolist())}
     d0 = plp.drows.start
@@ -355,8 +366,9 @@ def check_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, ord
     for k, coefs in plp.pert.realization[1].items():
         if k <= K:
             lam1[k] = [fmpq_of(c) for c in coefs]
-    ys = Series([[lam1[k][t] - (pis[k][tpos[d0 + t]] if (d0 + t) in tpos else ZERO) for t in range(n2)]
-                 for k in range(K + 1)])
+    ys = Series(
+        [[lam1[k][t] - (pis[k][tpos[d0 + t]] if (d0 + t) in tpos else ZERO) for t in range(n2)] for k in range(K + 1)]
+    )
     return BasisTest(True, "", xs, ys, K, zero, nb, deepest)
 
 
@@ -364,7 +376,7 @@ def check_basis(plp: PolyLP, col_status: np.ndarray, row_status: np.ndarray, ord
 class LimitSearch:
     """The trembling-LP search's result: the accepted ``test`` (with series), the ``eps`` whose
     basis was accepted, every eps ``tried`` with the reason it was rejected, and ``seconds``
-    (``lp`` for HiGHS, ``refine`` for iterative refinement, ``exact`` for the series), and the
+    (``"lp"`` for HiGHS, ``"refine"`` for iterative refinement, ``"exact"`` for the series), and the
     accepted ``basis`` (col_status, row_status)."""
 
     test: BasisTest
@@ -374,12 +386,19 @@ class LimitSearch:
     basis: tuple = ()
 
 
-def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), tries: int = 6,
-           order: int | None = None, exact_limit: int = 2_000_000,
-           progress: Callable[[str], None] | None = None) -> LimitSearch:
+def search(
+    plp: PolyLP,
+    eps0: Fraction,
+    *,
+    shrink: Fraction = Fraction(1, 10),
+    tries: int = 6,
+    order: int | None = None,
+    exact_limit: int = 2_000_000,
+    progress: Callable[[str], None] | None = None,
+) -> LimitSearch:
     """Solve at eps0, eps0*shrink, ... (rationals) until a basis passes ``check_basis``;
     ``RefinementError`` after ``tries`` failures. At each eps, HiGHS's basis is first made exactly
-    optimal at that eps by iterative refinement (``iterativerefinement.refine``), since float
+    optimal at that eps by iterative refinement (``refinements.iterativerefinement.refine``), since float
     tolerances cannot resolve the eps^depth values of deep trembles. ``order`` defaults, for
     realization bounds only (QPE), to their degree in eps, which is exact (see above); with
     behavioural bounds (EFPE) the basis matrix depends on eps and the solution is a rational
@@ -387,7 +406,7 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
     its leading term at or below D; on Kuhn, Leduc, Liar's Dice, Goofspiel and random games every
     sign we saw was decided by order D), or 24 when some sequence is unbounded."""
     say = progress or (lambda m: None)
-    tree = plp.sf.tree
+    tree = plp.sf.game_tree()
     if order is None:
         if not any(plp.pert.behavioural):
             # K constant: the basic solution and duals are polynomials of the perturbation's degree,
@@ -410,7 +429,7 @@ def search(plp: PolyLP, eps0: Fraction, *, shrink: Fraction = Fraction(1, 10), t
             eps *= shrink
             continue
         secs["lp"] += res.highs.seconds
-        if res.highs.col_status is None:
+        if res.highs.col_status is None or res.highs.row_status is None:
             raise RefinementError("HiGHS returned no basis for the perturbed LP")
         # HiGHS's own basis, judged at order 0 only: a sign wrong already in the limit is no
         # tolerance artifact (those live at the eps^depth scale), so skip refining it and shrink

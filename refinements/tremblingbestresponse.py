@@ -34,6 +34,7 @@ References:
 - Farina, Kroer & Sandholm (2017), "Regret Minimization in Behaviorally-Constrained Zero-Sum Games", ICML.
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 """
+
 from __future__ import annotations
 
 import math
@@ -60,7 +61,7 @@ class TremblingBestResponse:
     realization plan (list); ``intercept``, ``slope``: per information set (dict global id ->
     number), ``V_J(m) = intercept + slope m`` (module docstring)."""
 
-    value: object
+    value: Fraction | float
     plan: list
     intercept: dict
     slope: dict
@@ -88,8 +89,10 @@ def trembling_best_response(tree: Tree, p: int, g: list, beta: list, lam: list) 
         b_sum = sum((beta[s] for s in acts), zero)
         r_sum = sum((R[s] for s in acts), zero)
         if b_sum and r_sum:
-            raise PerturbationError(f"{tree.infoset_label(i)} has both behavioural and realization lower bounds; "
-                                    "the trembling best response handles one kind per information set")
+            raise PerturbationError(
+                f"{tree.infoset_label(i)} has both behavioural and realization lower bounds; "
+                "the trembling best response handles one kind per information set"
+            )
         if b_sum > 1:
             raise PerturbationError(f"the behavioural lower bounds at {tree.infoset_label(i)} sum to {b_sum} > 1")
         j = max(acts, key=lambda s: C[s])
@@ -136,17 +139,20 @@ class PerturbedMeasures:
 
     values: list
     best_response_values: list
-    exploitability: object
-    value_gap: object
-    max_infoset_regret: object
+    exploitability: Fraction | float
+    value_gap: Fraction | float | None
+    max_infoset_regret: Fraction | float
     infoset_regret: list
-    tremble_violation: object
+    tremble_violation: Fraction | float
 
     def to_json(self) -> dict:
-        f = (lambda v: None if v is None else float(v))
-        return {"perturbed_exploitability": f(self.exploitability), "perturbed_value_gap": f(self.value_gap),
-                "perturbed_max_infoset_regret": f(self.max_infoset_regret),
-                "tremble_violation": f(self.tremble_violation)}
+        f = lambda v: None if v is None else float(v)
+        return {
+            "perturbed_exploitability": f(self.exploitability),
+            "perturbed_value_gap": f(self.value_gap),
+            "perturbed_max_infoset_regret": f(self.max_infoset_regret),
+            "tremble_violation": f(self.tremble_violation),
+        }
 
 
 def perturbed_measures(tree: Tree, pert: Perturbation, eps, profile: Profile, value=None) -> PerturbedMeasures:
@@ -162,8 +168,10 @@ def perturbed_measures(tree: Tree, pert: Perturbation, eps, profile: Profile, va
         g_q = exact_sequence_payoffs(tree, plans_q)
         # the others' reach of each information set, and each set's value under the profile
         W = [fraction_of(w) for w in exact_reach_weights(tree, plans_q)]
-        current = [{i: fraction_of(v) for i, v in exact_backward_pass(tree, p, g_q[p], beh[p]).current.items()}
-                   for p in range(2)]
+        current = [
+            {i: fraction_of(v) for i, v in exact_backward_pass(tree, p, g_q[p], beh[p]).current.items()}
+            for p in range(2)
+        ]
         plans = [[fraction_of(v) for v in x] for x in plans_q]
         g = [[fraction_of(v) for v in gp] for gp in g_q]
         bounds = [pert.bounds(tree, p, eps) for p in range(2)]
@@ -171,8 +179,10 @@ def perturbed_measures(tree: Tree, pert: Perturbation, eps, profile: Profile, va
         real = [realization_plan(tree, p, np.asarray(profile.behaviour[p], dtype=float)) for p in range(2)]
         g_f = [sequence_payoffs(tree, p, real) for p in range(2)]
         W = reach_weights(tree, real).tolist()
-        current = [backward_pass(tree, p, g_f[p], np.asarray(profile.behaviour[p], dtype=float)).current.tolist()
-                   for p in range(2)]
+        current = [
+            backward_pass(tree, p, g_f[p], np.asarray(profile.behaviour[p], dtype=float)).current.tolist()
+            for p in range(2)
+        ]
         plans = [x.tolist() for x in real]
         g = [x.tolist() for x in g_f]
         bounds = [tuple(a.tolist() for a in pert.bounds(tree, p, float(eps))) for p in range(2)]

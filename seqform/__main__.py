@@ -1,4 +1,5 @@
 """``python -m seqform`` runs the command line."""
+
 import sys
 
 from seqform.cli import main

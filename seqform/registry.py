@@ -33,12 +33,13 @@ What can be added:
   (and, optionally, ``current_profile()``, ``traversals``, ``nodes_touched``); ``eps=True`` when
   it takes ``--eps``.
 """
+
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Callable
 
 ENTRY_POINT_GROUP = "seqform.extensions"
 
@@ -89,8 +90,9 @@ class Registry:
     def add_command(self, name: str, add_parser: Callable, check: Callable | None = None) -> None:
         self.commands[name] = Command(name, add_parser, check)
 
-    def add_solve_option(self, name: str, add_arguments: Callable, applies: Callable, run: Callable,
-                         check: Callable | None = None) -> None:
+    def add_solve_option(
+        self, name: str, add_arguments: Callable, applies: Callable, run: Callable, check: Callable | None = None
+    ) -> None:
         self.solve_options[name] = SolveOption(name, add_arguments, applies, run, check)
 
     def add_solve_method(self, name: str, help: str) -> None:

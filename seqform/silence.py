@@ -5,13 +5,14 @@ Some libraries write on the process's file descriptors 1 and 2 from C or C++, be
 prints "OpenSpiel exception: ..." before raising. Standard output belongs to the user (a ``--json``
 object must be all there is), so such calls run inside ``silenced_fds()``.
 """
+
 from __future__ import annotations
 
 import contextlib
 import ctypes
 import os
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 
 @contextlib.contextmanager

@@ -4,32 +4,36 @@ Zero-sum (constant-sum): game -> ``compile_tree`` -> ``sequence_form`` -> HiGHS 
 certificate -> ``Solution``. General-sum: game -> ``compile_tree`` -> the sequence-form LCP ->
 Lemke's algorithm in exact arithmetic -> exact best responses -> ``GeneralSumSolution``.
 """
+
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 
-from seqform.verify.exploitability import exploitability as _exploitability
-from seqform.result import Result
-from seqform.exact.backwardinduction import backward_induction, is_perfect_information
-from seqform.exact.certificate import (DEFAULT_EXACT_LIMIT, Certificate, ExactSequenceForm, certify,
-                                       exact_bracket)
-from seqform.exact.rationals import fraction_of
 from seqform.errors import CertificateError, SolverError, UnsupportedGameError
+from seqform.exact.backwardinduction import backward_induction, is_perfect_information
+from seqform.exact.certificate import DEFAULT_EXACT_LIMIT, Certificate, ExactSequenceForm, certify, exact_bracket
+from seqform.exact.rationals import fraction_of
+from seqform.lp.sequenceform import sequence_form
+from seqform.lp.zerosumlp import solve_lp
 from seqform.model.game import Game
 from seqform.model.limits import BYTES_PER_NODE, check_lp, memory_limit
-from seqform.lp.zerosumlp import solve_lp
-from seqform.lp.sequenceform import sequence_form
-from seqform.model.strategy import (Profile, behaviour_from_realization, behaviour_from_realization_exact,
-                                    realization_plan_exact)
+from seqform.model.strategy import (
+    Profile,
+    behaviour_from_realization,
+    behaviour_from_realization_exact,
+    realization_plan_exact,
+)
 from seqform.model.tree import Tree, compile_tree
+from seqform.result import Result, format_sizes, seconds_line
+from seqform.verify.exploitability import exploitability as _exploitability
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Solution(Result):
     """A solved two-player zero-sum game. Values are player 0's.
 
@@ -65,62 +69,89 @@ class Solution(Result):
     exploitability depend on.
     """
 
-    game: str
-    value: Fraction | None
     value_float: float
-    certified: bool
     exploitability: float
     exploitability_bound: Fraction | None
     profile: Profile
     realization: list
     exact_realization: list | None
-    sizes: dict
-    seconds: dict
     certificate: Certificate | None = None
-    tree: Tree | None = field(default=None, repr=False)
-
     method: str = "lp"
     exact_behaviour: list | None = field(default=None, repr=False)
 
-    @property
-    def lower(self) -> Fraction | None:
-        """Exact lower bound on the value (the certificate's), or None without a certificate."""
-        return self.certificate.lower if self.certificate is not None else None
-
-    @property
-    def upper(self) -> Fraction | None:
-        return self.certificate.upper if self.certificate is not None else None
-
-    @property
-    def notes(self) -> list:
-        return [self.certificate.note] if self.certificate is not None and self.certificate.note else []
+    def __post_init__(self) -> None:
+        # the common fields this result derives: the certificate's bracket and note, and the
+        # certified strategies as exact behavioural strategies (Fractions): ``exact_behaviour``
+        # when the method has it (backward induction: the optimal action at every information
+        # set), else derived from ``exact_realization`` (uniform where a player's own plan does
+        # not reach); None when not certified
+        if self.certificate is not None:
+            self.lower, self.upper = self.certificate.lower, self.certificate.upper
+            self.notes = [self.certificate.note] if self.certificate.note else []
+        if self.exact_profile is None and self.exact_realization is not None and self.tree is not None:
+            if self.exact_behaviour is not None:
+                self.exact_profile = Profile([list(b) for b in self.exact_behaviour])
+            else:
+                self.exact_profile = Profile(
+                    [behaviour_from_realization_exact(self.tree, p, x) for p, x in enumerate(self.exact_realization)]
+                )
 
     def json_fields(self) -> dict:
-        out = {"exploitability_bound": self.exploitability_bound}
+        out: dict = {"exploitability_bound": self.exploitability_bound}
         if self.certificate is not None:
-            out["certificate"] = {"method": self.certificate.method, "basis_size": self.certificate.basis_size,
-                                  "lower": self.certificate.lower, "upper": self.certificate.upper,
-                                  "note": self.certificate.note}
+            out["certificate"] = {
+                "method": self.certificate.method,
+                "basis_size": self.certificate.basis_size,
+                "lower": self.certificate.lower,
+                "upper": self.certificate.upper,
+                "note": self.certificate.note,
+            }
         return out
 
-    @property
-    def exact_profile(self) -> Profile | None:
-        """The certified strategies as exact behavioural strategies (Fractions), or None when not
-        certified: ``exact_behaviour`` when the method has it (backward induction: the optimal
-        action at every information set), else derived from ``exact_realization`` (uniform where a
-        player's own plan does not reach)."""
-        if self.exact_realization is None or self.tree is None:
-            return None
-        if self.exact_behaviour is not None:
-            return Profile([list(b) for b in self.exact_behaviour])
-        return Profile([behaviour_from_realization_exact(self.tree, p, x)
-                        for p, x in enumerate(self.exact_realization)])
+    def summary(self) -> str:
+        cert = self.certificate
+        lines = [f"game            {self.game}", f"sizes           {format_sizes(self.sizes)}"]
+        if self.certified:
+            assert cert is not None
+            lines.append(f"value           {self.value}  (= {self.value_float:.12g}, player 0)")
+            how = {
+                "backward-induction": "backward induction",
+                "lcp": "the LP's basis did not certify; Lemke's algorithm in exact arithmetic",
+                "exact-simplex": "the LP's basis did not certify; the simplex method in exact arithmetic from it",
+            }.get(cert.method, f"basis of {cert.basis_size:,} unknowns")
+            lines.append(
+                f"certificate     exact: both strategies verified, exact best responses meet at the value ({how})"
+            )
+        elif cert is None:
+            lines.append(f"value           {self.value_float:.12g}  (float, player 0; not certified: --no-certify)")
+        else:
+            # the exact bracket is what is known: the float value shown lies inside it (solve)
+            lines.append(
+                f"value           {float(cert.lower):.12g} <= value <= {float(cert.upper):.12g}  (exact "
+                f"bracket, player 0; not certified; estimate {self.value_float:.12g})"
+            )
+            lines.append(f"certificate     none: {cert.note}")
+            lines.append(
+                f"                exploitability of the returned strategies <= "
+                f"{float(cert.exploitability):.3g} (exact bound)"
+            )
+        lines.append(f"exploitability  {self.exploitability:.3g}")
+        lines.append(seconds_line(self.seconds))
+        return "\n".join(lines)
 
 
-def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True,
-          exact_limit: int = DEFAULT_EXACT_LIMIT, time_limit: float | None = None,
-          memory_limit_gib: float | None = None, progress: Callable[[str], None] | None = None) -> Solution:
-    """Solve a two-player zero-sum game: value and equilibrium strategies, certified exactly.
+def solve(
+    game: Game | Tree,
+    *,
+    method: str = "auto",
+    certify_exact: bool = True,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    time_limit: float | None = None,
+    memory_limit_gib: float | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Solution | GeneralSumSolution:
+    """Solve a two-player game: value and equilibrium strategies, certified exactly (a
+    ``Solution`` for a constant-sum game, a ``GeneralSumSolution`` otherwise).
 
     The sequence-form LP (Koller, Megiddo & von Stengel 1996, "Efficient Computation of
     Equilibria for Extensive Two-Person Games") is solved by HiGHS; its optimal basis is then
@@ -157,9 +188,12 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
 
     Returns
     -------
-    Solution
-        A ``seqform.Result``: ``value`` (exact, player 0's) when ``certified``, ``profile``,
-        ``exact_profile``, ``exploitability``, ``sizes``, ``seconds``, ``certificate``.
+    Solution or GeneralSumSolution
+        A ``seqform.Result``. For a constant-sum game solved by the LP or by backward induction,
+        a ``Solution``: ``value`` (exact, player 0's) when ``certified``, ``profile``,
+        ``exact_profile``, ``exploitability``, ``sizes``, ``seconds``, ``certificate``. For a
+        game that is not constant-sum, or with ``method="lcp"``, a ``GeneralSumSolution``:
+        ``values`` (exact, one per player), ``nash_conv``, ``profile``, ``exact_realization``.
 
     Raises
     ------
@@ -196,8 +230,10 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     if method == "auto" and tree.num_players == 2 and not zero_sum:  # general-sum, imperfect information
         return _solve_by_lcp(tree, t0, secs, say, budget)
     if method == "auto" and tree.num_players > 2:
-        raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players and imperfect information: "
-                                   "backward induction needs perfect information, the LP and the LCP two players")
+        raise UnsupportedGameError(
+            f"{tree.name!r} has {tree.num_players} players and imperfect information: "
+            "backward induction needs perfect information, the LP and the LCP two players"
+        )
     sf = sequence_form(tree)
     rows, cols = sf.E.shape[0] + sf.F.shape[1], sf.E.shape[1] + sf.F.shape[0]
     check_lp(tree.name, rows, cols, sf.E.nnz + sf.F.nnz + sf.A.nnz, budget, tree.num_nodes * BYTES_PER_NODE)
@@ -206,10 +242,10 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     lp = solve_lp(sf, method=method, time_limit=time_limit)
     secs["solve"] = lp.seconds
     cert = None
-    if certify_exact or lp.stopped:   # a stopped LP's bracket is what the stop knows
+    if certify_exact or lp.stopped:  # a stopped LP's bracket is what the stop knows
         say("certifying in exact arithmetic" if not lp.stopped else f"{lp.stopped}: bracketing the value exactly")
         cert = certify(sf, lp, exact_limit)
-        if cert.basis_failed and not cert.certified:   # the floats were wrong, not too large to check
+        if cert.basis_failed and not cert.certified:  # the floats were wrong, not too large to check
             cert = _repaired(tree, sf, lp, cert, budget, say)
         secs["certify"] = cert.seconds
     # the bound is about the rounded (or the repaired) plans: return those, not the LP's floats;
@@ -225,11 +261,24 @@ def solve(game: Game | Tree, *, method: str = "auto", certify_exact: bool = True
     # "total" is the whole call
     secs["total"] = time.perf_counter() - t0
     repaired = cert is not None and cert.method in ("lcp", "exact-simplex")
-    certified = cert is not None and cert.certified
+    proved = cert if cert is not None and cert.certified else None
     how = {"lcp": "lcp", "exact-simplex": "lp-exact-simplex"}.get(cert.method if cert else "", f"lp-{lp.method}")
-    return Solution(tree.name, cert.value if certified else None, _value_float(lp, cert), certified, float(expl),
-                    None if cert is None else cert.exploitability, profile, xs if repaired else [lp.x, lp.y],
-                    [cert.x, cert.y] if certified else None, tree.sizes(), secs, cert, tree, how)
+    return Solution(
+        game=tree.name,
+        value=proved.value if proved else None,
+        value_float=_value_float(lp, cert),
+        certified=proved is not None,
+        exploitability=float(expl),
+        exploitability_bound=None if cert is None else cert.exploitability,
+        profile=profile,
+        realization=xs if repaired else [lp.x, lp.y],
+        exact_realization=[proved.x, proved.y] if proved else None,
+        sizes=tree.sizes(),
+        seconds=secs,
+        certificate=cert,
+        tree=tree,
+        method=how,
+    )
 
 
 def _value_float(lp, cert: Certificate | None) -> float:
@@ -240,7 +289,7 @@ def _value_float(lp, cert: Certificate | None) -> float:
     exact check."""
     if cert is None:
         return lp.value
-    if cert.certified:
+    if cert.certified and cert.value is not None:  # (a certified bracket has its value)
         return float(cert.value)
     if lp.stopped or not cert.lower <= Fraction(lp.value) <= cert.upper:
         return float((cert.lower + cert.upper) / 2)
@@ -281,16 +330,29 @@ def _repaired_by_simplex(sf, lp, cert: Certificate, say) -> Certificate:
     from seqform.exact.certificate import ExactSequenceForm, certify_plans, repair_basis
     from seqform.exact.exactsimplex import PivotLimit
     from seqform.exact.sparselu import TooLarge
+
     t = time.perf_counter()
     rows = sf.E.shape[0] + sf.F.shape[1]
     say("the LP's basis did not certify: pivoting from it in exact arithmetic")
     try:
         ex = ExactSequenceForm(sf)
-        x, y, pivots = repair_basis(sf, lp, max_pivots=SIMPLEX_REPAIR_PIVOTS_PER_ROW * rows, ex=ex,
-                                    progress=lambda k: say(f"exact simplex: {k:,} pivots"))
-        out = certify_plans(sf, x, y, "exact-simplex", ex=ex, seconds=cert.seconds + time.perf_counter() - t,
-                            note=f"the LP's basis did not certify ({cert.note}); the exact simplex reached an "
-                                 f"optimal basis from it in {pivots:,} pivots")
+        x, y, pivots = repair_basis(
+            sf,
+            lp,
+            max_pivots=SIMPLEX_REPAIR_PIVOTS_PER_ROW * rows,
+            ex=ex,
+            progress=lambda k: say(f"exact simplex: {k:,} pivots"),
+        )
+        out = certify_plans(
+            sf,
+            x,
+            y,
+            "exact-simplex",
+            ex=ex,
+            seconds=cert.seconds + time.perf_counter() - t,
+            note=f"the LP's basis did not certify ({cert.note}); the exact simplex reached an "
+            f"optimal basis from it in {pivots:,} pivots",
+        )
     except (PivotLimit, TooLarge, CertificateError) as e:
         cert.note += f"; the exact simplex from HiGHS's basis did not finish: {e}"
         return cert
@@ -310,6 +372,7 @@ def _repaired_by_lcp(tree: Tree, sf, cert: Certificate, budget: int, say) -> Cer
     from seqform.exact.certificate import certify_plans
     from seqform.exact.sequenceformlcp import solve_lcp
     from seqform.model.limits import BYTES_PER_LCP_ENTRY, TooLargeError
+
     t = time.perf_counter()
     say("solving the game again exactly by Lemke's algorithm")
     # the dense tableau's bytes at LCP_REPAIR_ENTRIES (check_lcp's estimate), within the budget
@@ -320,22 +383,29 @@ def _repaired_by_lcp(tree: Tree, sf, cert: Certificate, budget: int, say) -> Cer
     method = "exact" if 2 * n * n <= LCP_REPAIR_ENTRIES else "auto"
     try:
         eq = solve_lcp(tree, method=method, memory_limit_bytes=limit, progress=say)
-        out = certify_plans(sf, eq.plans[0], eq.plans[1], "lcp", seconds=cert.seconds + time.perf_counter() - t,
-                            note=f"the LP's basis did not certify ({cert.note}); solved again exactly by Lemke's "
-                                 f"algorithm, {eq.pivots:,} pivots")
+        out = certify_plans(
+            sf,
+            eq.plans[0],
+            eq.plans[1],
+            "lcp",
+            seconds=cert.seconds + time.perf_counter() - t,
+            note=f"the LP's basis did not certify ({cert.note}); solved again exactly by Lemke's "
+            f"algorithm, {eq.pivots:,} pivots",
+        )
     except (TooLargeError, SolverError, CertificateError, OverflowError) as e:
         # OverflowError: the floating-point path cannot hold payoffs near 10^300 once they are
         # brought to a common denominator
         why = f"Lemke's floating-point path cannot hold these payoffs ({e})" if isinstance(e, OverflowError) else e
         # the double oracle solves restricted games small enough for the exact repair, and
         # certified Liar's Dice 1x3 with payoffs spread over 1 to 10^300 where this could not
-        cert.note += (f"; no exact repair: {why}; the double oracle (seqform solve --method doracle) may still "
-                      "certify it")
+        cert.note += (
+            f"; no exact repair: {why}; the double oracle (seqform solve --method doracle) may still certify it"
+        )
         return cert
     return out if out.certified else cert
 
 
-@dataclass
+@dataclass(kw_only=True)
 class GeneralSumSolution(Result):
     """A Nash equilibrium of a game that need not be two-player zero-sum: the sequence-form LCP
     solved by Lemke's algorithm in exact arithmetic (``seqform.exact.sequenceformlcp``; method
@@ -358,58 +428,69 @@ class GeneralSumSolution(Result):
     derived from the plans, which say nothing off the player's own path (nor does a Nash
     equilibrium)."""
 
-    game: str
     values: list
-    certified: bool
     nash_conv: Fraction
     profile: Profile
     exact_realization: list
-    sizes: dict
-    seconds: dict
     pivots: int | None = None
     lcp_size: tuple | None = None
     prior_seed: int | None = None
-    tree: Tree | None = field(default=None, repr=False)
     method: str = "lcp"
     lcp_path: str | None = None
     exact_behaviour: list | None = field(default=None, repr=False)
+    notes: tuple[str, ...] | list[str] = ("general-sum: value is player 0's payoff; values lists every player's",)
 
-    @property
-    def value(self) -> Fraction:
-        return self.values[0]
-
-    @property
-    def value_float(self) -> float:
-        return float(self.values[0])
-
-    @property
-    def exploitability(self) -> float:
-        """NashConv / 2 (OpenSpiel's exploitability for two players), as a float."""
-        return float(self.nash_conv) / 2
-
-    @property
-    def exact_profile(self) -> Profile:
-        """Exact behavioural strategies (Fractions): ``exact_behaviour`` when the method has it
-        (backward induction: the optimal action everywhere), else derived from
-        ``exact_realization`` (uniform where a player's own plan does not reach)."""
-        if self.exact_behaviour is not None:
-            return Profile([list(b) for b in self.exact_behaviour])
-        return Profile([behaviour_from_realization_exact(self.tree, p, x)
-                        for p, x in enumerate(self.exact_realization)])
-
-    @property
-    def notes(self) -> list:
-        return ["general-sum: value is player 0's payoff; values lists every player's"]
+    def __post_init__(self) -> None:
+        # the common fields this result derives: player 0's value, the exploitability (NashConv / 2,
+        # OpenSpiel's for two players, as a float), and the exact behavioural strategies
+        # (``exact_behaviour`` when the method has it, backward induction: the optimal action
+        # everywhere; else derived from ``exact_realization``, uniform where a player's own plan
+        # does not reach)
+        self.value = self.values[0]
+        self.value_float = float(self.values[0])
+        self.exploitability = float(self.nash_conv) / 2
+        if self.exact_profile is None:
+            if self.exact_behaviour is not None:
+                self.exact_profile = Profile([list(b) for b in self.exact_behaviour])
+            elif self.tree is not None:
+                self.exact_profile = Profile(
+                    [behaviour_from_realization_exact(self.tree, p, x) for p, x in enumerate(self.exact_realization)]
+                )
 
     def json_fields(self) -> dict:
-        return {"values": list(self.values), "values_float": [float(v) for v in self.values],
-                "nash_conv": self.nash_conv, "pivots": self.pivots,
-                "lcp_size": None if self.lcp_size is None else list(self.lcp_size), "prior_seed": self.prior_seed,
-                "lcp_path": self.lcp_path}
+        return {
+            "values": list(self.values),
+            "values_float": [float(v) for v in self.values],
+            "nash_conv": self.nash_conv,
+            "pivots": self.pivots,
+            "lcp_size": None if self.lcp_size is None else list(self.lcp_size),
+            "prior_seed": self.prior_seed,
+            "lcp_path": self.lcp_path,
+        }
+
+    def summary(self) -> str:
+        lines = [f"game            {self.game}", f"sizes           {format_sizes(self.sizes)}"]
+        for p, v in enumerate(self.values):
+            lines.append(f"value           {v}  (= {float(v):.12g}, player {p})")
+        if self.method == "lcp":
+            assert self.pivots is not None and self.lcp_size is not None
+            how = f"Lemke's algorithm, {self.pivots:,} pivots on an LCP of {self.lcp_size[0]:,} equations" + (
+                " (path in floating point, final basis solved exactly)" if self.lcp_path == "floating point" else ""
+            )
+        else:
+            how = "backward induction: subgame perfect"
+        lines.append(
+            f"certificate     exact: each player's exact best response gains exactly 0 (NashConv "
+            f"{self.nash_conv}); {how}"
+        )
+        lines.append(f"exploitability  {self.exploitability:.3g}")
+        lines.append(seconds_line(self.seconds))
+        return "\n".join(lines)
 
 
-def _general_sum_solution(tree: Tree, plans: list, what: str, t0: float, secs: dict, say,
-                          behaviour: list | None = None, **found) -> GeneralSumSolution:
+def _general_sum_solution(
+    tree: Tree, plans: list, what: str, t0: float, secs: dict, say, behaviour: list | None = None, **found
+) -> GeneralSumSolution:
     """The exact plans ``plans`` (one per player) certified by exact best responses
     (``seqform.verify.evaluate``: an evaluation independent of how they were found, which must
     gain exactly 0 for every player) and returned as a ``GeneralSumSolution``; ``behaviour``: the
@@ -417,33 +498,60 @@ def _general_sum_solution(tree: Tree, plans: list, what: str, t0: float, secs: d
     from the plans); ``found`` are the method's own fields (``method``, ``pivots``, ...).
     ``what`` names the method in an error."""
     from seqform.verify.evaluate import evaluate
-    exact_profile = Profile(behaviour if behaviour is not None else
-                            [behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(plans)])
+
+    exact_profile = Profile(
+        behaviour
+        if behaviour is not None
+        else [behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(plans)]
+    )
     say("certifying in exact arithmetic: exact best responses")
     t = time.perf_counter()
     ev = evaluate(tree, exact_profile, exact=True)
     secs["certify"] = time.perf_counter() - t
     if any(g != 0 for g in ev.gains):
         # both methods end at an exact equilibrium: a gain is a defect, not a tolerance
-        raise SolverError(f"{what} on {tree.name} failed its verification: best responses gain "
-                          f"{', '.join(str(g) for g in ev.gains)}")
+        raise SolverError(
+            f"{what} on {tree.name} failed its verification: best responses gain {', '.join(str(g) for g in ev.gains)}"
+        )
     profile = Profile([np.array([float(v) for v in b]) for b in exact_profile.behaviour])
     secs["total"] = time.perf_counter() - t0
-    return GeneralSumSolution(tree.name, [fraction_of(v) for v in ev.values], True, Fraction(0), profile,
-                              [[fraction_of(v) for v in x] for x in plans], tree.sizes(), secs, tree=tree,
-                              exact_behaviour=behaviour, **found)
+    return GeneralSumSolution(
+        game=tree.name,
+        values=[fraction_of(v) for v in ev.values],
+        certified=True,
+        nash_conv=Fraction(0),
+        profile=profile,
+        exact_realization=[[fraction_of(v) for v in x] for x in plans],
+        sizes=tree.sizes(),
+        seconds=secs,
+        tree=tree,
+        exact_behaviour=behaviour,
+        **found,
+    )
 
 
 def _solve_by_lcp(tree: Tree, t0: float, secs: dict, say, budget: int) -> GeneralSumSolution:
     """``solve`` for a two-player game by the sequence-form LCP (exact), certified by exact best
     responses."""
     from seqform.exact.sequenceformlcp import solve_lcp
+
     secs["build"] = time.perf_counter() - t0
     t = time.perf_counter()
     eq = solve_lcp(tree, memory_limit_bytes=budget, progress=say)
     secs["solve"] = time.perf_counter() - t
-    return _general_sum_solution(tree, eq.plans, "the LCP equilibrium", t0, secs, say, method="lcp",
-                                 pivots=eq.pivots, lcp_size=eq.size, prior_seed=eq.seed, lcp_path=eq.path)
+    return _general_sum_solution(
+        tree,
+        eq.plans,
+        "the LCP equilibrium",
+        t0,
+        secs,
+        say,
+        method="lcp",
+        pivots=eq.pivots,
+        lcp_size=eq.size,
+        prior_seed=eq.seed,
+        lcp_path=eq.path,
+    )
 
 
 def _solve_by_subgame_perfect(tree: Tree, t0: float, secs: dict, say) -> GeneralSumSolution:
@@ -452,17 +560,27 @@ def _solve_by_subgame_perfect(tree: Tree, t0: float, secs: dict, say) -> General
     certified by exact best responses of every player, whose values must be backward induction's.
     Its behaviour is backward induction's own, the optimal action at every information set."""
     from seqform.exact.backwardinduction import subgame_perfect
+
     secs["build"] = time.perf_counter() - t0
     say("solving by backward induction (every player maximises its own payoff)")
     t = time.perf_counter()
     sp = subgame_perfect(tree)
     secs["solve"] = time.perf_counter() - t
     plans = [realization_plan_exact(tree, p, sp.behaviour[p]) for p in range(tree.num_players)]
-    sol = _general_sum_solution(tree, plans, "backward induction", t0, secs, say, method="backward-induction",
-                                behaviour=_exact_behaviour(sp.behaviour))
+    sol = _general_sum_solution(
+        tree,
+        plans,
+        "backward induction",
+        t0,
+        secs,
+        say,
+        method="backward-induction",
+        behaviour=_exact_behaviour(sp.behaviour),
+    )
     if sol.values != [fraction_of(v) for v in sp.values]:
-        raise SolverError(f"backward induction on {tree.name} failed its verification: values {sp.values}, "
-                          f"evaluated {sol.values}")
+        raise SolverError(
+            f"backward induction on {tree.name} failed its verification: values {sp.values}, evaluated {sol.values}"
+        )
     return sol
 
 
@@ -492,19 +610,36 @@ def _solve_by_backward_induction(tree: Tree, certify_exact: bool, t0: float, sec
         bad, lower, upper = exact_bracket(tree, ExactSequenceForm(sf), plans[0], plans[1])
         if bad or lower != upper or lower != bi.value:
             # backward induction is exact: a failure here is a defect, not a tolerance
-            raise SolverError(f"backward induction on {tree.name} failed its verification: "
-                              f"{bad or f'best responses {lower} and {upper}, value {bi.value}'}")
+            raise SolverError(
+                f"backward induction on {tree.name} failed its verification: "
+                f"{bad or f'best responses {lower} and {upper}, value {bi.value}'}"
+            )
         value = fraction_of(bi.value)
         exact = [[fraction_of(v) for v in x] for x in plans]
         bound = Fraction(0)
         secs["certify"] = time.perf_counter() - t
-        cert = Certificate(True, value, value, value, bound, exact[0], exact[1], "backward-induction",
-                           seconds=secs["certify"])
+        cert = Certificate(
+            True, value, value, value, bound, exact[0], exact[1], "backward-induction", seconds=secs["certify"]
+        )
     profile = Profile([np.asarray(b, dtype=np.float64) for b in bi.behaviour])
     t = time.perf_counter()
     expl = _exploitability(tree, profile).exploitability
     secs["exploitability"] = time.perf_counter() - t
     secs["total"] = time.perf_counter() - t0
-    return Solution(tree.name, value, float(bi.value), cert is not None, float(expl), bound, profile, xs, exact,
-                    tree.sizes(), secs, cert, tree, "backward-induction",
-                    exact_behaviour=_exact_behaviour(bi.behaviour))
+    return Solution(
+        game=tree.name,
+        value=value,
+        value_float=float(bi.value),
+        certified=cert is not None,
+        exploitability=float(expl),
+        exploitability_bound=bound,
+        profile=profile,
+        realization=xs,
+        exact_realization=exact,
+        sizes=tree.sizes(),
+        seconds=secs,
+        certificate=cert,
+        tree=tree,
+        method="backward-induction",
+        exact_behaviour=_exact_behaviour(bi.behaviour),
+    )

@@ -9,6 +9,7 @@ among a broken pool's workers and raises ``UnguardedMainError``, one line naming
 studies' local executor (``seqform.study.executors``) and ``efce``'s ``DrawPool`` start their
 pools here.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,7 +18,6 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from seqform.errors import UnguardedMainError
-
 
 #: the exit status of a spawned worker that, still importing its parent's main script, was about to
 #: start a process pool (``exit_if_bootstrapping``); a status no cell or interpreter error gives
@@ -29,6 +29,7 @@ def exit_if_bootstrapping() -> None:
     still importing its parent's main script (whose unguarded top-level code is about to start a
     pool); otherwise return."""
     import multiprocessing
+
     # the flag multiprocessing itself checks before refusing to start a process ("... before the
     # current process has finished its bootstrapping phase"): the process is doomed either way,
     # and exiting now spares the work before the pool (ground truths) and a traceback per worker.
@@ -42,23 +43,28 @@ def spawn_pool(workers: int, initializer, initargs: tuple) -> ProcessPoolExecuto
     in a worker still importing its parent's main script, this ends that worker instead
     (``exit_if_bootstrapping``)."""
     import multiprocessing
+
     exit_if_bootstrapping()
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=initializer, initargs=initargs)
+    return ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn"), initializer=initializer, initargs=initargs
+    )
 
 
 def unguarded_message() -> str:
     """The one line that tells the user to guard the main script (``UnguardedMainError``)."""
     script = getattr(sys.modules.get("__main__"), "__file__", None)
     where = f"{os.path.basename(script)}: " if script else ""
-    return (f"{where}the process pool's workers import the main script again, and its top-level code starts "
-            f"the pool again: put that code under `if __name__ == \"__main__\":`")
+    return (
+        f"{where}the process pool's workers import the main script again, and its top-level code starts "
+        f'the pool again: put that code under `if __name__ == "__main__":`'
+    )
 
 
 def stop_broken_pool(pool: ProcessPoolExecutor) -> None:
     """Shut down ``pool``, which has broken (``BrokenProcessPool``), without waiting for it; raise
     ``UnguardedMainError`` if one of its workers ended with ``UNGUARDED_EXIT``."""
     from multiprocessing.connection import wait
+
     workers = list((getattr(pool, "_processes", None) or {}).values())  # before shutdown drops them
     # the pool broke because a worker ended, so its sentinel is ready already; the timeout only
     # bounds the case where none did (a result that could not be unpickled)
@@ -84,10 +90,10 @@ def _settle(pool: ProcessPoolExecutor, seconds: float = 5.0) -> None:
     machine; not reproduced in 30 runs of the script alone). A thread that has ended and is
     forgotten is not woken. Both names are ``concurrent.futures``' own, looked up defensively."""
     import concurrent.futures.process as cfp
+
     thread = getattr(pool, "_executor_manager_thread", None)
     if thread is None:
         return
     thread.join(seconds)
     if not thread.is_alive():
         getattr(cfp, "_threads_wakeups", {}).pop(thread, None)
-

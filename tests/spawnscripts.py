@@ -1,5 +1,6 @@
 """User scripts that start a process pool, run as a user runs them (``python script.py``), and
 the one-line stop an unguarded one must end with (``seqform.spawnpool``)."""
+
 import subprocess
 import sys
 
@@ -15,8 +16,7 @@ def run_script(tmp_path, code: str) -> subprocess.CompletedProcess:
     """``code`` saved as ``tmp_path/script.py`` and run there; generous timeout: an unguarded
     script used to retry every cell, with a child traceback per attempt."""
     (tmp_path / "script.py").write_text(code)
-    return subprocess.run([sys.executable, "script.py"], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=120)
+    return subprocess.run([sys.executable, "script.py"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
 
 
 def assert_stopped_with_one_line(r: subprocess.CompletedProcess) -> None:

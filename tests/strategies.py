@@ -26,18 +26,19 @@ Node tuples::
     ("chance", labels, probabilities, children)
     ("decision", player, infoset_key, labels, children)
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
+
 from hypothesis import strategies as st
 
-
 from seqform.games.explicit import CHANCE_NODE, DECISION, LEAF, TreeGame, _children, label_path, node_at  # noqa: F401
-
 
 # ----------------------------------------------------------------------------------------------
 # analysis of a tree (own histories, information sets, where they span)
 # ----------------------------------------------------------------------------------------------
+
 
 def analyze(tree: tuple) -> dict:
     """Facts about a tree, computed by walking it (works for imperfect-recall trees too).
@@ -50,8 +51,16 @@ def analyze(tree: tuple) -> dict:
     ``zero_prob_outcome``, ``rational_payoff``, ``single_action``, ``perfect_recall``,
     ``full_pure_strategies`` (per player, the product of action counts).
     """
-    out: dict = {"nodes": 0, "leaves": 0, "depth": 0, "chance_nodes": [], "infosets": {},
-                 "zero_prob_outcome": False, "rational_payoff": False, "single_action": False}
+    out: dict = {
+        "nodes": 0,
+        "leaves": 0,
+        "depth": 0,
+        "chance_nodes": [],
+        "infosets": {},
+        "zero_prob_outcome": False,
+        "rational_payoff": False,
+        "single_action": False,
+    }
 
     def rec(node, path, own):
         out["nodes"] += 1
@@ -113,8 +122,10 @@ def analyze(tree: tuple) -> dict:
 
 def _summary_name(prefix: str, a: dict) -> str:
     i0, i1 = a["num_infosets"]
-    return (f"{prefix}(nodes={a['nodes']},depth={a['depth']},infosets={i0}+{i1},"
-            f"shared={a['multi_node_infosets']},chance={len(a['chance_nodes'])})")
+    return (
+        f"{prefix}(nodes={a['nodes']},depth={a['depth']},infosets={i0}+{i1},"
+        f"shared={a['multi_node_infosets']},chance={len(a['chance_nodes'])})"
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -168,16 +179,25 @@ def _chance_probs(draw, k: int) -> tuple:
 # random perfect-recall games
 # ----------------------------------------------------------------------------------------------
 
+
 @st.composite
-def random_trees(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: int = 40,
-                 max_pure_strategies: int = 27, chance: bool = True, payoffs: str = "mixed",
-                 payoff_bound: int = 5, key_style: str | None = None) -> tuple:
+def random_trees(
+    draw,
+    max_depth: int = 4,
+    max_actions: int = 3,
+    max_nodes: int = 40,
+    max_pure_strategies: int = 27,
+    chance: bool = True,
+    payoffs: str = "mixed",
+    payoff_bound: int = 5,
+    key_style: str | None = None,
+) -> tuple:
     """The tree of a random perfect-recall game (see ``random_games``)."""
     if max_actions < 1 or max_depth < 0:
         raise ValueError("max_actions >= 1 and max_depth >= 0 required")
     style = key_style or draw(st.sampled_from(["str", "int", "tuple"]))
     infos: list = [[], []]  # per player: dicts key, own, labels
-    full = [1, 1]           # product of action counts of each player's information sets
+    full = [1, 1]  # product of action counts of each player's information sets
     budget = [max_nodes - 1]
     # action counts: 2..max_actions, and 1 (a node with a single action) now and then
     counts = st.sampled_from(list(range(2, max_actions + 1)) * 3 + [1]) if max_actions >= 2 else st.just(1)
@@ -224,9 +244,17 @@ def random_trees(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: int 
 
 
 @st.composite
-def random_games(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: int = 40,
-                 max_pure_strategies: int = 27, chance: bool = True, payoffs: str = "mixed",
-                 payoff_bound: int = 5, key_style: str | None = None) -> TreeGame:
+def random_games(
+    draw,
+    max_depth: int = 4,
+    max_actions: int = 3,
+    max_nodes: int = 40,
+    max_pure_strategies: int = 27,
+    chance: bool = True,
+    payoffs: str = "mixed",
+    payoff_bound: int = 5,
+    key_style: str | None = None,
+) -> TreeGame:
     """A small random two-player zero-sum game with perfect recall, as a ``TreeGame``.
 
     * ``max_depth``: longest root-to-leaf path (in actions); the root is a leaf only rarely (and
@@ -250,9 +278,18 @@ def random_games(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: int 
     information sets span chance branches and opponent actions. Utilities are (u, -u).
     ``g.info`` holds ``analyze(g.tree)``.
     """
-    tree = draw(random_trees(max_depth=max_depth, max_actions=max_actions, max_nodes=max_nodes,
-                             max_pure_strategies=max_pure_strategies, chance=chance, payoffs=payoffs,
-                             payoff_bound=payoff_bound, key_style=key_style))
+    tree = draw(
+        random_trees(
+            max_depth=max_depth,
+            max_actions=max_actions,
+            max_nodes=max_nodes,
+            max_pure_strategies=max_pure_strategies,
+            chance=chance,
+            payoffs=payoffs,
+            payoff_bound=payoff_bound,
+            key_style=key_style,
+        )
+    )
     a = analyze(tree)
     assert a["perfect_recall"], "generator bug: imperfect recall"
     assert max(a["full_pure_strategies"]) <= max_pure_strategies, "generator bug: too many strategies"
@@ -269,6 +306,7 @@ def general_sum_games(draw, max_nodes: int = 30, payoff_bound: int = 5, chance: 
         if node[0] == LEAF:
             return (LEAF, (node[1][0], draw(st.integers(-payoff_bound, payoff_bound))))
         return node[:-1] + (tuple(redraw(c) for c in _children(node)),)
+
     tree = redraw(tree)
     return TreeGame(tree, _summary_name("general_sum", analyze(tree)), analyze(tree))
 
@@ -276,6 +314,7 @@ def general_sum_games(draw, max_nodes: int = 30, payoff_bound: int = 5, chance: 
 # ----------------------------------------------------------------------------------------------
 # tree surgery
 # ----------------------------------------------------------------------------------------------
+
 
 def _replace(tree: tuple, path: tuple, new: tuple) -> tuple:
     if not path:
@@ -297,6 +336,7 @@ def _rename_infoset(tree: tuple, player: int, old, new, labels: tuple) -> tuple:
 # ----------------------------------------------------------------------------------------------
 # imperfect recall
 # ----------------------------------------------------------------------------------------------
+
 
 @st.composite
 def _wrap(draw, sub: tuple, forgetter: int, mode: str, bound: int, key) -> tuple:
@@ -343,14 +383,19 @@ def _imperfect_template(draw, kind: str) -> tuple:
         kids = []
         for c in range(n):
             xc = _key(style, p, 2 + c)
-            sub = (DECISION, p, xc, _decision_labels(p, k),
-                   tuple(draw(_wrap(forgetful(ky, k2), p, mode, bound, ko[c * 3 + a])) if a == 0 else lv()
-                         for a in range(k)))
+            sub = (
+                DECISION,
+                p,
+                xc,
+                _decision_labels(p, k),
+                tuple(
+                    draw(_wrap(forgetful(ky, k2), p, mode, bound, ko[c * 3 + a])) if a == 0 else lv() for a in range(k)
+                ),
+            )
             kids.append(sub)
         tree = (CHANCE_NODE, _chance_labels(n), _chance_probs(draw, n), tuple(kids))
     else:  # "different_depth": Y with no own move before it in one branch, after X in another
-        deep = (DECISION, p, kx, _decision_labels(p, k),
-                tuple(forgetful(ky, k2) if a == 0 else lv() for a in range(k)))
+        deep = (DECISION, p, kx, _decision_labels(p, k), tuple(forgetful(ky, k2) if a == 0 else lv() for a in range(k)))
         kids = [forgetful(ky, k2), deep]
         if draw(st.booleans()):
             kids.reverse()
@@ -377,34 +422,36 @@ def imperfect_recall_games(draw, max_depth: int = 4, max_actions: int = 3, max_n
     ``bad_paths`` (label paths of its nodes, depth-first order: ``bad_paths[0]`` is the first node
     a depth-first walk meets).
     """
-    kind = draw(st.sampled_from(["merge", "forget_action", "absent_minded", "forget_observation",
-                                 "different_depth"]))
+    kind = draw(st.sampled_from(["merge", "forget_action", "absent_minded", "forget_observation", "different_depth"]))
     tree = None
     if kind == "merge":
         base = draw(random_trees(max_depth=max_depth, max_actions=max_actions, max_nodes=max_nodes))
         infos = analyze(base)["infosets"]
-        pairs = [(p, i, j) for (p, i), ri in infos.items() for (q, j), rj in infos.items()
-                 if p == q and i != j and ri["labels"] == rj["labels"] and ri["own"] != rj["own"]]
+        pairs = [
+            (p, i, j)
+            for (p, i), ri in infos.items()
+            for (q, j), rj in infos.items()
+            if p == q and i != j and ri["labels"] == rj["labels"] and ri["own"] != rj["own"]
+        ]
         if pairs:
             p, i, j = draw(st.sampled_from(pairs))
             tree = _rename_infoset(base, p, j, i, infos[(p, i)]["labels"])
         else:
-            kind = draw(st.sampled_from(["forget_action", "absent_minded", "forget_observation",
-                                         "different_depth"]))
+            kind = draw(st.sampled_from(["forget_action", "absent_minded", "forget_observation", "different_depth"]))
     if tree is None:
         tree = draw(_imperfect_template(kind))
     a = analyze(tree)
     bad = _bad_infosets(a)
     assert len(bad) == 1, f"generator bug: {len(bad)} imperfect-recall information sets in {tree!r}"
     r = a["infosets"][bad[0]]
-    info = dict(a, violation=kind, bad_infoset=bad[0],
-                bad_paths=[label_path(tree, pth) for pth in sorted(r["paths"])])
+    info = dict(a, violation=kind, bad_infoset=bad[0], bad_paths=[label_path(tree, pth) for pth in sorted(r["paths"])])
     return TreeGame(tree, _summary_name(f"imperfect_{kind}", a), info)
 
 
 # ----------------------------------------------------------------------------------------------
 # bad chance probabilities
 # ----------------------------------------------------------------------------------------------
+
 
 @st.composite
 def bad_chance_games(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: int = 40) -> TreeGame:
@@ -435,8 +482,12 @@ def bad_chance_games(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: 
         w = draw(st.sampled_from([(1, 1, 1), (1, 2, 7), (1, 1, 1, 1, 1, 1, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1)]))
         probs = [x / sum(w) for x in w]  # floats
         assert sum(Fraction(x) for x in probs) != 1
-        node = (CHANCE_NODE, _chance_labels(len(w)), tuple(probs),
-                tuple((list(node[3]) + [_leaf(draw, "int", 5) for _ in w])[:len(w)]))
+        node = (
+            CHANCE_NODE,
+            _chance_labels(len(w)),
+            tuple(probs),
+            tuple((list(node[3]) + [_leaf(draw, "int", 5) for _ in w])[: len(w)]),
+        )
     else:
         if kind == "short":
             s = draw(st.integers(1, 9))
@@ -459,8 +510,19 @@ def bad_chance_games(draw, max_depth: int = 4, max_actions: int = 3, max_nodes: 
     return TreeGame(tree, _summary_name(f"bad_chance_{kind}", a), info)
 
 
-__all__ = ["TreeGame", "analyze", "node_at", "label_path", "random_trees", "random_games",
-           "imperfect_recall_games", "bad_chance_games", "LEAF", "CHANCE_NODE", "DECISION"]
+__all__ = [
+    "TreeGame",
+    "analyze",
+    "node_at",
+    "label_path",
+    "random_trees",
+    "random_games",
+    "imperfect_recall_games",
+    "bad_chance_games",
+    "LEAF",
+    "CHANCE_NODE",
+    "DECISION",
+]
 
 
 def random_behaviour_profile(tree, rng, zeros: bool = False):
@@ -470,6 +532,7 @@ def random_behaviour_profile(tree, rng, zeros: bool = False):
     import numpy as np
 
     from seqform.model.strategy import Profile
+
     out = []
     for p in range(tree.num_players):
         b = np.ones(tree.num_sequences[p])
@@ -479,6 +542,6 @@ def random_behaviour_profile(tree, rng, zeros: bool = False):
             if zeros and k > 1 and rng.random() < 0.4:
                 v = np.zeros(k)
                 v[rng.integers(k)] = 1.0
-            b[f:f + k] = v
+            b[f : f + k] = v
         out.append(b)
     return Profile(out)

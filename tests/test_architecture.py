@@ -1,6 +1,7 @@
 """The layout's rules (ARCHITECTURE.md), read from the source: the core never imports an
 extension, the core's layers import only downwards, no package imports in a circle, and no two
 modules share a name for different things."""
+
 import ast
 import collections
 import pathlib
@@ -20,7 +21,7 @@ LAYERS = [
     {"iterative"},
     {"verify"},
     {"io"},
-    {"solve", "result"},
+    {"solve", "result", "schemas"},
     {"study"},
     {"cli", "__main__", "__init__"},
 ]
@@ -46,7 +47,7 @@ def imports(path: pathlib.Path) -> set:
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = here[:len(here) - node.level + 1] if node.level else []
+            base = here[: len(here) - node.level + 1] if node.level else []
             mod = ".".join(base + ([node.module] if node.module else []))
             out.add(mod)
             out.update(f"{mod}.{a.name}" for a in node.names)  # "from pkg import module"
@@ -58,8 +59,7 @@ def sources(package: str) -> list:
 
 
 def test_the_core_never_imports_an_extension():
-    bad = [(module_name(p), m) for p in sources("seqform") for m in imports(p)
-           if m.split(".")[0] in EXTENSIONS]
+    bad = [(module_name(p), m) for p in sources("seqform") for m in imports(p) if m.split(".")[0] in EXTENSIONS]
     assert not bad, bad
 
 
@@ -142,8 +142,12 @@ def test_every_lp_and_mip_goes_through_the_one_door_to_highs():
 
 def test_one_rounding_policy():
     """Floats become rationals only through ``seqform/exact/rationals.py``."""
-    bad = [module_name(p) for pkg in PACKAGES for p in sources(pkg)
-           if p != ROOT / "seqform" / "exact" / "rationals.py" and "limit_denominator" in _calls_and_imports(p)]
+    bad = [
+        module_name(p)
+        for pkg in PACKAGES
+        for p in sources(pkg)
+        if p != ROOT / "seqform" / "exact" / "rationals.py" and "limit_denominator" in _calls_and_imports(p)
+    ]
     assert not bad, bad
 
 
@@ -158,10 +162,13 @@ def test_no_private_name_is_imported_from_another_module():
             for node in ast.walk(ast.parse(p.read_text())):
                 if not isinstance(node, ast.ImportFrom):
                     continue
-                base = base_here[:len(base_here) - node.level + 1] if node.level else []
+                base = base_here[: len(base_here) - node.level + 1] if node.level else []
                 mod = ".".join(base + ([node.module] if node.module else []))
                 if mod.split(".")[0] not in ours:
                     continue
-                bad.extend(f"{module_name(p)} imports {mod}.{a.name}" for a in node.names
-                           if a.name.startswith("_") and not a.name.startswith("__"))
+                bad.extend(
+                    f"{module_name(p)} imports {mod}.{a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                )
     assert not bad, "\n".join(bad)

@@ -3,6 +3,7 @@
 No timing assertions: only that it runs (peers present or not), prints the CFR+ table with a
 seqform row and writes its results files.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,15 +17,29 @@ SCRIPT = ROOT / "bench" / "bench_cfr.py"
 
 def test_bench_cfr_kuhn(tmp_path):
     proc = subprocess.run(
-        [sys.executable, str(SCRIPT), "--games", "kuhn", "--iterations", "20", "--repeats", "1",
-         "--out-dir", str(tmp_path)],
-        cwd=str(ROOT), capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--games",
+            "kuhn",
+            "--iterations",
+            "20",
+            "--repeats",
+            "1",
+            "--out-dir",
+            str(tmp_path),
+        ],
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = proc.stdout.splitlines()
     header = next(i for i, ln in enumerate(lines) if ln.startswith("| game | solver | iterations |"))
     cols = [c.strip() for c in lines[header].strip("|").split("|")]
     rows = {}
-    for ln in lines[header + 2:]:
+    for ln in lines[header + 2 :]:
         if not ln.startswith("|"):
             break
         cells = [c.strip() for c in ln.strip("|").split("|")]
@@ -46,9 +61,24 @@ def test_bench_cfr_kuhn(tmp_path):
 
 def test_bench_cfr_no_write(tmp_path):
     proc = subprocess.run(
-        [sys.executable, str(SCRIPT), "--games", "kuhn", "--iterations", "5", "--repeats", "1", "--no-write",
-         "--out-dir", str(tmp_path)],
-        cwd=str(ROOT), capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--games",
+            "kuhn",
+            "--iterations",
+            "5",
+            "--repeats",
+            "1",
+            "--no-write",
+            "--out-dir",
+            str(tmp_path),
+        ],
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| kuhn | seqform | 5 |" in proc.stdout
     assert not list(tmp_path.iterdir())

@@ -4,6 +4,7 @@ Known answers come from the literature or are solved by hand here, never from se
 section checks that ``seqform.model.tree.compile_tree`` rejects the generators' invalid games with
 messages naming the culprit.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,8 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
 from seqform.errors import ChanceProbabilityError, ImperfectRecallError
-from seqform.model.game import TERMINAL, Game
 from seqform.games import kuhn
+from seqform.model.game import TERMINAL, Game
 from seqform.model.tree import compile_tree
 from tests.oracle.brute_force import (
     OracleError,
@@ -43,13 +44,18 @@ from tests.strategies import (
 )
 
 F = Fraction
-FEW = settings(max_examples=25, deadline=None, database=None,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FEW = settings(
+    max_examples=25,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 # ----------------------------------------------------------------------------------------------
 # known games
 # ----------------------------------------------------------------------------------------------
+
 
 class MatchingPennies(Game):
     """Player 0 picks H/T; player 1, not seeing it (or seeing it if ``observed``), picks H/T.
@@ -121,12 +127,22 @@ def test_kuhn_published_equilibrium(alpha):
     # with probability alpha, with Q check and call a bet with alpha + 1/3, with K bet with 3 alpha
     # and call. Player 1: with K bet/call, with Q check and call with 1/3, with J bet 1/3 after a
     # check and fold to a bet. Both guarantee -1/18 (Kuhn 1950).
-    b0 = {(0, ""): (1 - alpha, alpha), (0, "pb"): (1, 0),
-          (1, ""): (1, 0), (1, "pb"): (F(2, 3) - alpha, alpha + F(1, 3)),
-          (2, ""): (1 - 3 * alpha, 3 * alpha), (2, "pb"): (0, 1)}
-    b1 = {(0, "p"): (F(2, 3), F(1, 3)), (0, "b"): (1, 0),
-          (1, "p"): (1, 0), (1, "b"): (F(2, 3), F(1, 3)),
-          (2, "p"): (0, 1), (2, "b"): (0, 1)}
+    b0 = {
+        (0, ""): (1 - alpha, alpha),
+        (0, "pb"): (1, 0),
+        (1, ""): (1, 0),
+        (1, "pb"): (F(2, 3) - alpha, alpha + F(1, 3)),
+        (2, ""): (1 - 3 * alpha, 3 * alpha),
+        (2, "pb"): (0, 1),
+    }
+    b1 = {
+        (0, "p"): (F(2, 3), F(1, 3)),
+        (0, "b"): (1, 0),
+        (1, "p"): (1, 0),
+        (1, "b"): (F(2, 3), F(1, 3)),
+        (2, "p"): (0, 1),
+        (2, "b"): (0, 1),
+    }
     g = kuhn()
     assert guaranteed_value(g, 0, b0) == F(-1, 18)
     assert guaranteed_value(g, 1, b1) == F(-1, 18)
@@ -146,6 +162,7 @@ def simple_poker(p_high: Fraction) -> TreeGame:
     the equilibrium is b = p / (3(1 - p)), c = 2/3 and V = 8p/3 - 1; for p > 3/4 player 0
     always bets, player 1 never calls and V = 1.
     """
+
     def after(card):
         sign = 1 if card == "high" else -1
         call = (LEAF, (2 * sign, -2 * sign))
@@ -157,8 +174,9 @@ def simple_poker(p_high: Fraction) -> TreeGame:
     return TreeGame(tree, name=f"simple_poker(p={p_high})")
 
 
-@pytest.mark.parametrize("p, value", [(F(1, 2), F(1, 3)), (F(1, 3), F(-1, 9)), (F(3, 4), F(1)),
-                                      (F(4, 5), F(1)), (F(0), F(-1)), (F(1), F(1))])
+@pytest.mark.parametrize(
+    "p, value", [(F(1, 2), F(1, 3)), (F(1, 3), F(-1, 9)), (F(3, 4), F(1)), (F(4, 5), F(1)), (F(0), F(-1)), (F(1), F(1))]
+)
 def test_simple_poker_by_hand(p, value):
     g = simple_poker(p)
     sol = brute_force_solve(g)
@@ -188,16 +206,20 @@ def test_chance_weighting_and_zero_probability_branches():
 # matrix games
 # ----------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("A, value", [
-    ([[3, -1], [-2, 1]], F(1, 7)),                       # mixed: (3/7, 4/7) vs (2/7, 5/7)
-    ([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], F(0)),       # rock-paper-scissors
-    ([[1, 2], [0, 3]], F(1)),                           # saddle point
-    ([[5]], F(5)),
-    ([[-2, -3], [-2, -3], [-4, -1]], F(-5, 2)),          # duplicate rows, all negative
-    ([[F(1, 3), F(1, 3)], [F(1, 3), F(1, 3)]], F(1, 3)),
-    ([[1, 0, 0]], F(0)),
-    ([[1], [0], [2]], F(2)),
-])
+
+@pytest.mark.parametrize(
+    "A, value",
+    [
+        ([[3, -1], [-2, 1]], F(1, 7)),  # mixed: (3/7, 4/7) vs (2/7, 5/7)
+        ([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], F(0)),  # rock-paper-scissors
+        ([[1, 2], [0, 3]], F(1)),  # saddle point
+        ([[5]], F(5)),
+        ([[-2, -3], [-2, -3], [-4, -1]], F(-5, 2)),  # duplicate rows, all negative
+        ([[F(1, 3), F(1, 3)], [F(1, 3), F(1, 3)]], F(1, 3)),
+        ([[1, 0, 0]], F(0)),
+        ([[1], [0], [2]], F(2)),
+    ],
+)
 def test_matrix_games(A, value):
     sol = solve_matrix_game_exact(A)
     assert sol.value == value
@@ -210,8 +232,11 @@ def test_matrix_mixtures():
 
 
 def _matrices(lo, hi):
-    return st.integers(1, 7).flatmap(lambda m: st.integers(1, 7).flatmap(
-        lambda n: st.lists(st.lists(st.integers(lo, hi), min_size=n, max_size=n), min_size=m, max_size=m)))
+    return st.integers(1, 7).flatmap(
+        lambda m: st.integers(1, 7).flatmap(
+            lambda n: st.lists(st.lists(st.integers(lo, hi), min_size=n, max_size=n), min_size=m, max_size=m)
+        )
+    )
 
 
 @FEW
@@ -228,6 +253,7 @@ def test_random_matrices_exact_vs_float(A):
 # ----------------------------------------------------------------------------------------------
 # the oracle on random games
 # ----------------------------------------------------------------------------------------------
+
 
 @settings(max_examples=40, deadline=None, database=None)
 @given(random_games())
@@ -289,6 +315,7 @@ def test_size_guard():
     with pytest.raises(OracleTooLarge):
         pure_strategies(kuhn(), 1, max_count=63)
     from seqform.games import leduc
+
     with pytest.raises(OracleTooLarge):
         brute_force_value(leduc())
     with pytest.raises(OracleTooLarge):
@@ -322,6 +349,7 @@ def test_oracle_refuses_bad_chance(g):
 # the generators
 # ----------------------------------------------------------------------------------------------
 
+
 def test_tree_game_repr_round_trips():
     g = simple_poker(F(1, 3))
     h = eval(repr(g), {"TreeGame": TreeGame, "Fraction": Fraction})
@@ -333,14 +361,18 @@ def test_tree_game_repr_round_trips():
 _FIND = settings(max_examples=400, deadline=None, database=None, phases=[Phase.generate])
 
 
-@pytest.mark.parametrize("feature", [
-    lambda a: a["spans_chance"],
-    lambda a: a["spans_opponent"],
-    lambda a: a["spans_chance"] and a["spans_opponent"] and min(a["num_infosets"]) >= 2,
-    lambda a: a["zero_prob_outcome"] and a["multi_node_infosets"] >= 2,
-    lambda a: a["rational_payoff"] and a["single_action"],
-    lambda a: a["depth"] >= 4 and a["nodes"] >= 30,
-], ids=["spans_chance", "spans_opponent", "both_spans", "zero_prob", "rational_single", "big"])
+@pytest.mark.parametrize(
+    "feature",
+    [
+        lambda a: a["spans_chance"],
+        lambda a: a["spans_opponent"],
+        lambda a: a["spans_chance"] and a["spans_opponent"] and min(a["num_infosets"]) >= 2,
+        lambda a: a["zero_prob_outcome"] and a["multi_node_infosets"] >= 2,
+        lambda a: a["rational_payoff"] and a["single_action"],
+        lambda a: a["depth"] >= 4 and a["nodes"] >= 30,
+    ],
+    ids=["spans_chance", "spans_opponent", "both_spans", "zero_prob", "rational_single", "big"],
+)
 def test_random_games_produce(feature):
     find(random_games(), lambda g: feature(g.info), settings=_FIND)
 
@@ -366,6 +398,7 @@ def test_random_games_compile_with_the_generators_infosets(g):
 # ----------------------------------------------------------------------------------------------
 # seqform.model.tree rejects invalid games, naming where
 # ----------------------------------------------------------------------------------------------
+
 
 def _names(msg: str, text: str) -> bool:
     """``text`` occurs in ``msg`` as a whole token (not inside a longer word or path)."""

@@ -1,5 +1,6 @@
 """seqform.solve on random small games (hypothesis) against the brute-force oracle: the reduced
 normal form, built by walking the game, solved as a matrix game (tests/oracle/brute_force.py)."""
+
 from hypothesis import HealthCheck, given, settings
 
 import seqform

@@ -1,6 +1,7 @@
 """Extensions reach the core through ``seqform.registry`` and entry points, never by being
 imported: a fresh process finds every extension's games and commands, and a third-party package
 that declares an entry point adds a game the same way."""
+
 import json
 import subprocess
 import sys
@@ -8,8 +9,9 @@ import textwrap
 
 
 def run_python(code: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          timeout=300, **kw)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=300, **kw
+    )
 
 
 def test_extension_games_load_without_importing_the_extension():
@@ -39,7 +41,8 @@ def test_importing_the_core_imports_no_extension():
 def test_a_third_party_package_adds_a_game_through_an_entry_point(tmp_path):
     pkg = tmp_path / "thirdparty_games"
     pkg.mkdir()
-    (pkg / "__init__.py").write_text(textwrap.dedent("""
+    (pkg / "__init__.py").write_text(
+        textwrap.dedent("""
         from seqform.games import explicit
 
         def matching_pennies():
@@ -52,17 +55,21 @@ def test_a_third_party_package_adds_a_game_through_an_entry_point(tmp_path):
 
         def register(registry):
             registry.add_game("matching_pennies", matching_pennies)
-    """))
+    """)
+    )
     dist = tmp_path / "thirdparty_games-1.0.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: thirdparty-games\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text("[seqform.extensions]\nthirdparty = thirdparty_games:register\n")
     env_code = f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
-    r = run_python(env_code + textwrap.dedent("""
+    r = run_python(
+        env_code
+        + textwrap.dedent("""
         import json, seqform
         sol = seqform.solve(seqform.games.load("matching_pennies"))
         print(json.dumps({"value": str(sol.value), "certified": sol.certified}))
-    """))
+    """)
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == {"value": "0", "certified": True}
 

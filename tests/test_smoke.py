@@ -4,6 +4,7 @@ the suite that .ci/run also runs against the newest and the oldest releases of o
 Oracles: the brute-force normal-form solver of ``tests/oracle/brute_force.py`` (exact, no seqform),
 and for the packages that build on the LP, the certified LP value of the same game.
 """
+
 from fractions import Fraction
 
 import doracle

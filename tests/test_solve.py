@@ -1,5 +1,6 @@
 """seqform.solve against values known independently of this code: the literature (Kuhn -1/18),
 the spec/OpenSpiel (Leduc -0.0856064241), hand-solved games; certificates against tampering."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -8,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 
 import seqform
 from seqform import UnsupportedGameError, games
-from seqform.verify.exploitability import exploitability
 from seqform.exact.certificate import ExactSequenceForm, exact_bracket
 from seqform.exact.rationals import fmpq_of
 from seqform.model.strategy import Profile, behaviour_from_realization
+from seqform.verify.exploitability import exploitability
 from tests import smallgames
 from tests.strategies import random_games
 
@@ -40,8 +41,9 @@ def test_leduc_exact_strategies_are_unexploitable_by_float_best_response(leduc_s
     # an independent computation: the float best-response code on the exact strategies
     sol = leduc_solution
     t = sol.tree
-    prof = Profile([behaviour_from_realization(t, p, np.array([float(v) for v in sol.exact_realization[p]]))
-                    for p in range(2)])
+    prof = Profile(
+        [behaviour_from_realization(t, p, np.array([float(v) for v in sol.exact_realization[p]])) for p in range(2)]
+    )
     assert exploitability(t, prof).nash_conv <= 1e-12
 
 
@@ -119,17 +121,20 @@ def test_exact_limit_falls_back_to_rigorous_bound(leduc_solution):
 
 
 def test_auto_method_picks_the_interior_point_for_dense_lps_only():
-    from seqform.lp.zerosumlp import auto_method, lp_matrix, solve_lp
     from seqform.lp.sequenceform import sequence_form
-    forms = {spec: sequence_form(seqform.compile_tree(games.load(spec)))
-             for spec in ("kuhn", "leduc", "liars_dice(1,4)", "leduc(ranks=5)")}
+    from seqform.lp.zerosumlp import auto_method, lp_matrix, solve_lp
+
+    forms = {
+        spec: sequence_form(seqform.compile_tree(games.load(spec)))
+        for spec in ("kuhn", "leduc", "liars_dice(1,4)", "leduc(ranks=5)")
+    }
     picks = {spec: auto_method(lp_matrix(sf)) for spec, sf in forms.items()}
-    assert picks == {"kuhn": "simplex", "leduc": "simplex", "liars_dice(1,4)": "simplex",
-                     "leduc(ranks=5)": "ipm"}
+    assert picks == {"kuhn": "simplex", "leduc": "simplex", "liars_dice(1,4)": "simplex", "leduc(ranks=5)": "ipm"}
     # the result says which method "auto" ran; "auto" is solve's default
     lp = solve_lp(forms["kuhn"], method="auto")
     assert lp.method == "simplex" and abs(lp.value + 1 / 18) < 1e-12
     import inspect
+
     assert inspect.signature(seqform.solve).parameters["method"].default == "auto"
 
 
@@ -155,9 +160,10 @@ def test_a_time_limit_is_a_clean_stop_with_an_exact_bracket(leduc_solution, cert
 def test_highs_stopped_by_its_clock_is_our_time_limit_error():
     """The one door to HiGHS turns its time limit into ``TimeLimitError`` (a ``SolverError``)."""
     from seqform.errors import TimeLimitError
+    from seqform.lp.highs import INF, solve_highs
     from seqform.lp.sequenceform import sequence_form
     from seqform.lp.zerosumlp import lp_matrix
-    from seqform.lp.highs import INF, solve_highs
+
     sf = sequence_form(seqform.compile_tree(games.leduc()))
     K = lp_matrix(sf)
     n1, m1 = sf.E.shape[1], sf.E.shape[0]
@@ -165,8 +171,16 @@ def test_highs_stopped_by_its_clock_is_our_time_limit_error():
     cost = np.zeros(n1 + m2)
     cost[n1] = 1.0
     with pytest.raises(TimeLimitError, match="time limit"):
-        solve_highs(K, cost, np.r_[np.zeros(n1), np.full(m2, -INF)], np.full(n1 + m2, INF),
-                    np.r_[sf.e, np.zeros(n2)], np.r_[sf.e, np.full(n2, INF)], maximize=True, time_limit=0.0)
+        solve_highs(
+            K,
+            cost,
+            np.r_[np.zeros(n1), np.full(m2, -INF)],
+            np.full(n1 + m2, INF),
+            np.r_[sf.e, np.zeros(n2)],
+            np.r_[sf.e, np.full(n2, INF)],
+            maximize=True,
+            time_limit=0.0,
+        )
     assert issubclass(TimeLimitError, seqform.SolverError) and m1 > 0
 
 
@@ -196,11 +210,13 @@ def _exact_oracle_value(game) -> Fraction:
     """The value by the independent oracle: the reduced normal form solved by an exact simplex
     over Fractions (no floats anywhere, so no magnitude defeats it)."""
     from tests.oracle.brute_force import pure_strategy_payoff_matrix, solve_matrix_game_exact
+
     return solve_matrix_game_exact(pure_strategy_payoff_matrix(game)[0], method="simplex").value
 
 
 def test_payoffs_of_10_to_the_16_beside_single_digits_are_solved_exactly(tmp_path):
     from seqform.io.efgread import read_efg
+
     path = tmp_path / "big.efg"
     path.write_text(WIDE_EFG)
     game = read_efg(str(path))
@@ -216,6 +232,7 @@ def test_when_the_exact_simplex_does_not_finish_lemkes_algorithm_repairs_the_bas
     import importlib
 
     from seqform.io.efgread import read_efg
+
     monkeypatch.setattr(importlib.import_module("seqform.solve"), "SIMPLEX_REPAIR_PIVOTS_PER_ROW", 0)
     path = tmp_path / "big.efg"
     path.write_text(WIDE_EFG)
@@ -225,8 +242,9 @@ def test_when_the_exact_simplex_does_not_finish_lemkes_algorithm_repairs_the_bas
     assert "the exact simplex from HiGHS's basis did not finish" in sol.certificate.note
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(random_games(payoffs="wide", max_nodes=30))
 def test_games_with_payoffs_spread_over_1_to_10_to_the_300_are_certified(monkeypatch, g):
     """Random games whose payoffs span 1 to 10^300 (the LP, not backward induction): certified
@@ -237,6 +255,7 @@ def test_games_with_payoffs_spread_over_1_to_10_to_the_300_are_certified(monkeyp
 
     def refused(*a, **k):
         raise AssertionError("the exact simplex should have certified without Lemke's algorithm")
+
     monkeypatch.setattr(lcp, "solve_lcp", refused)
     sol = seqform.solve(g, method="simplex")
     assert sol.certified and sol.value == _exact_oracle_value(g)
@@ -254,6 +273,7 @@ def test_a_value_outside_its_own_exact_bracket_is_never_reported(monkeypatch, tm
 
     def too_large(*a, **k):
         raise TooLargeError("refused for the test")
+
     monkeypatch.setattr(lcp, "solve_lcp", too_large)
     monkeypatch.setattr(importlib.import_module("seqform.solve"), "SIMPLEX_REPAIR_PIVOTS_PER_ROW", 0)
     path = tmp_path / "big.efg"
@@ -266,18 +286,20 @@ def test_a_value_outside_its_own_exact_bracket_is_never_reported(monkeypatch, tm
     assert float(cert.lower) <= sol.value_float <= float(cert.upper)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(random_games(payoffs="wide", max_nodes=30))
 def test_games_too_large_for_integer_pivoting_are_certified_or_bracketed(monkeypatch, g):
     """With the exact simplex stopped at once and integer pivoting refused (as for a game past
-    ``LCP_REPAIR_ENTRIES``), a basis that fails goes to Lemke's floating-point path, which payoffs near 10^300 can overflow: the
-    result is then certified at the oracle's value or an exact bracket that holds it, with the
+    ``LCP_REPAIR_ENTRIES``), a basis that fails goes to Lemke's floating-point path, which payoffs near 10^300 can
+    overflow: the result is then certified at the oracle's value or an exact bracket that holds it, with the
     float value inside, never an exception."""
     import importlib
+
     solve_module = importlib.import_module("seqform.solve")
     monkeypatch.setattr(solve_module, "LCP_REPAIR_ENTRIES", 0)
-    monkeypatch.setattr(solve_module, "SIMPLEX_REPAIR_PIVOTS_PER_ROW", 0)   # Lemke's path, not the simplex
+    monkeypatch.setattr(solve_module, "SIMPLEX_REPAIR_PIVOTS_PER_ROW", 0)  # Lemke's path, not the simplex
     sol = seqform.solve(g, method="simplex")
     want = _exact_oracle_value(g)
     if sol.certified:

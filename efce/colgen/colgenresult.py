@@ -4,8 +4,10 @@
 
 References:
 
-- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity", Mathematics of Operations Research.
+- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity",
+  Mathematics of Operations Research.
 """
+
 from __future__ import annotations
 
 import math
@@ -27,15 +29,20 @@ class ColumnGenerationStopped(SolverError):
     bound (float; from the exact pricings, or from the pricing's LP relaxation when none ran in
     the second phase): the optimum lies between them."""
 
-    def __init__(self, message: str, lp_value: float | None = None, upper_bound: float = math.inf,
-                 feasible: ColumnGenerationResult | None = None):
+    def __init__(
+        self,
+        message: str,
+        lp_value: float | None = None,
+        upper_bound: float = math.inf,
+        feasible: ColumnGenerationResult | None = None,
+    ):
         super().__init__(message)
         self.lp_value = lp_value
         self.upper_bound = upper_bound
         self.feasible = feasible
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ColumnGenerationResult(Result):
     """An exact EFCE found by column generation: ``columns`` (the profiles, rows in the models'
     layout) and ``p_exact`` (Fractions, summing to 1, on them); ``payoffs`` (exact, per player);
@@ -45,7 +52,6 @@ class ColumnGenerationResult(Result):
     the exact pricings; floats); ``iterations`` (pricing rounds), ``certified`` (the exact basis solution was
     verified)."""
 
-    game: str
     weights: list
     payoffs: list
     objective: Fraction
@@ -54,14 +60,12 @@ class ColumnGenerationResult(Result):
     p_exact: list = field(repr=False)
     bound: float = 0.0
     iterations: int = 0
-    certified: bool = False
     #: False when a pricing integer program stopped at its time limit: the EFCE is exact, but
     #: its objective may be up to ``bound`` below the optimum
     proved_optimal: bool = True
     worst_deviation: str = ""
     #: the gain every trigger's best deviation was allowed (``solve``'s eps; 0: the EFCE polytope)
     eps: Fraction = Fraction(0)
-    seconds: dict = field(default_factory=dict)
     method: str = "column generation (exact EFCE LP)"
 
     @property
@@ -70,9 +74,19 @@ class ColumnGenerationResult(Result):
         return sum(1 for v in self.p_exact if v)
 
     def json_fields(self) -> dict:
-        return {"weights": self.weights, "payoffs": [float(x) for x in self.payoffs],
-                "payoffs_exact": [str(x) for x in self.payoffs], "objective": str(self.objective),
-                "max_regret": float(self.max_regret), "max_regret_exact": str(self.max_regret),
-                "worst_deviation": self.worst_deviation, "profiles": int(len(self.columns)), "support": self.support,
-                "pricing_bound": self.bound, "proved_optimal": self.proved_optimal, "iterations": self.iterations,
-                "eps": float(self.eps), "eps_exact": str(self.eps), "seconds": self.seconds.get("total")}
+        return {
+            "weights": self.weights,
+            "payoffs": [float(x) for x in self.payoffs],
+            "payoffs_exact": [str(x) for x in self.payoffs],
+            "objective": str(self.objective),
+            "max_regret": float(self.max_regret),
+            "max_regret_exact": str(self.max_regret),
+            "worst_deviation": self.worst_deviation,
+            "profiles": int(len(self.columns)),
+            "support": self.support,
+            "pricing_bound": self.bound,
+            "proved_optimal": self.proved_optimal,
+            "iterations": self.iterations,
+            "eps": float(self.eps),
+            "eps_exact": str(self.eps),
+        }

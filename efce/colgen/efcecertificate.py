@@ -15,20 +15,28 @@ than eps, by the dynamic program of ``efce.deviationdp`` over the exact sequence
 
 References:
 
-- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity", Mathematics of Operations Research.
+- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity",
+  Mathematics of Operations Research.
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Callable
 
 import flint
 import numpy as np
 
 from seqform.errors import SeqformError, SolverError
-from seqform.exact.rationals import (decimal_rational, exact_numerator, fmpq_of, fraction_of, rounded_distribution,
-                                     to_fraction)
+from seqform.exact.rationals import (
+    decimal_rational,
+    exact_numerator,
+    fmpq_of,
+    fraction_of,
+    rounded_distribution,
+    to_fraction,
+)
 from seqform.exact.sparselu import SparseLU
 from seqform.model.game import Game
 
@@ -36,7 +44,7 @@ from ..family import DeclaresPayoffDenominator, Model
 from .colgenresult import ColumnGenerationResult
 from .restrictedlp import BASIC, RegretRows, RestrictedLP
 
-#: nonzeros the exact LU of a basis may store before it gives up (``sparselu.TooLarge``)
+#: nonzeros the exact LU of a basis may store before it gives up (``seqform.exact.sparselu.TooLarge``)
 EXACT_LIMIT = 2_000_000
 
 
@@ -55,13 +63,23 @@ def _exact(x: float, D: int) -> Fraction:
     return Fraction(exact_numerator(x, D), D) if D else to_fraction(x)
 
 
-def certify(game: Game, lp: RestrictedLP, model: Model, D: int, res, w: np.ndarray, eps: Fraction,
-            bound: float, iterations: int, say: Callable[[str], None]) -> ColumnGenerationResult:
+def certify(
+    game: Game,
+    lp: RestrictedLP,
+    model: Model,
+    D: int,
+    res,
+    w: np.ndarray,
+    eps: Fraction,
+    bound: float,
+    iterations: int,
+    say: Callable[[str], None],
+) -> ColumnGenerationResult:
     """Solve the restricted LP's optimal basis ``res`` (a second-phase HiGHS result over the pool
     of ``lp``) in rationals, with the statistics' common denominator ``D``, then verify the
     distribution exactly: it sums to 1, and no causal deviation gains more than ``eps``
     (``exact_regret``). ``w`` (N,): the weights, ``bound`` and ``iterations``: recorded in the
-    result, whose ``seconds`` the caller fills in."""
+    result, whose ``seconds`` the caller sets (``dataclasses.replace``)."""
     rows = lp.rows
     p = None
     if res.col_status is not None:
@@ -69,11 +87,13 @@ def certify(game: Game, lp: RestrictedLP, model: Model, D: int, res, w: np.ndarr
             p = basis_solution(lp, res, D, eps)
         except SeqformError as e:
             # say why, for the log (the basis may be singular in rationals, or too large to solve)
-            say(f"the optimal basis was not solved in rationals ({type(e).__name__}: {e}); "
-                "verifying the rounded floats instead")
+            say(
+                f"the optimal basis was not solved in rationals ({type(e).__name__}: {e}); "
+                "verifying the rounded floats instead"
+            )
             p = None
     if p is None:  # no usable basis: the floats, rounded (verified all the same)
-        p = rounded_distribution(np.maximum(np.asarray(res.col_value)[rows.nv + 1:], 0.0))
+        p = rounded_distribution(np.maximum(np.asarray(res.col_value)[rows.nv + 1 :], 0.0))
     support = [k for k, v in enumerate(p) if v]
     Gx = exact_columns(lp, support, D)
     regret, worst = exact_regret(model, rows, p, support, Gx)
@@ -81,16 +101,27 @@ def certify(game: Game, lp: RestrictedLP, model: Model, D: int, res, w: np.ndarr
     payoffs = [sum((p[k] * U[k][n] for k in support), Fraction(0)) for n in range(game.num_players)]
     objective = sum((decimal_rational(wn) * pn for wn, pn in zip(w.tolist(), payoffs)), Fraction(0))
     certified = all(v >= 0 for v in p) and sum(p) == 1 and regret <= eps
-    return ColumnGenerationResult(game.name, w.tolist(), payoffs, objective, regret, lp.S.copy(), p,
-                                  bound=bound, iterations=iterations, certified=certified, worst_deviation=worst,
-                                  eps=eps)
+    return ColumnGenerationResult(
+        game=game.name,
+        weights=w.tolist(),
+        payoffs=payoffs,
+        objective=objective,
+        max_regret=regret,
+        columns=lp.S.copy(),
+        p_exact=p,
+        bound=bound,
+        iterations=iterations,
+        certified=certified,
+        worst_deviation=worst,
+        eps=eps,
+    )
 
 
 def basis_solution(lp: RestrictedLP, res, D: int, eps: Fraction = Fraction(0)) -> list:
     """The optimal basis's primal solution in rationals: the p part, (K,) Fractions. The eps
     column, fixed at ``eps`` in the second phase, moves to the trigger rows' right-hand side
     when it is nonbasic. ``SolverError`` when D is unknown or the basis is not square, and
-    ``sparselu``'s errors (``CertificateError``: singular; ``TooLarge``) when it cannot be solved."""
+    ``seqform.exact.sparselu``'s errors (``CertificateError``: singular; ``TooLarge``) when it cannot be solved."""
     if not D:
         raise SolverError("no common denominator for the statistics")
     nv = lp.rows.nv
@@ -163,7 +194,7 @@ def exact_regret(model: Model, rows: RegretRows, p: list, support: list, Gx: dic
     _, dv = model.dp.solve(g)
     best_regret, label = None, ""
     for k, t in enumerate(rows.trig_rows.tolist()):
-        gain = dv[t] + total[P + k]         # the trigger row holds -B
+        gain = dv[t] + total[P + k]  # the trigger row holds -B
         if best_regret is None or gain > best_regret:
             best_regret, label = gain, f"trigger {k}"
     return (best_regret if best_regret is not None else Fraction(0)), label

@@ -1,6 +1,6 @@
 """Column generation for the EFCE LP (``efce.colgen``): the two phases over a growing pool of
-profiles, each round a restricted LP (``restrictedlp``) and a pricing (``pricing``), and at the
-end the exact certificate (``efcecertificate``); a clock that runs out ends the solve with what
+profiles, each round a restricted LP (``efce.colgen.restrictedlp``) and a pricing (``efce.colgen.pricing``),
+and at the end the exact certificate (``efce.colgen.efcecertificate``); a clock that runs out ends the solve with what
 is known (``ColumnGenerationStopped``).
 
 A first phase minimises eps, the gain every trigger's best deviation may keep, over the pool
@@ -13,19 +13,24 @@ duality the optimum is at most the restricted LP's value plus the largest reduce
 
 References:
 
-- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity", Mathematics of Operations Research.
+- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity",
+  Mathematics of Operations Research.
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
-- Farina, Ling, Fang & Sandholm (2019), "Correlation in Extensive-Form Games: Saddle-Point Formulation and Benchmarks", NeurIPS.
+- Farina, Ling, Fang & Sandholm (2019), "Correlation in Extensive-Form Games: Saddle-Point Formulation and Benchmarks",
+  NeurIPS.
 """
+
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
+import scipy.sparse as sp
 
 from seqform.errors import SeqformError, SolverError
 from seqform.exact.rationals import to_fraction
@@ -38,6 +43,9 @@ from .colgenresult import ColumnGenerationResult, ColumnGenerationStopped
 from .efcecertificate import certify, statistics_denominator
 from .pricing import Pricing
 from .restrictedlp import RegretRows, RestrictedLP
+
+if TYPE_CHECKING:
+    from seqform.lp.highs import HighsResult
 
 
 @dataclass
@@ -52,14 +60,20 @@ class _Run:
     max_iterations: int
     constant: bool
     it: int = 0
-    res: object = None
-    Amat: object = None       # the last restricted LP's matrix and costs (none before the first)
-    cost: object = None
-    K0: int = 0               # the profiles the last restricted LP had
+    res: HighsResult | None = None
+    Amat: sp.csc_matrix | None = None  # the last restricted LP's matrix and costs (none before the first)
+    cost: np.ndarray | None = None
+    K0: int = 0  # the profiles the last restricted LP had
     proved: bool = True
-    ub: float | None = 0.0         # the last pricing's bound on the largest reduced cost (None: a cheap one)
-    best_bound: float = math.inf   # phase 2: the least of LP + the largest reduced cost over exact pricings
-    lp_phase2: bool = False        # res is a phase-2 LP's (its value a feasible point's, its duals phase 2's)
+    ub: float | None = 0.0  # the last pricing's bound on the largest reduced cost (None: a cheap one)
+    best_bound: float = math.inf  # phase 2: the least of LP + the largest reduced cost over exact pricings
+    lp_phase2: bool = False  # res is a phase-2 LP's (its value a feasible point's, its duals phase 2's)
+
+    def last_lp(self) -> tuple[HighsResult, sp.csc_matrix, np.ndarray]:
+        """The last restricted LP's result, matrix and costs (there is one from the first round on)."""
+        if self.res is None or self.Amat is None or self.cost is None:
+            raise SolverError("column generation: no restricted LP has been solved yet")
+        return self.res, self.Amat, self.cost
 
     @property
     def ef(self) -> float:
@@ -78,10 +92,20 @@ class EFCEColumnGeneration:
     optimal basis holds at most rows + 1 profiles), ``max_idle``: the pool's upkeep
     (``RestrictedLP.retire``)."""
 
-    def __init__(self, game: Game, engine: str | None = None, tol: float = 1e-9,
-                 progress: Callable[[str], None] | None = None, seed: int = 0, heuristic: bool = True,
-                 smoothing: float = 0.8, pool_cap: float | None = None, max_idle: int = 50, stall_rounds: int = 50,
-                 stall_gain: float = 1e-5):
+    def __init__(
+        self,
+        game: Game,
+        engine: str | None = None,
+        tol: float = 1e-9,
+        progress: Callable[[str], None] | None = None,
+        seed: int = 0,
+        heuristic: bool = True,
+        smoothing: float = 0.8,
+        pool_cap: float | None = None,
+        max_idle: int = 50,
+        stall_rounds: int = 50,
+        stall_gain: float = 1e-5,
+    ):
         self.game = game
         self.model = make_model(game, np.zeros(game.num_players), None, None, engine)
         self.say = progress or (lambda msg: None)
@@ -89,15 +113,17 @@ class EFCEColumnGeneration:
         self.tol = tol * max(1.0, self.rmax)
         self.rows = RegretRows(self.model.dp)
         self.rng = np.random.default_rng(seed)
-        self.pricing = Pricing(self.model, self.rows, self.rng, self.tol, self.rmax, smoothing, heuristic,
-                               self._now, self.say)
+        self.pricing = Pricing(
+            self.model, self.rows, self.rng, self.tol, self.rmax, smoothing, heuristic, self._now, self.say
+        )
         self.denominator = statistics_denominator(game, self.model)
-        self.lp = RestrictedLP(self.model, self.rows, 4 * (self.rows.nrows + 1) if pool_cap is None else pool_cap,
-                               max_idle)
+        self.lp = RestrictedLP(
+            self.model, self.rows, 4 * (self.rows.nrows + 1) if pool_cap is None else pool_cap, max_idle
+        )
         # tailing off (``solve``): the integer program prices when the cheap rounds stall
         self.stall_rounds = int(stall_rounds)
         self.stall_gain = float(stall_gain) * max(1.0, self.rmax)
-        self.tight_resolves = 0   # LPs solved again with tight tolerances (``certify``)
+        self.tight_resolves = 0  # LPs solved again with tight tolerances (``certify``)
 
     @staticmethod
     def _now() -> float:
@@ -134,8 +160,14 @@ class EFCEColumnGeneration:
         30 s of it (its sampling stops on the clock, so its pool, and the run after it, depend
         on the machine's speed). Returns the number of new profiles."""
         w = np.zeros(self.game.num_players)
-        res = sample_efce(self.game, w, seed=int(self.rng.integers(2**31)), time_limit=seconds, max_rounds=None,
-                          options=SamplerOptions(thin=5, expectations="mcmc"))
+        res = sample_efce(
+            self.game,
+            w,
+            seed=int(self.rng.integers(2**31)),
+            time_limit=seconds,
+            max_rounds=None,
+            options=SamplerOptions(thin=5, expectations="mcmc"),
+        )
         model = loaded_model(self.game, res, self.rng)
         S = model.new_profiles(profiles, self.rng)
         for _ in range(sweeps):
@@ -144,8 +176,15 @@ class EFCEColumnGeneration:
         self.say(f"warm start: {res.rounds:,} sampling rounds, {added:,} profiles of its distribution")
         return added
 
-    def solve(self, weights, *, eps=0, max_iterations: int = 10_000, time_limit: float | None = None,
-              pricing_time_limit: float | None = None) -> ColumnGenerationResult:
+    def solve(
+        self,
+        weights,
+        *,
+        eps=0,
+        max_iterations: int = 10_000,
+        time_limit: float | None = None,
+        pricing_time_limit: float | None = None,
+    ) -> ColumnGenerationResult:
         """Maximise sum_n weights[n] E_p[u_n] over the EFCE polytope (module docstring), or with
         ``eps`` > 0 (a rational, or a float taken exactly) over the eps-EFCE polytope: the
         distributions on which no causal deviation gains more than eps. An iterative method's
@@ -173,17 +212,16 @@ class EFCEColumnGeneration:
         run = _Run(w, eps, t0, time_limit, max_iterations, self.model.objective_is_constant(w))
         for phase1 in (True, False):
             self._phase(run, phase1)
-        res = run.res
+        res = run.last_lp()[0]
         gap = run.best_bound - res.objective if run.best_bound < math.inf else (run.ub or 0.0)
         out = self.certify(res, w, eps, bound=max(0.0, gap), iterations=run.it, t0=t0)
-        out.proved_optimal = run.proved
-        return out
+        return replace(out, proved_optimal=run.proved)
 
     def _phase(self, run: _Run, phase1: bool) -> None:
         """One phase's rounds, until its end (or a stop, raised)."""
         run.K0 = self.lp.Gt.shape[1]
         self.pricing.center = None
-        cheap_values: list = []   # the LP's values over the cheap rounds since the last integer program
+        cheap_values: list = []  # the LP's values over the cheap rounds since the last integer program
         while self._round(run, phase1, cheap_values):
             pass
 
@@ -195,8 +233,9 @@ class EFCEColumnGeneration:
         basis = self.lp.basis(run.res, run.K0) if run.res is not None else None
         try:
             # the first solve of a phase changes the objective (and fixes eps): dual simplex
-            run.res, run.Amat, run.cost = self.lp.solve(c, phase1, basis, primal=run.K0 != self.lp.Gt.shape[1] or phase1,
-                                                        eps=run.ef)
+            run.res, run.Amat, run.cost = self.lp.solve(
+                c, phase1, basis, primal=run.K0 != self.lp.Gt.shape[1] or phase1, eps=run.ef
+            )
         except SolverError:
             run.res, run.Amat, run.cost = self.lp.solve(c, phase1, None, eps=run.ef)
         run.K0 = self.lp.Gt.shape[1]
@@ -211,23 +250,27 @@ class EFCEColumnGeneration:
         if run.time_limit is not None and self._now() - run.t0 > run.time_limit:
             raise self._stopped(f"time limit of {run.time_limit:g} s reached", run)
         self._solve_lp(run, phase1)
-        res = run.res
+        res, Amat, cost = run.last_lp()
         if (phase1 and res.objective >= -max(run.ef, self.tol)) or (run.constant and not phase1):
             return False
         # tailing off: the cheap rounds keep finding profiles that barely move the LP (5-card
         # Indian poker, player 0's maximum: 700 rounds, the last 8 moving it by 6e-6), and
         # the integer program, which would bound the optimum or end the LP, never runs
         cheap_values.append(res.objective)
-        stalled = len(cheap_values) > self.stall_rounds and \
-            cheap_values[-1] - cheap_values[-1 - self.stall_rounds] < self.stall_gain
-        y = self.lp.duals(res, run.Amat, run.cost)
+        stalled = (
+            len(cheap_values) > self.stall_rounds
+            and cheap_values[-1] - cheap_values[-1 - self.stall_rounds] < self.stall_gain
+        )
+        y = self.lp.duals(res, Amat, cost)
         w = np.zeros(len(run.w)) if phase1 else run.w
         sol, rc, run.ub = self.pricing.price(y, w, self.lp.S, cheap=not stalled)
         name = "phase 1" if phase1 else "phase 2"
         if rc is None:  # the annealed chains found profiles that improve the LP (and bound nothing: ub None)
             added = self.lp.add(sol)
-            self.say(f"{name}, round {run.it}: LP {res.objective:.9g}, {added} profiles from annealed chains, "
-                     f"{len(self.lp.S):,} in all")
+            self.say(
+                f"{name}, round {run.it}: LP {res.objective:.9g}, {added} profiles from annealed chains, "
+                f"{len(self.lp.S):,} in all"
+            )
             if added:
                 return True
             sol, rc, run.ub = self.pricing.price_exact()
@@ -236,12 +279,14 @@ class EFCEColumnGeneration:
             # solve's clock ran out in (or before) the integer program, which found no
             # profile: the same stop as at the top of a round, with what the LP knows
             raise self._stopped(f"time limit of {run.time_limit:g} s reached while pricing", run)
-        cheap_values.clear()    # an integer program priced this round
-        if not phase1:   # ub is the MIP's bound on the largest reduced cost (never below rc)
+        cheap_values.clear()  # an integer program priced this round
+        if not phase1:  # ub is the MIP's bound on the largest reduced cost (never below rc)
             run.best_bound = min(run.best_bound, res.objective + max(0.0, ub))
-        self.say(f"{name}, round {run.it}: {len(self.lp.S):,} profiles, LP {res.objective:.9g}, largest reduced "
-                 f"cost {rc:.3g} (integer program)"
-                 + (f", optimum at most {run.best_bound:.9g}" if run.best_bound < math.inf else ""))
+        self.say(
+            f"{name}, round {run.it}: {len(self.lp.S):,} profiles, LP {res.objective:.9g}, largest reduced "
+            f"cost {rc:.3g} (integer program)"
+            + (f", optimum at most {run.best_bound:.9g}" if run.best_bound < math.inf else "")
+        )
         if rc <= self.tol:
             return self._ended(run, phase1, sol, rc, ub)
         if self.lp.add(sol.profile[None, :]) == 0:
@@ -252,18 +297,24 @@ class EFCEColumnGeneration:
     def _ended(self, run: _Run, phase1: bool, sol, rc: float, ub: float) -> bool:
         """No profile above the tolerance: the phase ends (False), proved unless the integer
         program stopped early; a first phase that ends with a positive regret bound raises."""
-        if not sol.optimal and ub > self.tol:   # the integer program stopped early
+        if not sol.optimal and ub > self.tol:  # the integer program stopped early
             run.proved = False
             found = "no profile" if sol.stopped_empty else f"no profile above {rc:.3g}"
-            self.say(f"the integer program stopped at its time limit: it found {found}, but it could "
-                     f"not rule out one up to {ub:.3g}")
+            self.say(
+                f"the integer program stopped at its time limit: it found {found}, but it could "
+                f"not rule out one up to {ub:.3g}"
+            )
             if phase1:
-                raise ColumnGenerationStopped("column generation: the pricing integer program hit its "
-                                              f"time limit with the regret bound still at {-run.res.objective:.3g}")
+                raise ColumnGenerationStopped(
+                    "column generation: the pricing integer program hit its "
+                    f"time limit with the regret bound still at {-run.last_lp()[0].objective:.3g}"
+                )
             return False
         if phase1:
-            raise SolverError("column generation: phase 1 ended with a positive regret bound "
-                              f"({-run.res.objective:.3g}) and no profile to lower it")
+            raise SolverError(
+                "column generation: phase 1 ended with a positive regret bound "
+                f"({-run.last_lp()[0].objective:.3g}) and no profile to lower it"
+            )
         return False
 
     def _stopped(self, why: str, run: _Run) -> ColumnGenerationStopped:
@@ -277,20 +328,32 @@ class EFCEColumnGeneration:
             return ColumnGenerationStopped(f"column generation: {why} ({len(self.lp.S):,} profiles)")
         best_bound = run.best_bound
         if best_bound == math.inf:
-            y = self.lp.duals(res, run.Amat, run.cost)
+            y = self.lp.duals(*run.last_lp())
             relax = self.pricing.relaxation_bound(y, run.w, time_limit=60.0)
             best_bound = res.objective + max(0.0, relax - float(y[-1]))
-        known = f"; the optimum lies between {res.objective:.6g} and " + \
-            (f"{best_bound:.6g}" if best_bound < math.inf else "an unknown bound")
-        feasible = self.certify(res, run.w, run.eps, bound=max(0.0, best_bound - res.objective), iterations=run.it,
-                                t0=run.t0)
-        feasible.proved_optimal = False
-        return ColumnGenerationStopped(f"column generation: {why} ({len(self.lp.S):,} profiles{known})",
-                                       float(res.objective), best_bound, feasible)
+        known = f"; the optimum lies between {res.objective:.6g} and " + (
+            f"{best_bound:.6g}" if best_bound < math.inf else "an unknown bound"
+        )
+        feasible = self.certify(
+            res, run.w, run.eps, bound=max(0.0, best_bound - res.objective), iterations=run.it, t0=run.t0
+        )
+        feasible = replace(feasible, proved_optimal=False)
+        return ColumnGenerationStopped(
+            f"column generation: {why} ({len(self.lp.S):,} profiles{known})", float(res.objective), best_bound, feasible
+        )
 
-    def certify(self, res, w: np.ndarray, eps: Fraction = Fraction(0), *, bound: float = 0.0, iterations: int = 0,
-                t0: float | None = None, tight: bool = True) -> ColumnGenerationResult:
-        """The second phase's restricted LP ``res``, certified (``efcecertificate.certify``):
+    def certify(
+        self,
+        res,
+        w: np.ndarray,
+        eps: Fraction = Fraction(0),
+        *,
+        bound: float = 0.0,
+        iterations: int = 0,
+        t0: float | None = None,
+        tight: bool = True,
+    ) -> ColumnGenerationResult:
+        """The second phase's restricted LP ``res``, certified (``efce.colgen.efcecertificate.certify``):
         its basis solved in rationals and its distribution verified; with ``tight``, if that
         fails, once more after re-solving the LP from its basis with HiGHS's least tolerances.
         HiGHS stops at a basis feasible up to 1e-7; solved in rationals such a basis can leave a
@@ -301,8 +364,10 @@ class EFCEColumnGeneration:
         if out.certified or res.col_status is None or not tight:
             return out
         self.tight_resolves += 1
-        self.say(f"the optimal basis, solved in rationals, is not an exact {'eps-' if eps else ''}EFCE (largest "
-                 f"gain {float(out.max_regret):.3g}): solving the LP again with tolerances 1e-10")
+        self.say(
+            f"the optimal basis, solved in rationals, is not an exact {'eps-' if eps else ''}EFCE (largest "
+            f"gain {float(out.max_regret):.3g}): solving the LP again with tolerances 1e-10"
+        )
         try:
             # profiles priced in after that LP join it nonbasic (at a time-limit stop)
             basis = self.lp.basis(res, len(res.col_status) - self.rows.nv - 1)
@@ -313,16 +378,23 @@ class EFCEColumnGeneration:
         again = self._certify_once(res2, w, eps, bound, iterations, t0)
         return again if again.certified else out
 
-    def _certify_once(self, res, w: np.ndarray, eps: Fraction, bound: float, iterations: int,
-                      t0: float) -> ColumnGenerationResult:
+    def _certify_once(
+        self, res, w: np.ndarray, eps: Fraction, bound: float, iterations: int, t0: float
+    ) -> ColumnGenerationResult:
         out = certify(self.game, self.lp, self.model, self.denominator, res, w, eps, bound, iterations, self.say)
-        out.seconds = {"total": self._now() - t0}
-        return out
+        return replace(out, seconds={"total": self._now() - t0})
 
 
-def efce_column_generation(game: Game, weights, *, engine: str | None = None,
-                           progress: Callable[[str], None] | None = None, time_limit: float | None = None,
-                           warm_start: float = 0.0, seed: int = 0) -> ColumnGenerationResult:
+def efce_column_generation(
+    game: Game,
+    weights,
+    *,
+    engine: str | None = None,
+    progress: Callable[[str], None] | None = None,
+    time_limit: float | None = None,
+    warm_start: float = 0.0,
+    seed: int = 0,
+) -> ColumnGenerationResult:
     """Compute the EFCE that maximises a weighted sum of payoffs, exactly, by column generation.
 
     The EFCE LP (von Stengel & Forges 2008, "Extensive-Form Correlated Equilibrium: Definition and

@@ -5,13 +5,15 @@ Stengel & Forges (2008)'s EFCE LP.
 
 References:
 
-- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity", Mathematics of Operations Research.
+- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity",
+  Mathematics of Operations Research.
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 
@@ -21,7 +23,7 @@ from seqform.result import Result
 from .efcecolgen import EFCEColumnGeneration
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PayoffRanges(Result):
     """Each player's least and greatest payoff over the EFCE polytope (the eps-EFCE polytope when
     ``eps`` > 0): ``ranges`` [(min, max)] per player (exact), from 2N LPs; ``max_regret`` the
@@ -29,30 +31,54 @@ class PayoffRanges(Result):
     are eps-EFCEs); ``proved_optimal`` as in ``ColumnGenerationResult``; ``profiles`` the
     profiles in the LP."""
 
-    game: str
     ranges: list
-    max_regret: Fraction
+    max_regret: Fraction | float
     profiles: int
     proved_optimal: bool = True
-    method: str = ""
-    seconds: dict = field(default_factory=dict)
     eps: Fraction = Fraction(0)
 
-    @property
-    def certified(self) -> bool:
-        """Every range's end is an exact eps-EFCE's (its largest gain at most eps)."""
-        return self.max_regret <= self.eps
+    def __post_init__(self) -> None:
+        # the common field this result derives: ``certified``, every range's end is an exact
+        # eps-EFCE's (its largest gain at most eps)
+        self.certified = self.max_regret <= self.eps
 
     def json_fields(self) -> dict:
-        return {"ranges": [[float(lo), float(hi)] for lo, hi in self.ranges],
-                "ranges_exact": [[str(lo), str(hi)] for lo, hi in self.ranges],
-                "max_regret": float(self.max_regret), "max_regret_exact": str(self.max_regret),
-                "proved_optimal": self.proved_optimal, "profiles": self.profiles,
-                "eps": float(self.eps), "eps_exact": str(self.eps), "seconds": self.seconds.get("total")}
+        return {
+            "ranges": [[float(lo), float(hi)] for lo, hi in self.ranges],
+            "ranges_exact": [[str(lo), str(hi)] for lo, hi in self.ranges],
+            "max_regret": float(self.max_regret),
+            "max_regret_exact": str(self.max_regret),
+            "proved_optimal": self.proved_optimal,
+            "profiles": self.profiles,
+            "eps": float(self.eps),
+            "eps_exact": str(self.eps),
+        }
+
+    def summary(self) -> str:
+        poly = "EFCE polytope" if not self.eps else f"{self.eps}-EFCE polytope"
+        lines = [f"game             {self.game}", f"method           {self.method}"]
+        lines += [
+            f"player {n} payoff   from {lo} to {hi} over the {poly} (exact)" for n, (lo, hi) in enumerate(self.ranges)
+        ]
+        lines.append(
+            f"max regret       {float(self.max_regret):.6g} (exact: the largest over the 2N extreme points"
+            + (f"; at most eps = {self.eps})" if self.eps else ")")
+        )
+        lines.append(f"profiles         {self.profiles:,} in the LP")
+        lines.append(f"seconds          {self.seconds['total']:.3f}")
+        return "\n".join(lines)
 
 
-def payoff_ranges(game: Game, *, eps=0, engine: str | None = None, progress: Callable[[str], None] | None = None,
-                  time_limit: float | None = None, warm_start: float = 0.0, seed: int = 0) -> list:
+def payoff_ranges(
+    game: Game,
+    *,
+    eps=0,
+    engine: str | None = None,
+    progress: Callable[[str], None] | None = None,
+    time_limit: float | None = None,
+    warm_start: float = 0.0,
+    seed: int = 0,
+) -> list:
     """Compute each player's least and greatest payoff over the EFCE polytope, exactly.
 
     2N LPs over the EFCE polytope (maximise and minimise each player's expected payoff), by

@@ -20,12 +20,14 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 - Wainwright & Jordan (2008), "Graphical Models, Exponential Families, and Variational Inference".
-- Wentges (1997), "Weighted Dantzig-Wolfe Decomposition for Linear Mixed-Integer Programming", International Transactions in Operational Research.
+- Wentges (1997), "Weighted Dantzig-Wolfe Decomposition for Linear Mixed-Integer Programming", International
+  Transactions in Operational Research.
 """
+
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,8 +45,18 @@ class Pricing:
     progress lines. ``deadline`` (on ``clock``) and ``time_limit`` (seconds per integer
     program) bound ``price_exact``."""
 
-    def __init__(self, model: Model, rows: RegretRows, rng: np.random.Generator, tol: float, rmax: float,
-                 smoothing: float, heuristic: bool, clock: Callable[[], float], say: Callable[[str], None]):
+    def __init__(
+        self,
+        model: Model,
+        rows: RegretRows,
+        rng: np.random.Generator,
+        tol: float,
+        rmax: float,
+        smoothing: float,
+        heuristic: bool,
+        clock: Callable[[], float],
+        say: Callable[[str], None],
+    ):
         self.model = model
         self.rows = rows
         self.rng = rng
@@ -55,11 +67,11 @@ class Pricing:
         self.clock = clock
         self.say = say
         self.pricer = FactorMAP(model)
-        self.center = None          # the duals the last cheap pricing looked at
-        self.mu = 0.0               # the convexity row's dual at the last pricing
+        self.center = None  # the duals the last cheap pricing looked at
+        self.mu = 0.0  # the convexity row's dual at the last pricing
         self.deadline: float | None = None
         self.time_limit: float | None = None
-        self.mip_on_deadline = False   # whether the last integer program ran on what was left of the deadline
+        self.mip_on_deadline = False  # whether the last integer program ran on what was left of the deadline
 
     def set_duals(self, y: np.ndarray, w: np.ndarray) -> None:
         """Make the model's energy, with utility weights ``w`` (N,), the reduced cost under the
@@ -69,7 +81,7 @@ class Pricing:
         m.L[:] = 0.0
         m.Lam[:] = 0.0
         m.L[rows.pair_rows] = y[:P]
-        m.Lam[rows.trig_rows] = y[P:rows.nrows]
+        m.Lam[rows.trig_rows] = y[P : rows.nrows]
         m.set_weights(w)
 
     def price(self, y: np.ndarray, w: np.ndarray, pool: np.ndarray, cheap: bool = True) -> tuple:
@@ -101,8 +113,9 @@ class Pricing:
             return found, None, None
         return self.price_exact()
 
-    def annealed_candidates(self, pool: np.ndarray, mu: float, chains: int = 64, sweeps: int = 10,
-                            keep: int = 32) -> np.ndarray | None:
+    def annealed_candidates(
+        self, pool: np.ndarray, mu: float, chains: int = 64, sweeps: int = 10, keep: int = 32
+    ) -> np.ndarray | None:
         """Cheap pricing before the integer program: Gibbs chains (``sweep``) on the energy
         sharpened by ``beta``, started from the best of ``pool``'s profiles; the profiles they
         visit with reduced cost (energy - ``mu``) above the tolerance, best first (at most
@@ -125,7 +138,7 @@ class Pricing:
         seen = []
         try:
             for k in range(sweeps):
-                beta = 2.0 * 4.0 ** k / spread
+                beta = 2.0 * 4.0**k / spread
                 m.L[:] = beta * saved[0]
                 m.Lam[:] = beta * saved[1]
                 m.set_weights(beta * saved[2])

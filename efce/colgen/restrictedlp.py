@@ -22,18 +22,24 @@ leaves the last basis optimal, so the LP's value never drops.
 
 References:
 
-- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity", Mathematics of Operations Research.
+- von Stengel & Forges (2008), "Extensive-Form Correlated Equilibrium: Definition and Computational Complexity",
+  Mathematics of Operations Research.
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..deviationdp import CausalDeviationDP
 from ..family import Model
+
+if TYPE_CHECKING:
+    from seqform.lp.highs import HighsResult
 
 #: HiGHS's basis status of a basic column or row
 BASIC = 1
@@ -71,11 +77,17 @@ class RegretRows:
         self.nv = nv
         r, c, v = [], [], []
         for k in range(P):
-            r.append(k), c.append(own[k]), v.append(-1.0)
+            r.append(k)
+            c.append(own[k])
+            v.append(-1.0)
             for j in kids[k]:
-                r.append(k), c.append(j), v.append(1.0)
+                r.append(k)
+                c.append(j)
+                v.append(1.0)
         for k in range(T):
-            r.append(P + k), c.append(roots[k]), v.append(1.0)
+            r.append(P + k)
+            c.append(roots[k])
+            v.append(1.0)
         self.V = sp.csc_matrix((v, (r, c)), shape=(self.nrows, nv))
 
 
@@ -120,7 +132,7 @@ class RestrictedLP:
         self.idle = np.r_[self.idle, np.zeros(len(new), dtype=np.int64)]
         return len(new)
 
-    def retire(self, res, K_before: int) -> tuple:
+    def retire(self, res: HighsResult | None, K_before: int) -> tuple[HighsResult | None, int]:
         """Count, for each profile the last restricted LP had (the first ``K_before``), how many
         LPs in a row it has been nonbasic; once the pool holds over ``pool_cap`` profiles, drop
         those nonbasic in the last ``max_idle``. Returns res and K_before for what is left (the
@@ -131,7 +143,7 @@ class RestrictedLP:
         if res is None or res.col_status is None:
             return res, K_before
         off = self.nv + 1
-        basic = res.col_status[off:off + K_before] == BASIC
+        basic = res.col_status[off : off + K_before] == BASIC
         self.idle[:K_before] = np.where(basic, 0, self.idle[:K_before] + 1)
         if len(self.S) <= self.pool_cap:
             return res, K_before
@@ -147,8 +159,9 @@ class RestrictedLP:
         res = dataclasses.replace(res, col_value=res.col_value[cols], col_status=res.col_status[cols])
         return res, K_before - int(drop[:K_before].sum())
 
-    def solve(self, c: np.ndarray, phase1: bool, basis=None, primal: bool = True, eps: float = 0.0,
-              tight: bool = False) -> tuple:
+    def solve(
+        self, c: np.ndarray, phase1: bool, basis=None, primal: bool = True, eps: float = 0.0, tight: bool = False
+    ) -> tuple[HighsResult, sp.csc_matrix, np.ndarray]:
         """Solve the restricted LP over (v, eps, p) with profit ``c`` (K,) on p; returns (the
         HiGHS result, the constraint matrix, the costs). Phase 1 minimises eps, the largest gain
         any trigger's best deviation may keep (so the restricted LP is always feasible, and its
@@ -157,10 +170,12 @@ class RestrictedLP:
         with a basis, primal simplex, stopped after ``primal_time_limit`` seconds. ``tight``:
         HiGHS's least tolerances."""
         from seqform.lp.highs import solve_highs
+
         K = self.Gt.shape[1]
         nrows, P, nv = self.rows.nrows, self.rows.npair_rows, self.nv
-        eps_col = sp.csc_matrix((-np.ones(nrows - P), (np.arange(P, nrows), np.zeros(nrows - P, dtype=int))),
-                                shape=(nrows, 1))
+        eps_col = sp.csc_matrix(
+            (-np.ones(nrows - P), (np.arange(P, nrows), np.zeros(nrows - P, dtype=int))), shape=(nrows, 1)
+        )
         top = sp.hstack([self.rows.V, eps_col, self.Gt])
         conv = sp.csr_matrix(np.r_[np.zeros(nv), 0.0, np.ones(K)][None, :])
         Amat = sp.vstack([top, conv]).tocsc()
@@ -173,11 +188,21 @@ class RestrictedLP:
         # (primal simplex can stall on the degenerate first phase: past primal_time_limit seconds
         # the caller starts again from scratch, with dual simplex)
         warm = basis is not None and primal
-        options = {"simplex_strategy": 4} if warm else {}
+        options: dict[str, Any] = {"simplex_strategy": 4} if warm else {}
         if tight:
             options.update(TIGHT)
-        res = solve_highs(Amat, cost, lo, hi, rlo, rhi, maximize=True, basis=basis, options=options,
-                          time_limit=self.primal_time_limit if warm else None)
+        res = solve_highs(
+            Amat,
+            cost,
+            lo,
+            hi,
+            rlo,
+            rhi,
+            maximize=True,
+            basis=basis,
+            options=options,
+            time_limit=self.primal_time_limit if warm else None,
+        )
         return res, Amat, cost
 
     def duals(self, res, Amat: sp.csc_matrix, cost: np.ndarray) -> np.ndarray:

@@ -1,14 +1,18 @@
-"""The core's commands: ``solve``, ``info``, ``evaluate``, ``convert``, ``verify``, ``games``.
-Extensions add theirs, and options of ``solve``, through ``seqform.registry``."""
+"""The core's commands: ``seqform solve``, ``seqform info``, ``seqform evaluate``, ``seqform convert``,
+``seqform verify``, ``seqform games``. Extensions add theirs, and options of ``seqform solve``,
+through ``seqform.registry``."""
+
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 import time
+from dataclasses import replace
+from fractions import Fraction
 
-from seqform.cli.common import (Progress, build_tree, fmt_sizes, load_game_arg, print_strategy)
+from seqform.cli.common import Progress, build_tree, fmt_sizes, load_game_arg, print_strategy
 from seqform.errors import SeqformError
 from seqform.registry import registry
+
 
 def cmd_info(args) -> int:
     prog = Progress(args.quiet)
@@ -17,12 +21,23 @@ def cmd_info(args) -> int:
     tree = build_tree(game, args, prog)
     secs = time.perf_counter() - t0
     sizes = tree.sizes()
-    zs = "zero-sum" if tree.constant_sum == 0 else (
-        f"constant-sum ({tree.constant_sum})" if tree.constant_sum is not None else "general-sum")
+    zs = (
+        "zero-sum"
+        if tree.constant_sum == 0
+        else (f"constant-sum ({tree.constant_sum})" if tree.constant_sum is not None else "general-sum")
+    )
     if args.json:
-        print(json.dumps({"game": tree.name, "players": tree.num_players, "sizes": sizes,
-                          "constant_sum": str(tree.constant_sum) if tree.constant_sum is not None else None,
-                          "seconds": {"build": secs}}))
+        print(
+            json.dumps(
+                {
+                    "game": tree.name,
+                    "players": tree.num_players,
+                    "sizes": sizes,
+                    "constant_sum": str(tree.constant_sum) if tree.constant_sum is not None else None,
+                    "seconds": {"build": secs},
+                }
+            )
+        )
     else:
         print(f"game        {tree.name}")
         print(f"players     {tree.num_players}, {zs}")
@@ -36,6 +51,7 @@ def cmd_info(args) -> int:
 
 def cmd_solve(args) -> int:
     from seqform.solve import solve
+
     prog = Progress(args.quiet)
     t_read = time.perf_counter()
     game = load_game_arg(args.game, args)
@@ -44,52 +60,31 @@ def cmd_solve(args) -> int:
     for option in registry().solve_options.values():
         if option.applies(args):
             return option.run(args, game, prog)
-    sol = solve(game, method=args.method, certify_exact=not args.no_certify, exact_limit=args.exact_limit,
-                time_limit=args.time_limit, memory_limit_gib=args.memory_limit, progress=prog)
-    # reading the game (parsing a file) is part of what the user waited for
-    sol.seconds = {"read": read, **sol.seconds, "total": sol.seconds["total"] + read}
+    sol = solve(
+        game,
+        method=args.method,
+        certify_exact=not args.no_certify,
+        exact_limit=args.exact_limit,
+        time_limit=args.time_limit,
+        memory_limit_gib=args.memory_limit,
+        progress=prog,
+    )
+    # reading the game (parsing a file) is part of what the user waited for: the result printed
+    # counts it (a new result; the solver's is not changed)
+    sol = replace(sol, seconds={"read": read, **sol.seconds, "total": sol.seconds["total"] + read})
     if args.json:
         print(json.dumps(sol.to_json(strategy=args.strategy)))
         return 0
-    cert = getattr(sol, "certificate", None)
-    print(f"game            {sol.game}")
-    print(f"sizes           {fmt_sizes(sol.sizes)}")
-    if hasattr(sol, "values"):  # a general-sum or many-player game: every player's payoff
-        for p, v in enumerate(sol.values):
-            print(f"value           {v}  (= {float(v):.12g}, player {p})")
-        how = (f"Lemke's algorithm, {sol.pivots:,} pivots on an LCP of {sol.lcp_size[0]:,} equations"
-               + (" (path in floating point, final basis solved exactly)" if sol.lcp_path == "floating point" else "")
-               if sol.method == "lcp" else "backward induction: subgame perfect")
-        print(f"certificate     exact: each player's exact best response gains exactly 0 (NashConv "
-              f"{sol.nash_conv}); {how}")
-    elif sol.certified:
-        print(f"value           {sol.value}  (= {sol.value_float:.12g}, player 0)")
-        how = {"backward-induction": "backward induction",
-               "lcp": "the LP's basis did not certify; Lemke's algorithm in exact arithmetic",
-               "exact-simplex": "the LP's basis did not certify; the simplex method in exact arithmetic from "
-                                "it"}.get(
-                   cert.method, f"basis of {cert.basis_size:,} unknowns")
-        print(f"certificate     exact: both strategies verified, exact best responses meet at the value ({how})")
-    elif cert is None:
-        print(f"value           {sol.value_float:.12g}  (float, player 0; not certified: --no-certify)")
-    else:
-        # the exact bracket is what is known: the float value shown lies inside it (solve)
-        print(f"value           {float(cert.lower):.12g} <= value <= {float(cert.upper):.12g}  (exact bracket, "
-              f"player 0; not certified; estimate {sol.value_float:.12g})")
-        print(f"certificate     none: {cert.note}")
-        print(f"                exploitability of the returned strategies <= {float(cert.exploitability):.3g} "
-              f"(exact bound)")
-    print(f"exploitability  {sol.exploitability:.3g}")
-    s = sol.seconds
-    print("seconds         " + ", ".join(f"{k} {v:.3f}" for k, v in s.items()))
+    print(sol.summary())
     if args.strategy:
-        print_strategy(sol.tree, sol.exact_profile or sol.profile)
+        print_strategy(sol.tree, sol.strategy_profile())
     return 0
 
 
 def cmd_evaluate(args) -> int:
-    from seqform.verify.evaluate import evaluate
     from seqform.io.strategyjson import read_profile
+    from seqform.verify.evaluate import evaluate
+
     prog = Progress(args.quiet)
     game = load_game_arg(args.game, args)
     tree = build_tree(game, args, prog)
@@ -109,13 +104,16 @@ def cmd_evaluate(args) -> int:
     print(f"exploitability       {ev.exploitability}  (NashConv / {tree.num_players})")
     print(f"max infoset regret   {ev.max_regret}  at {ev.describe_max_regret()}")
     if ev.renormalised:
-        print(f"note                 {len(ev.renormalised)} information sets renormalised exactly "
-              f"(their float probabilities did not sum to exactly 1)")
+        print(
+            f"note                 {len(ev.renormalised)} information sets renormalised exactly "
+            f"(their float probabilities did not sum to exactly 1)"
+        )
     return 0
 
 
 def cmd_convert(args) -> int:
     from seqform.io.efgwrite import write_efg
+
     prog = Progress(args.quiet)
     if not args.out.lower().endswith(".efg"):
         raise SeqformError(f"cannot write {args.out!r}: seqform writes Gambit .efg files (name ending in .efg)")
@@ -135,19 +133,30 @@ def cmd_convert(args) -> int:
 
 def cmd_verify(args) -> int:
     """``verify SOLVER GAME --iterations N``: track an iterative solver against the certified value."""
-    from seqform.study.convergence import verify
+    from seqform.study.verifyharness import verify
+
     prog = Progress(args.quiet)
     if args.iterations < 1:
         raise SeqformError(f"--iterations must be at least 1, got {args.iterations}")
     if args.plot:  # checked before the run, not after it
         import importlib.util
+
         if importlib.util.find_spec("matplotlib") is None:
             raise SeqformError('--plot needs matplotlib: pip install "seqform[plot]" (or pip install matplotlib)')
     game = load_game_arg(args.game, args)
     tree = build_tree(game, args, prog)
     refined = [c for c in (args.refined or "").split(",") if c]
-    rep = verify(args.solver, tree, args.iterations, refined=refined, eps=args.eps, seed=args.seed, seeds=args.seeds, progress=prog,
-                 points=list(range(args.every, args.iterations + 1, args.every)) if args.every else None)
+    rep = verify(
+        args.solver,
+        tree,
+        args.iterations,
+        refined=refined,
+        eps=args.eps,
+        seed=args.seed,
+        seeds=args.seeds,
+        progress=prog,
+        points=list(range(args.every, args.iterations + 1, args.every)) if args.every else None,
+    )
     if args.plot:
         rep.plot(args.plot)
         prog(f"wrote {args.plot}")
@@ -162,13 +171,16 @@ def cmd_verify(args) -> int:
         trav = f", {last.traversals:,} tree traversals" if last.traversals is not None else ""
         work = f", {last.nodes_touched:,} nodes touched" if last.nodes_touched is not None else ""
         runs = f" (median of {last.seeds} seeds; 10-90% band in brackets)" if last.seeds > 1 else ""
-        print(f"after                    {last.iteration:,} iterations{trav}{work}, {rep.solver_seconds:.3f} s in "
-              f"the solver{runs}")
+        print(
+            f"after                    {last.iteration:,} iterations{trav}{work}, {rep.solver_seconds:.3f} s in "
+            f"the solver{runs}"
+        )
 
         def band(attr: str, fmt: str) -> str:
             if last.seeds == 1:
                 return ""
             return f"  [{getattr(last, attr + '_q10'):{fmt}} .. {getattr(last, attr + '_q90'):{fmt}}]"
+
         print(f"exploitability           {last.exploitability:.6e}{band('exploitability', '.3e')}")
         if last.current_exploitability is not None:
             print(f"  of the current iterate {last.current_exploitability:.6e}")
@@ -177,11 +189,15 @@ def cmd_verify(args) -> int:
         for c in ("efpe", "qpe"):
             d = getattr(last, f"{c}_distance")
             if d is not None:
-                print(f"distance to exact {c.upper()}   {d:.6e}  (to the limit eps -> 0; telling only where it is unique)")
+                print(
+                    f"distance to exact {c.upper()}   {d:.6e}  (to the limit eps -> 0; telling only where it is unique)"
+                )
         if rep.perturbed is not None:
             pg = rep.perturbed
-            print(f"in the {pg['concept'].upper()}-perturbed game at eps={pg['eps']:g} (exact value "
-                  f"{float(Fraction(pg['value'])):.12g}; the fraction is in --json):")
+            print(
+                f"in the {pg['concept'].upper()}-perturbed game at eps={pg['eps']:g} (exact value "
+                f"{float(Fraction(pg['value'])):.12g}; the fraction is in --json):"
+            )
             print(f"  exploitability         {last.perturbed_exploitability:.6e}")
             print(f"  value gap              {last.perturbed_value_gap:+.6e}")
             print(f"  max infoset regret     {last.perturbed_max_infoset_regret:.6e}")
@@ -192,16 +208,20 @@ def cmd_verify(args) -> int:
 
 
 def cmd_games(args) -> int:
-    """``games``: the built-in games (``seqform.games.available()``: the core's and the extensions'),
+    """``seqform games``: the built-in games (``seqform.games.available()``: the core's and the extensions'),
     their parameters with defaults, and their sizes at the defaults, counted without building them."""
     import inspect
+
     from seqform import games
+
     available = games.available()
     rows = []
     for name in sorted(available):
         factory = available[name]
-        params = {p.name: (None if p.default is inspect.Parameter.empty else p.default)
-                  for p in inspect.signature(factory).parameters.values()}
+        params = {
+            p.name: (None if p.default is inspect.Parameter.empty else p.default)
+            for p in inspect.signature(factory).parameters.values()
+        }
         try:
             nodes = factory().num_nodes_hint()
         except Exception:  # a game whose defaults cannot be built or counted: size unknown

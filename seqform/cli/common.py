@@ -1,6 +1,7 @@
 """What every ``seqform`` command shares, the core's and the extensions': progress messages,
 loading a GAME argument, building its tree under the memory limit, the common options, and the
 one-line error form."""
+
 from __future__ import annotations
 
 import argparse
@@ -13,12 +14,16 @@ from seqform.io.gamespec import load_game
 from seqform.model.limits import memory_limit
 from seqform.model.tree import compile_tree
 
-GAME_HELP = ("a built-in game with parameters (kuhn, 'leduc(ranks=5)', 'liars_dice(1,3)'; `seqform games` lists "
-             "them), a Gambit .efg file, or openspiel:NAME")
+GAME_HELP = (
+    "a built-in game with parameters (kuhn, 'leduc(ranks=5)', 'liars_dice(1,3)'; `seqform games` lists "
+    "them), a Gambit .efg file, or openspiel:NAME"
+)
 
 
-MEMORY_HELP = ("refuse games whose tree or LP would need more than this many GiB (default: SEQFORM_MEMORY_LIMIT, "
-               "else 75%% of available memory)")
+MEMORY_HELP = (
+    "refuse games whose tree or LP would need more than this many GiB (default: SEQFORM_MEMORY_LIMIT, "
+    "else 75%% of available memory)"
+)
 
 
 QUIET_HELP = "no progress messages on standard error"
@@ -35,6 +40,7 @@ class Progress:
         self.t0 = time.perf_counter()
         if not quiet:  # a long LP solve shows HiGHS's iteration log as progress
             from seqform.lp.highs import set_log_sink
+
             set_log_sink(self)
 
     def __call__(self, msg: str) -> None:
@@ -55,18 +61,21 @@ def load_game_arg(spec: str, args=None):
 
 def build_tree(game, args, prog: Progress):
     """Compile ``game`` with progress and the memory limit of ``args``."""
-    return compile_tree(game, progress=lambda n: prog(f"building: {n:,} nodes"),
-                        memory_limit_bytes=memory_limit(args.memory_limit))
+    return compile_tree(
+        game, progress=lambda n: prog(f"building: {n:,} nodes"), memory_limit_bytes=memory_limit(args.memory_limit)
+    )
 
 
 def fmt_sizes(sizes: dict) -> str:
-    return (f"{sizes['histories']:,} histories, {sizes['terminals']:,} terminals, "
-            f"information sets {sizes['infosets'][0]:,} / {sizes['infosets'][1]:,}, "
-            f"sequences {sizes['sequences'][0]:,} / {sizes['sequences'][1]:,}")
+    """A two-player tree's sizes in one line (``seqform.result.format_sizes``)."""
+    from seqform.result import format_sizes
+
+    return format_sizes(sizes)
 
 
 def print_strategy(tree, profile) -> None:
     from seqform.io.strategyjson import profile_to_json
+
     obj = profile_to_json(tree, profile)
     for p, player in enumerate(obj["strategies"]):
         print(f"player {p} strategy:")

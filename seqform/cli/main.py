@@ -1,11 +1,12 @@
 """The ``seqform`` command line: the core's commands (``seqform.cli.commands``) and every command
-and ``solve`` option the installed extensions register (``seqform.registry``).
+and ``seqform solve`` option the installed extensions register (``seqform.registry``).
 
 GAME is a built-in game with parameters (``kuhn``, ``leduc(ranks=5)``, ``liars_dice(1, 3)``), a
 Gambit ``.efg`` file, or ``openspiel:NAME`` (see ``seqform.io.gamespec``).
 Progress goes to standard error (``--quiet`` silences it), results to standard output. Errors are
 one line on standard error and exit status 2; Ctrl-C stops cleanly with status 130.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,8 +18,10 @@ from seqform.cli.common import GAME_HELP, JSON_HELP, Parser, at_least, common_op
 from seqform.errors import SeqformError
 from seqform.registry import registry
 
+
 def _version() -> str:
     from importlib import metadata
+
     try:
         return metadata.version("seqform")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
@@ -27,40 +30,62 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = Parser(prog="seqform", description="Exact solving of extensive-form games.")
-    ap.add_argument("--version", action="version", version=f"seqform {_version()}",
-                    help="print seqform's version and exit")
-    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND", help="what to do (COMMAND --help for more)")
+    ap.add_argument(
+        "--version", action="version", version=f"seqform {_version()}", help="print seqform's version and exit"
+    )
+    sub = ap.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="what to do (COMMAND --help for more)"
+    )
     sp = sub.add_parser("solve", help="solve a two-player game exactly (zero-sum: the LP; general-sum: the LCP)")
     sp.add_argument("game", help=GAME_HELP)
     sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
     methods = registry().solve_methods
-    sp.add_argument("--method", default="auto", choices=["auto", "lcp", "backward-induction", "simplex", "ipm", "choose", *methods],
-                    help="auto (the exact sequence-form LCP for a general-sum game; backward induction for "
-                         "a game of perfect information; else the HiGHS LP: "
-                         "interior point for dense LPs, dual simplex for the others), backward-induction "
-                         "(perfect information only; exact, no LP), or the HiGHS LP algorithm: simplex, "
-                         "ipm (with crossover, to get a basis), choose (HiGHS decides); lcp (Lemke's "
-                         "algorithm on the sequence-form LCP, exact, for any two-player game)"
-                         + "".join(f"; or {m}: {h}" for m, h in methods.items()))
+    sp.add_argument(
+        "--method",
+        default="auto",
+        choices=["auto", "lcp", "backward-induction", "simplex", "ipm", "choose", *methods],
+        help="auto (the exact sequence-form LCP for a general-sum game; backward induction for "
+        "a game of perfect information; else the HiGHS LP: "
+        "interior point for dense LPs, dual simplex for the others), backward-induction "
+        "(perfect information only; exact, no LP), or the HiGHS LP algorithm: simplex, "
+        "ipm (with crossover, to get a basis), choose (HiGHS decides); lcp (Lemke's "
+        "algorithm on the sequence-form LCP, exact, for any two-player game)"
+        + "".join(f"; or {m}: {h}" for m, h in methods.items()),
+    )
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
-    sp.add_argument("--exact-limit", type=int, default=2_000_000, metavar="N",
-                    help="most nonzeros the exact basis solve may store (default 2,000,000)")
-    sp.add_argument("--time-limit", type=float, default=None, metavar="S",
-                    help="HiGHS time limit in seconds (with --method doracle: the whole loop's; it then "
-                         "returns the bounds so far)")
+    sp.add_argument(
+        "--exact-limit",
+        type=int,
+        default=2_000_000,
+        metavar="N",
+        help="most nonzeros the exact basis solve may store (default 2,000,000)",
+    )
+    sp.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help="HiGHS time limit in seconds (with --method doracle: the whole loop's; it then returns the bounds so far)",
+    )
     for option in registry().solve_options.values():  # --refine, --do-mode, ...: from extensions
         option.add_arguments(sp)
     common_options(sp)
     sp.set_defaults(func=cmd_solve)
     ev = sub.add_parser("evaluate", help="exploitability and information-set regret of a strategy profile")
     ev.add_argument("game", help=GAME_HELP)
-    ev.add_argument("strategy", help="a strategy profile in seqform's JSON form (what `seqform solve --json "
-                                     "--strategy` prints under \"strategy\"; see seqform.io.strategyjson)")
+    ev.add_argument(
+        "strategy",
+        help="a strategy profile in seqform's JSON form (what `seqform solve --json "
+        '--strategy` prints under "strategy"; see seqform.io.strategyjson)',
+    )
     group = ev.add_mutually_exclusive_group()
     group.add_argument("--exact", action="store_true", help="exact arithmetic, floats taken at their binary value")
     group.add_argument("--float", action="store_true", help="float arithmetic even for rational strategies")
-    ev.add_argument("--missing-uniform", action="store_true",
-                    help="information sets missing from the file play uniformly (default: an error)")
+    ev.add_argument(
+        "--missing-uniform",
+        action="store_true",
+        help="information sets missing from the file play uniformly (default: an error)",
+    )
     ev.add_argument("--per-infoset", action="store_true", help="with --json, list every information set's regret")
     common_options(ev)
     ev.set_defaults(func=cmd_evaluate)
@@ -70,22 +95,35 @@ def build_parser() -> argparse.ArgumentParser:
     common_options(cp)
     cp.set_defaults(func=cmd_convert)
     vp = sub.add_parser("verify", help="run an iterative solver and track it against the certified ground truth")
-    from seqform.study.convergence import all_solvers
+    from seqform.study.verifyharness import all_solvers
+
     solvers = all_solvers()
     vp.add_argument("solver", choices=solvers, help="the solver to run: " + ", ".join(solvers))
     vp.add_argument("game", help=GAME_HELP)
     vp.add_argument("--iterations", type=int, required=True, metavar="N", help="iterations to run (at least 1)")
-    vp.add_argument("--every", type=int, default=None, metavar="K",
-                    help="measure every K iterations (default: about 40 log-spaced points)")
-    vp.add_argument("--refined", default=None, metavar="efpe,qpe",
-                    help="also track the distance to these exact refined equilibria")
-    vp.add_argument("--eps", type=float, default=None, metavar="X",
-                    help="the tremble of egt-perturbed, 0 < X < 1 (default 1e-3)")
+    vp.add_argument(
+        "--every",
+        type=int,
+        default=None,
+        metavar="K",
+        help="measure every K iterations (default: about 40 log-spaced points)",
+    )
+    vp.add_argument(
+        "--refined", default=None, metavar="efpe,qpe", help="also track the distance to these exact refined equilibria"
+    )
+    vp.add_argument(
+        "--eps", type=float, default=None, metavar="X", help="the tremble of egt-perturbed, 0 < X < 1 (default 1e-3)"
+    )
     vp.add_argument("--plot", default=None, metavar="OUT.png", help="write a log-log plot (matplotlib)")
     vp.add_argument("--seed", type=int, default=0, help="the random seed of the sampling solvers (MCCFR; default 0)")
-    vp.add_argument("--seeds", type=int, default=1, metavar="K",
-                    help="run K seeded runs (seeds --seed .. --seed+K-1) and report, at each point, the median "
-                         "and the 10-90%% band of exploitability, value gap and largest information-set regret")
+    vp.add_argument(
+        "--seeds",
+        type=int,
+        default=1,
+        metavar="K",
+        help="run K seeded runs (seeds --seed .. --seed+K-1) and report, at each point, the median "
+        "and the 10-90%% band of exploitability, value gap and largest information-set regret",
+    )
     common_options(vp)
     vp.set_defaults(func=cmd_verify)
     ip = sub.add_parser("info", help="print a game's sizes")
@@ -93,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     common_options(ip)
     ip.set_defaults(func=cmd_info)
     from seqform.cli.studycommand import add_parser as add_study_parser
+
     add_study_parser(sub)
     gp = sub.add_parser("games", help="list the built-in games with their parameters and sizes")
     gp.add_argument("--json", action="store_true", help=JSON_HELP)
@@ -119,15 +158,19 @@ def _check_options(args) -> None:
         at_least("--every", args.every, 1)
         at_least("--seeds", args.seeds, 1)
         tremble("--eps", args.eps)
-        from seqform.study.convergence import all_solvers, takes_eps
+        from seqform.study.verifyharness import all_solvers, takes_eps
+
         if args.eps is not None and not takes_eps(args.solver):
-            raise SeqformError(f"--eps applies to the perturbed solvers only "
-                               f"({', '.join(s for s in all_solvers() if takes_eps(s))}), not {args.solver}")
+            raise SeqformError(
+                f"--eps applies to the perturbed solvers only "
+                f"({', '.join(s for s in all_solvers() if takes_eps(s))}), not {args.solver}"
+            )
         bad = [c for c in (args.refined or "").split(",") if c and c not in ("efpe", "qpe")]
         if bad:
             raise SeqformError(f"--refined takes efpe and/or qpe, comma-separated, not {','.join(bad)}")
     elif cmd == "study":
         from seqform.cli.studycommand import check as check_study
+
         check_study(args)
     elif cmd in reg.commands and reg.commands[cmd].check is not None:
         reg.commands[cmd].check(args)

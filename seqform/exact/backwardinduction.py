@@ -28,6 +28,7 @@ References
 - Zermelo, E. (1913). "Uber eine Anwendung der Mengenlehre auf die Theorie des Schachspiels."
   Proceedings of the Fifth International Congress of Mathematicians, 501-504.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -65,8 +66,9 @@ def _checked(tree: Tree) -> None:
     """``UnsupportedGameError`` unless ``tree`` has perfect information and numbers parents
     before children (what the one backward pass relies on)."""
     if not is_perfect_information(tree):
-        raise UnsupportedGameError(f"backward induction needs perfect information; {tree.name} has "
-                                   "an information set with more than one node")
+        raise UnsupportedGameError(
+            f"backward induction needs perfect information; {tree.name} has an information set with more than one node"
+        )
     parent = tree.parent
     if tree.num_nodes > 1 and not bool((parent[1:] < np.arange(1, tree.num_nodes)).all()):
         raise UnsupportedGameError(f"{tree.name}: node ids do not number parents before children")
@@ -111,8 +113,7 @@ def backward_induction(tree: Tree) -> BackwardInduction:
     Raises ``UnsupportedGameError`` for a game that is not two-player constant-sum or not of
     perfect information."""
     if tree.num_players != 2 or not tree.is_zero_sum:
-        raise UnsupportedGameError("backward induction solves two-player constant-sum games; "
-                                   f"{tree.name} is not one")
+        raise UnsupportedGameError(f"backward induction solves two-player constant-sum games; {tree.name} is not one")
     # player 1 maximising its own payoff c - u_0 is player 0's minimising u_0, ties included
     sp = subgame_perfect(tree)
     return BackwardInduction(sp.values[0], sp.choice, sp.behaviour)

@@ -1,7 +1,7 @@
 """Exact certificates for sequence-form LP solutions (python-flint rationals).
 
 From the optimal basis HiGHS returns, the basic solution is solved in exact rational arithmetic
-(``sparselu.SparseLU``, one factorization for both): the primal system
+(``seqform.exact.sparselu.SparseLU``, one factorization for both): the primal system
 ``K[N_rows, B_cols] z = bounds`` gives player 0's plan x (and q), the dual system
 ``K[N_rows, B_cols]^T w = c`` gives player 1's plan
 ``y = -w[A rows]`` (see ``seqform.lp.zerosumlp`` for the LP). The solution is then *verified*, independently of
@@ -13,13 +13,14 @@ how it was found:
 3. the profile is an equilibrium and ``lower`` is the game value iff ``lower == upper``.
 
 When the basis solve is impossible or too large (its sparse elimination would store more than
-``exact_limit`` nonzeros, default 2,000,000; Leduc needs ~8,000, Leduc with 5 ranks ~23,000) or the solution fails verification, the float strategies are rounded
-to exact behavioural strategies (each probability to a rational with denominator at most 2^20,
-renormalised exactly) and steps 1-3 give an exact, rigorous bracket
+``exact_limit`` nonzeros, default 2,000,000; Leduc needs ~8,000, Leduc with 5 ranks ~23,000) or the solution fails
+verification, the float strategies are rounded to exact behavioural strategies (each probability to a rational with
+denominator at most 2^20, renormalised exactly) and steps 1-3 give an exact, rigorous bracket
 ``lower <= value <= upper``: the returned profile's exploitability is exactly
 ``(upper - lower) / 2``, and is reported as such (``certified`` stays False unless the bracket
 closes).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -33,10 +34,10 @@ import numpy as np
 from seqform.errors import CertificateError
 from seqform.exact.exactbestresponse import exact_best_response_value
 from seqform.exact.exactsimplex import ExactLP, exact_simplex
-from seqform.lp.zerosumlp import LPResult
 from seqform.exact.rationals import fmpq_of, fraction_of, nearest_rational
 from seqform.exact.sparselu import SparseLU, TooLarge
 from seqform.lp.sequenceform import SequenceForm
+from seqform.lp.zerosumlp import LPResult
 from seqform.model.strategy import behaviour_from_realization, realization_plan_exact
 from seqform.model.tree import Tree
 
@@ -53,8 +54,8 @@ class Certificate:
     ``value`` is the exact game value (player 0's). ``lower``/``upper``: exact values player 0
     guarantees with x and player 1 holds it to with y; ``exploitability`` = (upper - lower) / 2,
     exact (0 when certified). ``x``, ``y``: the exact plans (Fractions) that were verified.
-    ``basis_size``: unknowns of the exact basis system. ``method``: "basis" (exact basic solution) or "rounded" (float strategies rounded to
-    rationals). ``note`` says why a basis solve was not used, if it was not.
+    ``basis_size``: unknowns of the exact basis system. ``method``: "basis" (exact basic solution) or "rounded" (float
+    strategies rounded to rationals). ``note`` says why a basis solve was not used, if it was not.
     """
 
     certified: bool
@@ -62,8 +63,8 @@ class Certificate:
     lower: Fraction
     upper: Fraction
     exploitability: Fraction
-    x: list
-    y: list
+    x: list[Fraction]
+    y: list[Fraction]
     method: str
     basis_size: int = 0
     seconds: float = 0.0
@@ -111,7 +112,7 @@ def check_plan(tree: Tree, p: int, x: list) -> str:
     first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
     for i in tree.player_infosets[p].tolist():
         f = int(first[i])
-        if sum(x[f:f + int(nact[i])], flint.fmpq(0)) != x[int(pseq[i])]:
+        if sum(x[f : f + int(nact[i])], flint.fmpq(0)) != x[int(pseq[i])]:
             return f"player {p}'s plan does not conserve flow at {tree.infoset_label(i)}"
     return ""
 
@@ -160,8 +161,7 @@ def basis_solution(sf: SequenceForm, ex: ExactSequenceForm, lp: LPResult, exact_
     bcols = np.flatnonzero(lp.col_status == _BASIC).tolist()
     nrows = np.flatnonzero(lp.row_status != _BASIC).tolist()
     if len(bcols) != len(nrows):
-        raise CertificateError(f"HiGHS's basis is not square ({len(bcols)} basic columns, {len(nrows)} "
-                               f"nonbasic rows)")
+        raise CertificateError(f"HiGHS's basis is not square ({len(bcols)} basic columns, {len(nrows)} nonbasic rows)")
     pos = {c: k for k, c in enumerate(bcols)}
     prim = [{pos[c]: a for c, a in K[r].items() if c in pos} for r in nrows]
     bound = [flint.fmpq(1) if r == 0 else flint.fmpq(0) for r in nrows]
@@ -189,16 +189,24 @@ def rounded_plan(tree: Tree, p: int, x: np.ndarray, max_den: int = 1 << 20) -> l
     first, nact = tree.infoset_first_seq, tree.infoset_num_actions
     for i in tree.player_infosets[p].tolist():
         f, k = int(first[i]), int(nact[i])
-        tot = sum(bq[f:f + k], flint.fmpq(0))
+        tot = sum(bq[f : f + k], flint.fmpq(0))
         if tot == 0:
-            bq[f:f + k] = [flint.fmpq(1, k)] * k
+            bq[f : f + k] = [flint.fmpq(1, k)] * k
         else:
-            bq[f:f + k] = [v / tot for v in bq[f:f + k]]
+            bq[f : f + k] = [v / tot for v in bq[f : f + k]]
     return realization_plan_exact(tree, p, bq)
 
 
-def certify_plans(sf: SequenceForm, x: list, y: list, method: str, *, seconds: float = 0.0,
-                  note: str = "", ex: ExactSequenceForm | None = None) -> Certificate:
+def certify_plans(
+    sf: SequenceForm,
+    x: list,
+    y: list,
+    method: str,
+    *,
+    seconds: float = 0.0,
+    note: str = "",
+    ex: ExactSequenceForm | None = None,
+) -> Certificate:
     """Verify exact plans found by any method (``x``, ``y``: rationals over each player's
     sequences) as the module docstring's steps 1-3 do: ``certified`` when both are realization
     plans and their exact best responses meet. ``ex``: the exact sequence form, when the caller
@@ -206,18 +214,28 @@ def certify_plans(sf: SequenceForm, x: list, y: list, method: str, *, seconds: f
     found it is wrong)."""
     t0 = time.perf_counter()
     xq, yq = [fmpq_of(v) for v in x], [fmpq_of(v) for v in y]
-    bad, lower, upper = exact_bracket(sf.tree, ex or ExactSequenceForm(sf), xq, yq)
+    bad, lower, upper = exact_bracket(sf.game_tree(), ex or ExactSequenceForm(sf), xq, yq)
     if bad:
         raise CertificateError(f"{method}: {bad}")
     lo, up = fraction_of(lower), fraction_of(upper)
-    return Certificate(lo == up, lo if lo == up else None, lo, up, (up - lo) / 2, [fraction_of(v) for v in xq],
-                       [fraction_of(v) for v in yq], method, seconds=seconds + time.perf_counter() - t0, note=note)
+    return Certificate(
+        lo == up,
+        lo if lo == up else None,
+        lo,
+        up,
+        (up - lo) / 2,
+        [fraction_of(v) for v in xq],
+        [fraction_of(v) for v in yq],
+        method,
+        seconds=seconds + time.perf_counter() - t0,
+        note=note,
+    )
 
 
 def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIMIT) -> Certificate:
     """Certify an LP solution exactly (see the module docstring)."""
     t0 = time.perf_counter()
-    tree = sf.tree
+    tree = sf.game_tree()
     ex = ExactSequenceForm(sf)
     note = ""
     size = 0
@@ -228,9 +246,18 @@ def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIM
         x, y, size = basis_solution(sf, ex, lp, exact_limit)
         bad, lower, upper = exact_bracket(tree, ex, x, y)
         if not bad and lower == upper:
-            return Certificate(True, fraction_of(lower), fraction_of(lower), fraction_of(upper), Fraction(0),
-                               [fraction_of(v) for v in x], [fraction_of(v) for v in y], "basis", size,
-                               time.perf_counter() - t0)
+            return Certificate(
+                True,
+                fraction_of(lower),
+                fraction_of(lower),
+                fraction_of(upper),
+                Fraction(0),
+                [fraction_of(v) for v in x],
+                [fraction_of(v) for v in y],
+                "basis",
+                size,
+                time.perf_counter() - t0,
+            )
         note = bad or f"the basic solution's exact best responses do not meet ({lower} < {upper})"
         failed = True
     except TooLarge as e:
@@ -253,12 +280,20 @@ def exact_lp(sf: SequenceForm, ex: ExactSequenceForm) -> ExactLP:
     cost = [zero] * (n1 + m2)
     cost[n1] = flint.fmpq(1)
     e = [fmpq_of(v) for v in sf.e]
-    return ExactLP(_exact_K_rows(sf, ex), cost, [zero] * n1 + [None] * m2, [None] * (n1 + m2),
-                   e + [zero] * n2, e + [None] * n2)
+    return ExactLP(
+        _exact_K_rows(sf, ex), cost, [zero] * n1 + [None] * m2, [None] * (n1 + m2), e + [zero] * n2, e + [None] * n2
+    )
 
 
-def repair_basis(sf: SequenceForm, lp: LPResult, *, max_pivots: int, exact_limit: int = DEFAULT_EXACT_LIMIT,
-                 ex: ExactSequenceForm | None = None, progress=None) -> tuple[list, list, int]:
+def repair_basis(
+    sf: SequenceForm,
+    lp: LPResult,
+    *,
+    max_pivots: int,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    ex: ExactSequenceForm | None = None,
+    progress=None,
+) -> tuple[list, list, int]:
     """Exact optimal plans (x, y) reached by the exact simplex (``seqform.exact.exactsimplex``)
     from the float LP's basis, and the pivots it took. Raises ``PivotLimit``, ``TooLarge`` or
     ``CertificateError`` (no basis, singular basis) as ``exact_simplex`` does."""
@@ -268,9 +303,9 @@ def repair_basis(sf: SequenceForm, lp: LPResult, *, max_pivots: int, exact_limit
     n1, m1 = sf.E.shape[1], sf.E.shape[0]
     n = len(lp.col_status)
     basis = np.flatnonzero(lp.col_status == _BASIC).tolist() + (n + np.flatnonzero(lp.row_status == _BASIC)).tolist()
-    upper = (np.flatnonzero(lp.col_status == _UPPER).tolist()
-             + (n + np.flatnonzero(lp.row_status == _UPPER)).tolist())
-    res = exact_simplex(exact_lp(sf, ex), basis, set(upper), max_pivots=max_pivots, exact_limit=exact_limit,
-                        progress=progress)
+    upper = np.flatnonzero(lp.col_status == _UPPER).tolist() + (n + np.flatnonzero(lp.row_status == _UPPER)).tolist()
+    res = exact_simplex(
+        exact_lp(sf, ex), basis, set(upper), max_pivots=max_pivots, exact_limit=exact_limit, progress=progress
+    )
     y = [-v for v in res.duals[m1:]]
     return res.w[:n1], y, res.pivots

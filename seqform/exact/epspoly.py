@@ -8,6 +8,7 @@ coefficient of ``p - q`` is positive. A Lemke path taken in this order is the pa
 perturbed game for every small enough eps at once, and the basis it ends on is an equilibrium of
 all of them.
 """
+
 from __future__ import annotations
 
 import flint
@@ -31,7 +32,7 @@ class EpsPoly:
         self.p = _poly(p)
 
     @classmethod
-    def of(cls, coefficients) -> "EpsPoly":
+    def of(cls, coefficients) -> EpsPoly:
         """From integer coefficients, lowest power first."""
         return cls(flint.fmpz_poly([int(c) for c in coefficients]))
 
@@ -101,7 +102,8 @@ class EpsPoly:
     def __bool__(self):
         return self.sign() != 0
 
-    __hash__ = None
+    # unhashable (compared by value); typeshed types object.__hash__ as a method, hence the ignore
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self):
         return f"EpsPoly({self.p})"

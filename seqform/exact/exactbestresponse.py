@@ -1,12 +1,13 @@
 """Exact best responses over a compiled tree, in rational arithmetic (python-flint ``fmpq``).
 
-The exact twin of ``bestresponse.backward_pass``: for player p's sequence payoffs ``g`` (the
+The exact twin of ``seqform.verify.exploitability.backward_pass``: for player p's sequence payoffs ``g`` (the
 others' exact reach times chance times p's utility, summed per sequence), one pass over p's
 information sets, deepest first, gives the best-response value ``max_a (g[(I,a)] + value below)``
 and, for a behavioural strategy ``b``, the strategy's own value. Used by the certificate (is the
-LP solution an exact equilibrium?) and by ``evaluate`` (exploitability and per-information-set
+LP solution an exact equilibrium?) and by ``seqform.evaluate`` (exploitability and per-information-set
 regret of any rational profile).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ def exact_backward_pass(tree: Tree, p: int, g: list, b: list | None = None) -> E
                 choice[i] = s
             if b is not None and b[s]:
                 vc += b[s] * (gs + cur_below[s])
+        assert vb is not None  # an information set has at least one action
         best[i], cur[i] = vb, vc
         ps = int(pseq[i])
         best_below[ps] += vb

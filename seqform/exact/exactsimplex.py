@@ -14,13 +14,14 @@ The LP, in the form ``seqform.lp.highs`` solves::
     maximise c^T w   subject to   K w - s = 0,   row_lower <= s <= row_upper,   col_lower <= w <= col_upper
 
 over the variables ``z = (w, s)`` (the row activities ``s`` are the slacks). Each iteration
-factorises the basis exactly (``sparselu.SparseLU``) and takes one textbook bounded-variable
+factorises the basis exactly (``seqform.exact.sparselu.SparseLU``) and takes one textbook bounded-variable
 primal simplex step (Chvatal 1983, "Linear Programming", chapter 8): phase 1 maximises the sum of
 infeasibilities' negatives (costs recomputed at each basis, every step stopping at the first
 breakpoint, so the infeasibility never grows), phase 2 the objective. The entering variable is
 the one with the largest reduced cost (Dantzig), and Bland's smallest-index rule after a run of
 degenerate steps, which cannot cycle.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -174,8 +175,9 @@ class _Simplex:
             if j in inb:
                 continue
             dj = flint.fmpq(cost.get(j, 0)) - sum((a * y[i] for i, a in col.items() if y[i]), flint.fmpq(0))
-            if (dj > 0 and (self.upper[j] is None or self.value[j] < self.upper[j])) or \
-                    (dj < 0 and (self.lower[j] is None or self.value[j] > self.lower[j])):
+            if (dj > 0 and (self.upper[j] is None or self.value[j] < self.upper[j])) or (
+                dj < 0 and (self.lower[j] is None or self.value[j] > self.lower[j])
+            ):
                 d[j] = dj
         return y, d
 
@@ -187,7 +189,7 @@ class _Simplex:
         rhs = [flint.fmpq(0)] * self.m
         for i, a in self.cols[j].items():
             rhs[i] = -a if up else a
-        delta = self.solve(rhs)   # the change of z_B per unit of movement
+        delta = self.solve(rhs)  # the change of z_B per unit of movement
         lo, hi = self.lower[j], self.upper[j]
         best: tuple = (hi - lo if hi is not None and lo is not None else None, -1, None)
         for k, (b, dz) in enumerate(zip(self.basis, delta)):
@@ -207,7 +209,7 @@ class _Simplex:
                 self.value[b] += dz * t
         self.value[j] += t if up else -t
         if k >= 0:
-            self.value[self.basis[k]] = bound   # where it is exactly already
+            self.value[self.basis[k]] = bound  # where it is exactly already
             self.basis[k] = j
             # the entering column in the old basis, B^{-1} a_j = -delta when moving up
             self.etas.append((k, {i: (-v if up else v) for i, v in enumerate(delta) if v}))
@@ -225,12 +227,19 @@ class _Simplex:
         return ((up - v) / dz, up) if up is not None and v <= up else None
 
 
-def exact_simplex(lp: ExactLP, basis: list, at_upper: set = frozenset(), *, max_pivots: int = 10_000,
-                  exact_limit: int = 2_000_000, progress: Callable[[int], None] | None = None) -> SimplexResult:
+def exact_simplex(
+    lp: ExactLP,
+    basis: list,
+    at_upper: set[int] | frozenset[int] = frozenset(),
+    *,
+    max_pivots: int = 10_000,
+    exact_limit: int = 2_000_000,
+    progress: Callable[[int], None] | None = None,
+) -> SimplexResult:
     """Maximise ``lp`` exactly from the starting ``basis`` (m variable indices as in
     ``SimplexResult``; ``at_upper``: nonbasic variables that start at their upper bound).
     ``progress(pivots)`` is called every ``PROGRESS_EVERY`` pivots.
-    Raises ``PivotLimit`` past ``max_pivots``, ``sparselu.TooLarge`` when a factorisation would
+    Raises ``PivotLimit`` past ``max_pivots``, ``seqform.exact.sparselu.TooLarge`` when a factorisation would
     store more than ``exact_limit`` nonzeros, ``CertificateError`` when the basis is singular or
     the LP infeasible or unbounded."""
     s = _Simplex(lp, basis, set(at_upper), exact_limit)
@@ -246,7 +255,7 @@ def exact_simplex(lp: ExactLP, basis: list, at_upper: set = frozenset(), *, max_
             if phase1:
                 raise CertificateError("exact simplex: the LP is infeasible")
             obj = sum((c * s.value[j] for j, c in cost.items()), flint.fmpq(0))
-            return SimplexResult(s.value[:s.n], y, obj, list(s.basis), pivots)
+            return SimplexResult(s.value[: s.n], y, obj, list(s.basis), pivots)
         if pivots >= max_pivots:
             raise PivotLimit(f"exact simplex: no optimal basis after {max_pivots:,} pivots")
         # Bland's rule (smallest index) after a run of degenerate steps; ties in the leaving

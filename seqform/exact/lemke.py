@@ -26,14 +26,17 @@ perturbation ``h + B0 (eps, eps^2, ...)``), so no basis repeats and the path is 
 References:
 
 - Lemke (1965), "Bimatrix equilibrium points and mathematical programming", Management Science.
-- Koller, Megiddo & von Stengel (1996), "Efficient computation of equilibria for extensive two-person games", Games and Economic Behavior.
-- Edmonds (1967), "Systems of distinct representatives and linear algebra", Journal of Research of the National Bureau of Standards.
+- Koller, Megiddo & von Stengel (1996), "Efficient computation of equilibria for extensive two-person games", Games and
+  Economic Behavior.
+- Edmonds (1967), "Systems of distinct representatives and linear algebra", Journal of Research of the National Bureau
+  of Standards.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 
@@ -48,11 +51,11 @@ class LemkeResult:
     (``columns[0]`` is ``values``); ``raw``: for a tableau over ``EpsPoly``, ``(numerators, d)``
     (each variable's value is ``numerators[v] / d``, rational functions of eps)."""
 
-    values: list
-    basis: list
+    values: list[Fraction]
+    basis: list[int]
     pivots: int
     setup_pivots: int
-    columns: list | None = None
+    columns: list[list[Fraction]] | None = None
     raw: tuple | None = None
 
 
@@ -87,7 +90,7 @@ class _Tableau:
         self.basis[r] = c
         self.pivots += 1
 
-    def result(self, num_vars: int, pivots: int, setup: int) -> "LemkeResult":
+    def result(self, num_vars: int, pivots: int, setup: int) -> LemkeResult:
         """Every variable's value in the current basis (nonbasic ones 0), per right-hand side:
         Fractions for an integer tableau; for an ``EpsPoly`` one, ``raw`` holds each variable's
         numerator (0 if nonbasic) and the common denominator ``d`` instead."""
@@ -144,8 +147,17 @@ def _lex_pick(T: np.ndarray, rows: np.ndarray, col: np.ndarray, lex_cols: list, 
     return cand[0]
 
 
-def lemke(G: np.ndarray, h: np.ndarray, complement: dict, free: set, z0: int, start: list, *,
-          max_pivots: int | None = None, progress: Callable[[str], None] | None = None) -> LemkeResult:
+def lemke(
+    G: np.ndarray,
+    h: np.ndarray,
+    complement: dict,
+    free: set,
+    z0: int,
+    start: list,
+    *,
+    max_pivots: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> LemkeResult:
     """Solve the mixed LCP (module docstring) by Lemke's algorithm, exactly.
 
     Parameters

@@ -22,12 +22,14 @@ accepts is a solution all the same.
 References:
 
 - Lemke (1965), "Bimatrix equilibrium points and mathematical programming", Management Science.
-- Bartels & Golub (1969), "The simplex method of linear programming using LU decomposition", Communications of the ACM (the revised method's basis updates; here in product form).
+- Bartels & Golub (1969), "The simplex method of linear programming using LU decomposition", Communications of the ACM
+  (the revised method's basis updates; here in product form).
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import scipy.sparse as sp
@@ -41,7 +43,7 @@ class PathResult:
     """``basis``: the final basic variable of each row (z0 not among them); ``pivots``:
     complementary pivots after the start; ``refactorizations``."""
 
-    basis: list
+    basis: list[int]
     pivots: int
     refactorizations: int
 
@@ -111,8 +113,9 @@ def _lex_nonnegative(X: np.ndarray, tie: float) -> bool:
     return True
 
 
-def _lex_pick(basis: _RevisedBasis, rows: np.ndarray, alpha: np.ndarray, B0: sp.csc_matrix, tie: float,
-              minimise: bool) -> int:
+def _lex_pick(
+    basis: _RevisedBasis, rows: np.ndarray, alpha: np.ndarray, B0: sp.csc_matrix, tie: float, minimise: bool
+) -> int:
     """Among ``rows``, the row whose ``(X[i, :], (B^{-1} B0)[i, :]) / alpha_i`` is lexicographically
     smallest (``minimise``) or largest, ties within the relative tolerance ``tie``."""
     cand = np.asarray(rows)
@@ -139,8 +142,8 @@ def _lex_pick(basis: _RevisedBasis, rows: np.ndarray, alpha: np.ndarray, B0: sp.
     tol = tie * max(1e-300, float(np.abs(R).max())) / np.abs(alpha[cand])
     # a subset's spread in a column is at most the whole set's: only columns where the whole set
     # differs can decide
-    for k in np.flatnonzero(V.max(axis=0) - V.min(axis=0) > tol.min()):
-        v = V[:, k]
+    for j in np.flatnonzero(V.max(axis=0) - V.min(axis=0) > tol.min()):
+        v = V[:, j]
         keep = v <= (v + tol).min() + tol
         if not keep.all():
             cand, V, tol = cand[keep], V[keep], tol[keep]
@@ -151,9 +154,20 @@ def _lex_pick(basis: _RevisedBasis, rows: np.ndarray, alpha: np.ndarray, B0: sp.
     raise SolverError("Lemke (floating point): the lexicographic ratio test found no unique row")
 
 
-def lemke_path(G: sp.spmatrix, H: np.ndarray, complement: dict, free: set, z0: int, start: list, *,
-               max_pivots: int | None = None, refactor: int = 50, tie: float = 1e-11,
-               pivot_tol: float = 1e-9, progress: Callable[[str], None] | None = None) -> PathResult:
+def lemke_path(
+    G: sp.spmatrix,
+    H: np.ndarray,
+    complement: dict,
+    free: set,
+    z0: int,
+    start: list,
+    *,
+    max_pivots: int | None = None,
+    refactor: int = 50,
+    tie: float = 1e-11,
+    pivot_tol: float = 1e-9,
+    progress: Callable[[str], None] | None = None,
+) -> PathResult:
     """Follow Lemke's path of the mixed LCP ``G v = H`` (``seqform.exact.lemke``'s problem and
     rules) in floating point and return the final basis.
 
@@ -196,8 +210,8 @@ def lemke_path(G: sp.spmatrix, H: np.ndarray, complement: dict, free: set, z0: i
     # start feasible and, generically, breaks every tie the lexicographic rule would need whole
     # rows of B^{-1} B0 for; they ride along in X at the cost of two columns, and rows of
     # B^{-1} B0 are computed only where these too tie
-    r = np.random.default_rng(1).uniform(1.0, 2.0, size=(N, 2))
-    basis = _RevisedBasis(G, start, np.hstack([H, B0 @ r]))
+    perturb = np.random.default_rng(1).uniform(1.0, 2.0, size=(N, 2))
+    basis = _RevisedBasis(G, start, np.hstack([H, B0 @ perturb]))
     constrained = np.array([v not in free for v in start])
     zc = basis.column(z0)
     grows = np.flatnonzero(constrained & (zc < -pivot_tol))

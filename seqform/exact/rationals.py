@@ -16,6 +16,7 @@ Three ways a float becomes exact, and no others:
   rounded to the nearest integer, over D; refused when x D is further than a relative 1e-6 from
   that integer (then the float is not what the caller believed, and nothing is made up).
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -104,8 +105,18 @@ def exact_numerator(x: float, denominator: int, rel_tol: float = 1e-6) -> int:
     return int(n)
 
 
-__all__ = ["fmpq_of", "fraction_of", "to_fraction", "to_fractions", "nearest_rational", "decimal_rational",
-           "rounded_distribution", "exact_numerator", "DECIMAL_DENOMINATOR", "DISTRIBUTION_DENOMINATOR"]
+__all__ = [
+    "fmpq_of",
+    "fraction_of",
+    "to_fraction",
+    "to_fractions",
+    "nearest_rational",
+    "decimal_rational",
+    "rounded_distribution",
+    "exact_numerator",
+    "DECIMAL_DENOMINATOR",
+    "DISTRIBUTION_DENOMINATOR",
+]
 
 
 def rational_str(v) -> str:

@@ -28,7 +28,7 @@ The path is followed in floating point (``seqform.exact.lemkepath``) and its fin
 in exact rationals (``seqform.exact.sparselu``), every sign checked; should rounding lead it
 astray, another prior is tried, and a final basis that fails its check is redone by integer
 pivoting (``seqform.exact.lemke``). The equilibrium is exact either way: rational realization
-plans read off the final basis; ``solve`` then certifies it by exact best responses
+plans read off the final basis; ``seqform.solve`` then certifies it by exact best responses
 (``seqform.verify.evaluate``), which must gain exactly 0 for both players.
 
 Perturbed games (``bounds``): lower bounds ``x[s] >= beta_s x[parent(s)]`` (behavioural) and
@@ -41,23 +41,25 @@ matrix, pivoted over ``Z[eps]`` (``seqform.exact.epspoly``).
 
 References:
 
-- Koller, Megiddo & von Stengel (1996), "Efficient computation of equilibria for extensive two-person games", Games and Economic Behavior.
+- Koller, Megiddo & von Stengel (1996), "Efficient computation of equilibria for extensive two-person games", Games and
+  Economic Behavior.
 - von Stengel (1996), "Efficient computation of behavior strategies", Games and Economic Behavior.
-- von Stengel, van den Elzen & Talman (2002), "Computing normal form perfect equilibria for extensive two-person games", Econometrica.
+- von Stengel, van den Elzen & Talman (2002), "Computing normal form perfect equilibria for extensive two-person games",
+  Econometrica.
 - Miltersen & Sorensen (2010), "Computing a Quasi-Perfect Equilibrium of a Two-Player Game", Economic Theory.
 - Farina & Gatti (2017), "Extensive-Form Perfect Equilibrium Computation in Two-Player Games", AAAI.
 """
+
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 import flint
 import numpy as np
-
 import scipy.sparse as sp
 
 from seqform.errors import CertificateError, SolverError, UnsupportedGameError
@@ -71,7 +73,6 @@ from seqform.lp.sequenceform import constraint_matrix, exact_payoff_entries
 from seqform.model.limits import TooLargeError, check_lcp, memory_limit
 from seqform.model.strategy import realization_plan_exact
 from seqform.model.tree import Tree
-
 
 #: the most entries a tableau over Z[eps] may have (symbolic behavioural trembles): its pivots are
 #: Python-level polynomial arithmetic, about a million entry updates a second
@@ -141,11 +142,11 @@ def _lowered_payoffs(tree: Tree, p: int) -> dict:
 
 def _prior(tree: Tree, p: int, rng: random.Random) -> list:
     """A completely mixed behaviour strategy with random small-integer weights, as a realization plan."""
-    b = [1] * tree.num_sequences[p]
+    b: list[int | Fraction] = [1] * tree.num_sequences[p]
     for I in tree.player_infosets[p]:
         f, k = int(tree.infoset_first_seq[I]), int(tree.infoset_num_actions[I])
         w = [rng.randint(1, 9) for _ in range(k)]
-        b[f:f + k] = [Fraction(v, sum(w)) for v in w]
+        b[f : f + k] = [Fraction(v, sum(w)) for v in w]
     return realization_plan_exact(tree, p, b)
 
 
@@ -180,7 +181,7 @@ def _poly_values(poly: dict | None, n: int, eps):
     if not poly:
         return None
     if eps is not None:
-        return [sum((Fraction(c[s]) * eps ** k for k, c in poly.items()), Fraction(0)) for s in range(n)]
+        return [sum((Fraction(c[s]) * eps**k for k, c in poly.items()), Fraction(0)) for s in range(n)]
     top = max(poly)
     return [flint.fmpq_poly([fmpq_of(poly[k][s]) if k in poly else 0 for k in range(top + 1)]) for s in range(n)]
 
@@ -190,7 +191,7 @@ def _parents(tree: Tree, p: int) -> list:
     par = [-1] * tree.num_sequences[p]
     for I in tree.player_infosets[p].tolist():
         f, k, ps = int(tree.infoset_first_seq[I]), int(tree.infoset_num_actions[I]), int(tree.infoset_parent_seq[I])
-        par[f:f + k] = [ps] * k
+        par[f : f + k] = [ps] * k
     return par
 
 
@@ -277,8 +278,10 @@ def _build(tree: Tree, bounds: list | None, eps) -> _LCP:
     for i in range(n0 + n1):
         entries[i, i] = 1
     h: list = [hz] * N
-    for C, con, slack, plan, dual, Mp, lp_, e_rows in ((E.tocoo(), n0 + n1, 0, X, P, M[0], lam[0], m0),
-                                                       (F.tocoo(), n0 + n1 + m0, n0, Y, Q, M[1], lam[1], m1)):
+    for C, con, slack, plan, dual, Mp, lp_, e_rows in (
+        (E.tocoo(), n0 + n1, 0, X, P, M[0], lam[0], m0),
+        (F.tocoo(), n0 + n1 + m0, n0, Y, Q, M[1], lam[1], m1),
+    ):
         rows: list = [dict() for _ in range(e_rows)]
         rhs = [hz] * e_rows
         rhs[0] = hz + 1
@@ -291,8 +294,8 @@ def _build(tree: Tree, bounds: list | None, eps) -> _LCP:
             keys = [t for t, v in rows[j].items() if _sign(v)]
             ints, c = _integers([rows[j][t] for t in keys], polynomial)
             for t, v in zip(keys, ints):
-                entries[con + j, plan + t] = v       # E~ x' = e~
-                entries[slack + t, dual + j] = -v    # -E~^T p in the slack rows
+                entries[con + j, plan + t] = v  # E~ x' = e~
+                entries[slack + t, dual + j] = -v  # -E~^T p in the slack rows
             h[con + j] = rhs[j] * c
     for Pt, rows_at, cols_at, lam_other, transpose in ((At, 0, Y, lam[1], False), (Bt, n0, X, lam[0], True)):
         keys = list(Pt)
@@ -323,8 +326,28 @@ def _build(tree: Tree, bounds: list | None, eps) -> _LCP:
         complement[X + s_], complement[WX + s_] = WX + s_, X + s_
     for t in range(n1):
         complement[Y + t], complement[WY + t] = WY + t, Y + t
-    return _LCP(N, V, entries, H, hscale, complement, set(range(P, Z0)), (n0, n1), (m0, m1), X, Y, P, Q, Z0,
-                A, B, M, lam, beta, symbolic)
+    return _LCP(
+        N,
+        V,
+        entries,
+        H,
+        hscale,
+        complement,
+        set(range(P, Z0)),
+        (n0, n1),
+        (m0, m1),
+        X,
+        Y,
+        P,
+        Q,
+        Z0,
+        A,
+        B,
+        M,
+        lam,
+        beta,
+        symbolic,
+    )
 
 
 def _perturbed_best_response(tree: Tree, p: int, a: list, beta) -> list:
@@ -451,9 +474,18 @@ def _solve_basis(lcp: _LCP, column: dict, basis: list, limit: int) -> list | Non
     return out
 
 
-def solve_lcp(tree: Tree, *, bounds: list | None = None, eps=None, seed: int = 0, attempts: int = 5,
-              method: str = "auto", memory_limit_bytes: int | None = None, exact_limit: int = 20_000_000,
-              progress: Callable[[str], None] | None = None) -> LCPEquilibrium:
+def solve_lcp(
+    tree: Tree,
+    *,
+    bounds: list | None = None,
+    eps=None,
+    seed: int = 0,
+    attempts: int = 5,
+    method: str = "auto",
+    memory_limit_bytes: int | None = None,
+    exact_limit: int = 20_000_000,
+    progress: Callable[[str], None] | None = None,
+) -> LCPEquilibrium:
     """An exact Nash equilibrium of a two-player game, or of its perturbed game (module docstring).
 
     Parameters
@@ -491,8 +523,9 @@ def solve_lcp(tree: Tree, *, bounds: list | None = None, eps=None, seed: int = 0
     """
     say = progress or (lambda msg: None)
     if tree.num_players != 2:
-        raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players; the sequence-form LCP is for "
-                                   f"two-player games")
+        raise UnsupportedGameError(
+            f"{tree.name!r} has {tree.num_players} players; the sequence-form LCP is for two-player games"
+        )
     if method not in ("auto", "float-path", "exact"):
         raise ValueError(f"unknown LCP method {method!r}")
     lcp = _build(tree, bounds, eps)
@@ -500,9 +533,11 @@ def solve_lcp(tree: Tree, *, bounds: list | None = None, eps=None, seed: int = 0
     if lcp.polynomial:
         method = "exact"  # a matrix polynomial in eps has no floating-point path
         if lcp.N * lcp.V > POLYNOMIAL_TABLEAU_LIMIT:
-            raise TooLargeError(f"the perturbed LCP of {tree.name!r} ({lcp.N:,} equations, {lcp.V:,} variables) is too "
-                                f"large for pivoting over polynomials in a symbolic eps (at most "
-                                f"{POLYNOMIAL_TABLEAU_LIMIT:,} tableau entries); solve it at a fixed eps instead")
+            raise TooLargeError(
+                f"the perturbed LCP of {tree.name!r} ({lcp.N:,} equations, {lcp.V:,} variables) is too "
+                f"large for pivoting over polynomials in a symbolic eps (at most "
+                f"{POLYNOMIAL_TABLEAU_LIMIT:,} tableau entries); solve it at a fixed eps instead"
+            )
     if method == "exact":
         check_lcp(tree.name, lcp.N, lcp.V, budget)
     last_error = None
@@ -526,8 +561,9 @@ def solve_lcp(tree: Tree, *, bounds: list | None = None, eps=None, seed: int = 0
                 if cols is not None:
                     return _equilibrium(lcp, cols, path.pivots, 0, seed + attempt, "floating point", eps)
                 if method == "float-path":
-                    raise SolverError("the floating-point Lemke path ended on a basis that is not feasible in "
-                                      "exact arithmetic")
+                    raise SolverError(
+                        "the floating-point Lemke path ended on a basis that is not feasible in exact arithmetic"
+                    )
                 say("Lemke: the floating-point basis failed its exact check; pivoting exactly instead")
                 check_lcp(tree.name, lcp.N, lcp.V, budget)
             G, H = _exact_tableau(lcp, column)
@@ -539,13 +575,15 @@ def solve_lcp(tree: Tree, *, bounds: list | None = None, eps=None, seed: int = 0
             continue
         if res.raw is not None:
             return _poly_equilibrium(lcp, res, seed + attempt)
+        assert res.columns is not None  # an exact (non-EpsPoly) tableau reports its columns
         cols = [[v / c for v in col] for col, c in zip(res.columns, lcp.hscale)]
         return _equilibrium(lcp, cols, res.pivots, res.setup_pivots, seed + attempt, "exact", eps)
     if method == "auto" and last_error is not None and "starting basis" not in str(last_error):
-        raise SolverError(f"the sequence-form LCP of {tree.name!r}: the floating-point path failed for "
-                          f"{attempts} priors ({last_error})")
-    raise SolverError(f"the sequence-form LCP of {tree.name!r}: no feasible start in {attempts} priors "
-                      f"({last_error})")
+        raise SolverError(
+            f"the sequence-form LCP of {tree.name!r}: the floating-point path failed for "
+            f"{attempts} priors ({last_error})"
+        )
+    raise SolverError(f"the sequence-form LCP of {tree.name!r}: no feasible start in {attempts} priors ({last_error})")
 
 
 def _apply(M: list, v: list) -> list:
@@ -557,7 +595,7 @@ def _equilibrium(lcp: _LCP, cols: list, pivots: int, setup: int, seed: int, path
     """The plans ``x = M (l + x')`` from the basic solution's columns (``cols[k]``: of ``eps^k``
     when symbolic, else the single solution)."""
     n0, n1 = lcp.n
-    parts = [[col[lcp.X:lcp.X + n0] for col in cols], [col[lcp.Y:lcp.Y + n1] for col in cols]]
+    parts = [[col[lcp.X : lcp.X + n0] for col in cols], [col[lcp.Y : lcp.Y + n1] for col in cols]]
     if lcp.symbolic:  # realization bounds only: x(eps) = l(eps) + sum_k x'_k eps^k, a polynomial
         series = []
         for p, n in ((0, n0), (1, n1)):
@@ -601,8 +639,9 @@ def _poly_equilibrium(lcp: _LCP, res, seed: int) -> LCPEquilibrium:
     dc = flint.fmpq_poly(d.p) * lcp.hscale[0]
     series, plans = [], []
     for p, off, n in ((0, lcp.X, n0), (1, lcp.Y, n1)):
-        xs = [flint.fmpq_poly(v.p) if isinstance(v, EpsPoly) else flint.fmpq_poly([int(v)])
-              for v in nums[off:off + n]]
+        xs = [
+            flint.fmpq_poly(v.p) if isinstance(v, EpsPoly) else flint.fmpq_poly([int(v)]) for v in nums[off : off + n]
+        ]
         low = lcp.low[p]
         scaled = [xv + lv * dc for xv, lv in zip(xs, low)] if low is not None else xs
         fam = _apply(lcp.M[p], scaled)

@@ -7,6 +7,7 @@ fill-in small: on Leduc's optimal basis (1,163 unknowns, 4,450 nonzeros) the eli
 has about 7,000 nonzeros and the solve takes ~0.1 s, ten times faster than FLINT's dense Dixon
 solve of the same system. Everything is exact; nothing is rounded.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -107,8 +108,7 @@ class SparseLU:
         self.free_rows = [i for i in range(n) if i not in pivoted]
         self._ops = ops
         # back substitution in reverse pivot order: (pivot row's off-pivot entries, pivot, row, col)
-        self._back = [([(c2, a) for c2, a in rows[r].items() if c2 != c], rows[r][c], r, c)
-                      for r, c in reversed(order)]
+        self._back = [([(c2, a) for c2, a in rows[r].items() if c2 != c], rows[r][c], r, c) for r, c in reversed(order)]
 
     def eliminate(self, rhs: list) -> list:
         """The right-hand side after the elimination's row operations (its entries on
@@ -180,7 +180,7 @@ class SparseLU:
         m[r] = flint.fmpq(1)
         return self._replay_transposed(m)
 
-    def transposed(self) -> "TransposedLU":
+    def transposed(self) -> TransposedLU:
         """A view that solves the transposed system with this factorization."""
         return TransposedLU(self)
 

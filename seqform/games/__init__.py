@@ -1,35 +1,53 @@
 """Built-in games, and parsing of game names such as ``leduc(ranks=5)``.
 
 ``seqform.games.kuhn()``, ``leduc(ranks, suits)``, ``liars_dice(dice, sides)``,
-``goofspiel(cards, ...)``, ``flipit(depth, observe, ...)`` (Bosansky (2019)'s network game); the refinement examples ``threat_zero_sum()``,
-``threat_general_sum()``, ``guess_the_ace()``, ``mertens_voting()``, ``selten_horse()``, ``selten_fig2()``, ``selten_fig3()`` (``textbook.py``);
+``goofspiel(cards, ...)``, ``flipit(depth, observe, ...)`` (Bosansky (2019)'s network game); the refinement
+examples ``threat_zero_sum()``, ``threat_general_sum()``, ``guess_the_ace()``, ``mertens_voting()``,
+``selten_horse()``, ``selten_fig2()``, ``selten_fig3()`` (``seqform.games.textbook``);
 ``load("leduc(ranks=5)")`` builds one from its name.
 
 References:
 
 - Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
 """
+
 from __future__ import annotations
 
 import ast
 import inspect
-from typing import Callable
+from collections.abc import Callable
 
 from seqform.errors import UnknownGameError
-from seqform.model.game import Game
 from seqform.games.flipit import flipit
 from seqform.games.goofspiel import goofspiel
 from seqform.games.kuhn import kuhn
 from seqform.games.leduc import leduc
 from seqform.games.liars_dice import liars_dice
-from seqform.games.textbook import (guess_the_ace, mertens_voting, selten_fig2, selten_fig3, selten_horse,
-                                    threat_general_sum, threat_zero_sum)
+from seqform.games.textbook import (
+    guess_the_ace,
+    mertens_voting,
+    selten_fig2,
+    selten_fig3,
+    selten_horse,
+    threat_general_sum,
+    threat_zero_sum,
+)
+from seqform.model.game import Game
 
 REGISTRY: dict[str, Callable[..., Game]] = {
-    "kuhn": kuhn, "leduc": leduc, "liars_dice": liars_dice, "goofspiel": goofspiel, "flipit": flipit,
-    "threat_zero_sum": threat_zero_sum, "threat_general_sum": threat_general_sum,
-    "guess_the_ace": guess_the_ace, "mertens_voting": mertens_voting, "selten_horse": selten_horse,
-    "selten_fig2": selten_fig2, "selten_fig3": selten_fig3}
+    "kuhn": kuhn,
+    "leduc": leduc,
+    "liars_dice": liars_dice,
+    "goofspiel": goofspiel,
+    "flipit": flipit,
+    "threat_zero_sum": threat_zero_sum,
+    "threat_general_sum": threat_general_sum,
+    "guess_the_ace": guess_the_ace,
+    "mertens_voting": mertens_voting,
+    "selten_horse": selten_horse,
+    "selten_fig2": selten_fig2,
+    "selten_fig3": selten_fig3,
+}
 
 
 def register(name: str, factory: Callable[..., Game]) -> None:
@@ -42,6 +60,7 @@ def available() -> dict:
     """Every loadable game: the built-in ones, those ``register`` added, and those the installed
     extensions add (``seqform.registry``), by name."""
     from seqform.registry import registry
+
     return {**registry().games, **REGISTRY}
 
 
@@ -49,8 +68,9 @@ def _literal(node: ast.AST, spec: str):
     try:
         return ast.literal_eval(node)
     except ValueError:
-        raise UnknownGameError(f"game {spec!r}: parameter value {ast.unparse(node)!r} is not a literal "
-                               f"(use numbers, strings, True/False)") from None
+        raise UnknownGameError(
+            f"game {spec!r}: parameter value {ast.unparse(node)!r} is not a literal (use numbers, strings, True/False)"
+        ) from None
 
 
 def load(spec: str) -> Game:
@@ -84,10 +104,11 @@ def load(spec: str) -> Game:
         raise UnknownGameError(f"cannot read game {spec!r}: expected NAME or NAME(param=value, ...)") from None
     if isinstance(tree, ast.Name):
         name, args, kwargs = tree.id, [], {}
-    elif isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name):
+    elif isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and all(k.arg for k in tree.keywords):
+        # (``**mapping`` has no keyword name: not a literal spec, the else branch's error)
         name = tree.func.id
         args = [_literal(a, spec) for a in tree.args]
-        kwargs = {k.arg: _literal(k.value, spec) for k in tree.keywords}
+        kwargs = {k.arg: _literal(k.value, spec) for k in tree.keywords if k.arg is not None}
     else:
         raise UnknownGameError(f"cannot read game {spec!r}: expected NAME or NAME(param=value, ...)")
     factory = REGISTRY.get(name)
@@ -107,10 +128,28 @@ def load(spec: str) -> Game:
         if default is not inspect.Parameter.empty and default is not None and type(value) is not type(default):
             if not (isinstance(default, int) and isinstance(value, int) and not isinstance(value, bool)):
                 kind = {"int": "an integer", "bool": "True or False", "str": "a string", "float": "a number"}
-                raise UnknownGameError(f"game {spec!r}: parameter {pname}={value!r} should be "
-                                       f"{kind.get(type(default).__name__, type(default).__name__)}")
+                raise UnknownGameError(
+                    f"game {spec!r}: parameter {pname}={value!r} should be "
+                    f"{kind.get(type(default).__name__, type(default).__name__)}"
+                )
     return factory(*args, **kwargs)
 
 
-__all__ = ["kuhn", "leduc", "liars_dice", "goofspiel", "flipit", "threat_zero_sum", "threat_general_sum", "guess_the_ace",
-           "mertens_voting", "selten_horse", "selten_fig2", "selten_fig3", "load", "register", "available", "REGISTRY"]
+__all__ = [
+    "kuhn",
+    "leduc",
+    "liars_dice",
+    "goofspiel",
+    "flipit",
+    "threat_zero_sum",
+    "threat_general_sum",
+    "guess_the_ace",
+    "mertens_voting",
+    "selten_horse",
+    "selten_fig2",
+    "selten_fig3",
+    "load",
+    "register",
+    "available",
+    "REGISTRY",
+]

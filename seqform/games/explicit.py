@@ -10,6 +10,7 @@ Node tuples::
 The number of players is the length of the leaves' utility tuples. ``repr(g)`` is a constructor
 call and ``g.pretty()`` draws the tree.
 """
+
 from __future__ import annotations
 
 from seqform.model.game import CHANCE, TERMINAL, Game

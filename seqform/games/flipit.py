@@ -32,9 +32,10 @@ References:
 
 - Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from seqform.errors import UnknownGameError
 from seqform.model.game import TERMINAL, Game
@@ -60,8 +61,9 @@ class FlipIt(Game):
         if hosts < 1:
             raise UnknownGameError(f"flipit needs at least one host; got {hosts}")
         if len(rewards) != hosts or len(costs) != hosts:
-            raise UnknownGameError(f"flipit: {hosts} hosts need {hosts} rewards and costs; got "
-                                   f"{len(rewards)} and {len(costs)}")
+            raise UnknownGameError(
+                f"flipit: {hosts} hosts need {hosts} rewards and costs; got {len(rewards)} and {len(costs)}"
+            )
         for a, b in edges:
             if not (0 <= a < hosts and 0 <= b < hosts) or a == b:
                 raise UnknownGameError(f"flipit: edge {a}->{b} is not between two different hosts 0..{hosts - 1}")
@@ -77,9 +79,13 @@ class FlipIt(Game):
         self.entry = frozenset(h for h in range(hosts) if not self.pred[h])
         if not self.entry:
             raise UnknownGameError("flipit: the graph has no entry host (every host has an incoming edge)")
-        self.name = f"flipit(depth={depth})" if (self.edges, self.rewards, self.costs, observe) == (
-            DEFAULT_EDGES, DEFAULT_REWARDS, DEFAULT_COSTS, "none") and hosts == 5 else \
-            f"flipit(hosts={hosts},depth={depth},observe={observe!r})"
+        self.name = (
+            f"flipit(depth={depth})"
+            if (self.edges, self.rewards, self.costs, observe)
+            == (DEFAULT_EDGES, DEFAULT_REWARDS, DEFAULT_COSTS, "none")
+            and hosts == 5
+            else f"flipit(hosts={hosts},depth={depth},observe={observe!r})"
+        )
         self._labels = tuple(f"host {h}" for h in range(hosts)) + (PASS,)
         self._bound_memo: dict = {}
         self._options_memo: dict = {}
@@ -146,8 +152,15 @@ class FlipIt(Game):
         the attacker's so far."""
         rnd, _, control, tried, hist, diff, (own0, own1) = h
         new, gain = self._round(control, d, m)
-        return (rnd + 1, None, new, tried | {m} if m >= 0 else tried, hist + ((d, m),), diff + gain,
-                (own0 + (d,), own1 + (m,)))
+        return (
+            rnd + 1,
+            None,
+            new,
+            tried | {m} if m >= 0 else tried,
+            hist + ((d, m),),
+            diff + gain,
+            (own0 + (d,), own1 + (m,)),
+        )
 
     def utility(self, h):
         return (h[5], -h[5])
@@ -167,12 +180,13 @@ class FlipIt(Game):
         got = self._bound_memo.get(memo_key)
         if got is None:
             best = None
-            for d in (range(-1, self.hosts) if dmove is None else (dmove,)):
+            for d in range(-1, self.hosts) if dmove is None else (dmove,):
                 for m in self.attacker_options(tried):
                     new, gain = self._round(control, d, m)
                     v = sign * gain + self._best_rest(new, tried | {m} if m >= 0 else tried, left - 1, None, sign)
                     if best is None or v > best:
                         best = v
+            assert best is not None  # every round offers both players a move
             got = self._bound_memo[memo_key] = best
         return got
 
@@ -181,7 +195,7 @@ class FlipIt(Game):
         nothing else)."""
         nd = self.hosts + 1
 
-        @lru_cache(maxsize=None)
+        @cache
         def nodes(rounds_left: int, tried: frozenset) -> int:
             if rounds_left == 0:
                 return 1
@@ -196,8 +210,14 @@ class FlipIt(Game):
         return f"round {rnd}, defender's move {dmove}, control {control}, history {hist}"
 
 
-def flipit(depth: int = 3, observe: str = "none", hosts: int = 5, edges=DEFAULT_EDGES, rewards=DEFAULT_REWARDS,
-           costs=DEFAULT_COSTS) -> FlipIt:
+def flipit(
+    depth: int = 3,
+    observe: str = "none",
+    hosts: int = 5,
+    edges=DEFAULT_EDGES,
+    rewards=DEFAULT_REWARDS,
+    costs=DEFAULT_COSTS,
+) -> FlipIt:
     """Flip-It on a network of ``hosts`` (module docstring); the default graph has the tree sizes
     Bosansky's lecture "Solving Extensive-Form Games" reports at depths 3, 4 and 5."""
     if hosts != 5 and (edges, rewards, costs) == (DEFAULT_EDGES, DEFAULT_REWARDS, DEFAULT_COSTS):

@@ -23,8 +23,8 @@ these and need not be part of the key.
 
 ``imp_info=False`` is *not* OpenSpiel's partition. OpenSpiel's perfect-information goofspiel,
 made turn-based, keys information by the point cards, the win sequence and both remaining
-hands, not by the order the cards were played, which violates perfect recall for ``K >= 4``. Here instead both players see every
-finished round's bids (only the opponent's bid of the current round is hidden); for ``K <= 3``
+hands, not by the order the cards were played, which violates perfect recall for ``K >= 4``. Here instead both players
+see every finished round's bids (only the opponent's bid of the current round is hidden); for ``K <= 3``
 this coincides with OpenSpiel's partition.
 
 Sizes with ``imp_info=True`` (histories / terminals / information sets per player / sequences per
@@ -44,6 +44,7 @@ cards, points_order     histories  terminals  infosets  sequences
 
 Ascending order has the same sizes as descending.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -70,21 +71,26 @@ class Goofspiel(Game):
 
     num_players = 2
 
-    def __init__(self, cards: int = 4, points_order: str = "descending", returns: str = "win_loss",
-                 imp_info: bool = True):
+    def __init__(
+        self, cards: int = 4, points_order: str = "descending", returns: str = "win_loss", imp_info: bool = True
+    ):
         if not isinstance(cards, int) or isinstance(cards, bool) or cards < 1:
             raise UnknownGameError(f"goofspiel needs cards >= 1; got cards={cards!r}")
         if points_order not in POINTS_ORDERS:
-            raise UnknownGameError(f"goofspiel points_order must be one of {', '.join(POINTS_ORDERS)}; "
-                                   f"got {points_order!r}")
+            raise UnknownGameError(
+                f"goofspiel points_order must be one of {', '.join(POINTS_ORDERS)}; got {points_order!r}"
+            )
         if returns not in RETURNS:
-            raise UnknownGameError(f"goofspiel returns must be one of {', '.join(RETURNS)} (zero-sum); "
-                                   f"got {returns!r}")
+            raise UnknownGameError(f"goofspiel returns must be one of {', '.join(RETURNS)} (zero-sum); got {returns!r}")
         self.cards, self.points_order, self.returns, self.imp_info = cards, points_order, returns, bool(imp_info)
         K = cards
-        extra = "".join([f",points_order={points_order!r}" if points_order != "descending" else "",
-                         f",returns={returns!r}" if returns != "win_loss" else "",
-                         ",imp_info=False" if not self.imp_info else ""])
+        extra = "".join(
+            [
+                f",points_order={points_order!r}" if points_order != "descending" else "",
+                f",returns={returns!r}" if returns != "win_loss" else "",
+                ",imp_info=False" if not self.imp_info else "",
+            ]
+        )
         self.name = f"goofspiel(cards={K}{extra})"  # loadable by seqform.games.load
         self._random = points_order == "random"
         # the fixed point-card order (unused with random order)
@@ -96,6 +102,7 @@ class Goofspiel(Game):
         self._deal_labels = [tuple(f"Deal {v}" for v in cs) for cs in self._left]
         self._probs = [(Fraction(1, len(cs)),) * len(cs) if cs else () for cs in self._left]
         top = K * (K + 1) // 2
+        self._utility: dict[int, tuple[int, int] | tuple[Fraction, Fraction]]
         if returns == "win_loss":
             self._utility = {d: ((d > 0) - (d < 0), (d < 0) - (d > 0)) for d in range(-top, top + 1)}
         else:
@@ -188,8 +195,9 @@ class Goofspiel(Game):
         return f"points={h[0]} bids0={h[1]} bids1={h[2]} wins={h[3]}"
 
 
-def goofspiel(cards: int = 4, points_order: str = "descending", returns: str = "win_loss",
-              imp_info: bool = True) -> Goofspiel:
+def goofspiel(
+    cards: int = 4, points_order: str = "descending", returns: str = "win_loss", imp_info: bool = True
+) -> Goofspiel:
     """Two-player goofspiel with ``cards`` cards, turn-based, as OpenSpiel's
     ``goofspiel(num_cards=cards, points_order=..., returns_type=returns, imp_info=...)`` under
     ``convert_to_turn_based`` (``imp_info=False`` differs; see the module docstring)."""

@@ -3,6 +3,7 @@
 Dealt as OpenSpiel deals it (player 0's card, then player 1's), so its tree has the same 58
 histories, 30 leaves and 6 information sets per player. The game value for player 0 is -1/18.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction

@@ -9,9 +9,10 @@ private card that pairs the public card wins, else the higher rank, else the pot
 Cards are ``rank * suits + suit``; information sets distinguish suits (no suit isomorphism), as
 OpenSpiel does. ``rake`` (a whole percentage, default 0) makes the game general-sum: the house takes
 that share of the pot from every hand, the winner paying it (a fold included: no "no flop, no drop"
-rule), the two players half each when they split the pot. Sizes: ranks=3, suits=2: 9,457 histories, 5,520 leaves, 468 information sets and
-1,093 sequences per player; ranks=5: 55,361 / 32,760 / 1,380 / 3,221.
+rule), the two players half each when they split the pot. Sizes: ranks=3, suits=2: 9,457 histories, 5,520 leaves, 468
+information sets and 1,093 sequences per player; ranks=5: 55,361 / 32,760 / 1,380 / 3,221.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -44,15 +45,18 @@ class Leduc(Game):
         self.ranks, self.suits = ranks, suits
         self.rake = Fraction(rake, 100)
         self.deck = tuple(range(ranks * suits))
-        params = ([f"ranks={ranks},suits={suits}"] if (ranks, suits) != (3, 2) else []) + ([f"rake={rake}"] if rake else [])
+        params = ([f"ranks={ranks},suits={suits}"] if (ranks, suits) != (3, 2) else []) + (
+            [f"rake={rake}"] if rake else []
+        )
         self.name = f"leduc({','.join(params)})" if params else "leduc"
         self._deal = (("",), CHANCE, "deal", (), None, None)
         self._start = self._betting(("",))
         self._rests: dict = {}
         self._labels: dict = {}
         # hand strength against each public card: a pair beats every unpaired card, then rank
-        self._strength = tuple(tuple(c // suits + (ranks if c // suits == pub // suits else 0) for c in self.deck)
-                               for pub in self.deck)
+        self._strength = tuple(
+            tuple(c // suits + (ranks if c // suits == pub // suits else 0) for c in self.deck) for pub in self.deck
+        )
         self._probs = {n: (Fraction(1, n),) * n for n in range(1, len(self.deck) + 1)}
 
     def _betting(self, hist: tuple):

@@ -30,6 +30,7 @@ dice,sides histories  terminals infosets sequences
 1, 6       294,883    147,420   12,288   24,571
 =========  =========  ========  =======  =========
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -59,10 +60,10 @@ class LiarsDice(Game):
         self.name = f"liars_dice(dice={dice},sides={sides})"
         labels = tuple(f"{b // sides + 1}-{b % sides + 1}" for b in range(nb))
         # actions after last bid rank `last` (index last + 1): the higher bids, then Liar (once a bid exists)
-        self._acts = (labels,) + tuple(labels[b + 1:] + (LIAR,) for b in range(nb))
+        self._acts = (labels,) + tuple(labels[b + 1 :] + (LIAR,) for b in range(nb))
         self._rolls = tuple(f"Roll {f}" for f in range(1, sides + 1))
         self._probs = (Fraction(1, sides),) * sides
-        self._views: dict = {}   # full deal -> (player 0's sorted dice, player 1's sorted dice)
+        self._views: dict = {}  # full deal -> (player 0's sorted dice, player 1's sorted dice)
         self._counts: dict = {}  # full deal -> matches per face index 0..S-1 (wild face S included)
         self._payoffs = {1: (1, -1), -1: (-1, 1)}  # shared by the leaves: fewer objects to keep
 

@@ -1,4 +1,4 @@
-"""Small textbook games about equilibrium refinements, as explicit trees (``explicit.TreeGame``).
+"""Small textbook games about equilibrium refinements, as explicit trees (``seqform.games.explicit.TreeGame``).
 
 * ``threat_zero_sum()``: Kroer, Farina & Sandholm 2017, Figure 1 (right), as its section 2 describes it. Player 0
   plays ``x`` (ending the game at 0) or ``y``; after ``y`` player 1 plays ``x`` (winning 5) or
@@ -45,6 +45,7 @@ References:
 - Selten (1975), "Reexamination of the perfectness concept for equilibrium points in extensive
   games", International Journal of Game Theory 4(1): 25-55.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -71,20 +72,31 @@ def threat_general_sum() -> TreeGame:
 
 def guess_the_ace(stake: int = 1000) -> TreeGame:
     """Miltersen & Sorensen's guess-the-ace game (see the module docstring)."""
+
     def after(card):
         win = card == "ace"
-        guess = ("decision", 1, "P1 guesses", ("ace", "other"),
-                 (_leaf(-stake, stake) if win else _leaf(stake, -stake),
-                  _leaf(stake, -stake) if win else _leaf(-stake, stake)))
+        guess = (
+            "decision",
+            1,
+            "P1 guesses",
+            ("ace", "other"),
+            (
+                _leaf(-stake, stake) if win else _leaf(stake, -stake),
+                _leaf(stake, -stake) if win else _leaf(-stake, stake),
+            ),
+        )
         return ("decision", 0, "P0", ("stop", "bet"), (_leaf(0, 0), guess))
 
-    return TreeGame(("chance", ("ace", "other"), (Fraction(1, 52), Fraction(51, 52)),
-                     (after("ace"), after("other"))), name="guess_the_ace")
+    return TreeGame(
+        ("chance", ("ace", "other"), (Fraction(1, 52), Fraction(51, 52)), (after("ace"), after("other"))),
+        name="guess_the_ace",
+    )
 
 
 def mertens_voting() -> TreeGame:
     """Mertens' (1995) voting game (see the module docstring). Player i's vote: "me" or "you"; the
     elected player, who knows only that they voted for themselves, plays "right" or "wrong"."""
+
     def task(i):
         return ("decision", i, f"P{i} elected", ("right", "wrong"), (_leaf(1, 1), _leaf(0, 0)))
 
@@ -102,9 +114,16 @@ def selten_horse() -> TreeGame:
     """Selten's horse (1975, Figure 1): player 0 plays C or D; after C player 1 plays c (ending at
     (1, 1, 1)) or d; player 2, not knowing whether D or (C, d) happened, plays L or R: after D,
     (3, 2, 2) or (0, 0, 0); after (C, d), (4, 4, 0) or (0, 0, 1)."""
+
     def p2(after_d):
-        return ("decision", 2, "P2", ("L", "R"),
-                (_leaf(3, 2, 2), _leaf(0, 0, 0)) if after_d else (_leaf(4, 4, 0), _leaf(0, 0, 1)))
+        return (
+            "decision",
+            2,
+            "P2",
+            ("L", "R"),
+            (_leaf(3, 2, 2), _leaf(0, 0, 0)) if after_d else (_leaf(4, 4, 0), _leaf(0, 0, 1)),
+        )
+
     p1 = ("decision", 1, "P1", ("c", "d"), (_leaf(1, 1, 1), p2(False)))
     return TreeGame(("decision", 0, "P0", ("C", "D"), (p1, p2(True))), name="selten_horse")
 

@@ -1,3 +1,4 @@
-"""Reading and writing: Gambit ``.efg`` files (``efgread``, ``efgwrite``), strategy profiles as
-JSON (``strategyjson``), OpenSpiel games (``openspiel``), and game specifications such as
-``leduc(ranks=5)``, a file, or ``openspiel:NAME`` (``gamespec``)."""
+"""Reading and writing: Gambit ``.efg`` files (``seqform.io.efgread``, ``seqform.io.efgwrite``),
+strategy profiles as JSON and pygambit profiles (``seqform.io.strategyjson``), OpenSpiel games and
+policies (``seqform.io.openspiel``), and game specifications such as ``leduc(ranks=5)``, a file,
+or ``openspiel:NAME`` (``seqform.io.gamespec``)."""

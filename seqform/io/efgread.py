@@ -105,19 +105,21 @@ reported by ``compile_tree`` (``ImperfectRecallError``), naming the information 
 line) and two paths of action labels. The reader is iterative (no recursion), linear in the
 file's size, and keeps the tree in flat arrays (one entry per node, no per-node objects).
 """
+
 from __future__ import annotations
 
 import os
 import re
 import sys
 from array import array
+from collections.abc import Sequence
 from fractions import Fraction
 from operator import itemgetter
-from typing import IO, Sequence
+from typing import IO, NoReturn
 
 import numpy as np
 
-from seqform.errors import ChanceProbabilityError, GameError
+from seqform.errors import ChanceProbabilityError, EfgParseError, GameError
 from seqform.model.game import CHANCE, TERMINAL, Game
 
 __all__ = ["EfgGame", "EfgParseError", "InfosetKey", "parse_efg", "read_efg", "normalize_labels"]
@@ -131,26 +133,7 @@ MAX_EXPONENT = 10_000
 _FLOAT_MAX = int(sys.float_info.max)  # exact integer value of the largest float
 #: chance probabilities whose sum is this close to 1 (but not 1) look rounded: OpenSpiel's reader
 #: accepts a sum within 1e-6 of 1 (its FloatingPointDefaultTolerance)
-_ROUNDED_SUM = Fraction(1, 10 ** 6)
-
-
-class EfgParseError(GameError):
-    """A Gambit ``.efg`` text that cannot be read: ``FILE:LINE:COL: expected X, found Y``.
-
-    Attributes: ``filename``, ``line`` and ``column`` (from 1; columns count characters),
-    ``expected`` and ``found`` (the two halves of the message).
-    """
-
-    def __init__(self, filename: str, line: int, column: int, expected: str, found: str):
-        self.filename = filename
-        self.line = line
-        self.column = column
-        self.expected = expected
-        self.found = found
-        super().__init__(f"{_printable(filename)}:{line}:{column}: expected {expected}, found {found}")
-
-    def __reduce__(self):
-        return (type(self), (self.filename, self.line, self.column, self.expected, self.found))
+_ROUNDED_SUM = Fraction(1, 10**6)
 
 
 class InfosetKey(tuple):
@@ -163,8 +146,14 @@ class InfosetKey(tuple):
     error messages.
     """
 
-    def __new__(cls, player: int, number: int, label: str = "", player_name: str = "", where: str = "",
-                raw: bool = False):
+    label: str
+    player_name: str
+    where: str
+    raw: bool
+
+    def __new__(
+        cls, player: int, number: int, label: str = "", player_name: str = "", where: str = "", raw: bool = False
+    ):
         self = tuple.__new__(cls, (player, number))
         self.label = label
         self.player_name = player_name
@@ -186,8 +175,10 @@ class InfosetKey(tuple):
     def __repr__(self) -> str:
         # the parts from the file are escaped: this text ends up in one-line error messages
         where = f", defined at {_printable(self.where)}" if self.where else ""
-        return (f'{self[1]} "{_short(self.label, 0, self.raw)}" (player {self[0] + 1} '
-                f'"{_short(self.player_name, 0, self.raw)}" in the file{where})')
+        return (
+            f'{self[1]} "{_short(self.label, 0, self.raw)}" (player {self[0] + 1} '
+            f'"{_short(self.player_name, 0, self.raw)}" in the file{where})'
+        )
 
     def __reduce__(self):
         return (InfosetKey, (self[0], self[1], self.label, self.player_name, self.where, self.raw))
@@ -228,6 +219,7 @@ def normalize_labels(labels: Sequence[str]) -> tuple:
 # the game
 # ----------------------------------------------------------------------------------------------
 
+
 class EfgGame(Game):
     """A game read from a Gambit ``.efg`` file: the explicit tree behind the ``Game`` interface.
 
@@ -249,29 +241,29 @@ class EfgGame(Game):
         self.comment = ""
         self.number_type = "R"
         self.filename = "<string>"
-        self._raw = False           # the file was not UTF-8 and was read as Latin-1 (see _short)
+        self._raw = False  # the file was not UTF-8 and was read as Latin-1 (see _short)
         self.num_players = 0
         self.player_names: tuple = ()
         self.raw_player_names: tuple = ()
         self.outcomes: dict = {}
-        self._kind = array("i")     # player 0..N-1, CHANCE or TERMINAL
-        self._data = array("i")     # move id (c, p) or payoff id (t)
-        self._first = array("q")    # first slot of the children in _children; -1 at a leaf
+        self._kind = array("i")  # player 0..N-1, CHANCE or TERMINAL
+        self._data = array("i")  # move id (c, p) or payoff id (t)
+        self._first = array("q")  # first slot of the children in _children; -1 at a leaf
         self._parent = array("i")
         self._line = array("i")
         self._outcome = array("q")  # outcome number at the node, 0 for none
         self._children = array("q")
-        self._names: dict = {}      # node -> its name, where not empty
+        self._names: dict = {}  # node -> its name, where not empty
         # moves (information sets and chance sets): per move id
-        self._m_owner: list = []    # player 0..N-1 or CHANCE
+        self._m_owner: list = []  # player 0..N-1 or CHANCE
         self._m_number: list = []
         self._m_label: list = []
         self._m_actions: list = []  # normalised labels
-        self._m_raw: list = []      # labels as in the file
-        self._m_probs: list = []    # exact probabilities (chance) or None
-        self._m_key: list = []      # InfosetKey (decision) or None
+        self._m_raw: list = []  # labels as in the file
+        self._m_probs: list = []  # exact probabilities (chance) or None
+        self._m_key: list = []  # InfosetKey (decision) or None
         self._m_line: list = []
-        self._payoffs: list = []    # interned leaf payoff tuples
+        self._payoffs: list = []  # interned leaf payoff tuples
 
     # --- the Game interface -----------------------------------------------------------------
 
@@ -311,8 +303,11 @@ class EfgGame(Game):
         if total != 1 or any(p < 0 for p in probs):
             raw = self._raw
             shown = ", ".join(f'"{_short(lab, 40, raw)}" {_fmt(p)}' for lab, p in zip(self._m_actions[m], probs))
-            what = (f"a negative probability ({_fmt(min(probs))})" if any(p < 0 for p in probs)
-                    else f"probabilities that sum to {_fmt(total)}, not exactly 1")
+            what = (
+                f"a negative probability ({_fmt(min(probs))})"
+                if any(p < 0 for p in probs)
+                else f"probabilities that sum to {_fmt(total)}, not exactly 1"
+            )
             if total != 1 and abs(total - 1) <= _ROUNDED_SUM:
                 # what a writer that prints probabilities as rounded decimals produces (OpenSpiel's
                 # EFGWriter prints 10 significant digits, and its reader allows such a sum)
@@ -321,7 +316,8 @@ class EfgGame(Game):
             raise ChanceProbabilityError(
                 f"chance node at {self._where(h)} (path {path}, chance information set "
                 f"{self._m_number[m]}, defined at {self._where_line(self._m_line[m])}) of {self.name!r} has "
-                f"{what}: {{ {shown} }}")
+                f"{what}: {{ {shown} }}"
+            )
         return probs
 
     def utility(self, h: int) -> tuple:
@@ -364,7 +360,7 @@ class EfgGame(Game):
         first = self._first[h]
         if first < 0:
             return ()
-        return tuple(self._children[first:first + len(self._m_actions[self._data[h]])])
+        return tuple(self._children[first : first + len(self._m_actions[self._data[h]])])
 
     def raw_actions(self, h: int) -> tuple:
         """Action labels at ``h`` as written in the file (before normalisation)."""
@@ -402,8 +398,13 @@ class EfgGame(Game):
             if owner >= 0:
                 per[owner] += 1
         kinds = self._kind
-        return {"nodes": len(kinds), "terminals": kinds.count(TERMINAL), "chance_nodes": kinds.count(CHANCE),
-                "infosets": per, "chance_infosets": self._m_owner.count(CHANCE)}
+        return {
+            "nodes": len(kinds),
+            "terminals": kinds.count(TERMINAL),
+            "chance_nodes": kinds.count(CHANCE),
+            "infosets": per,
+            "chance_infosets": self._m_owner.count(CHANCE),
+        }
 
 
 def _fmt(x, limit: int = 40) -> str:
@@ -420,7 +421,7 @@ def _fmt(x, limit: int = 40) -> str:
     sign = "-" if n < 0 else ""
     n = abs(n)
     e10 = int((n.bit_length() - d.bit_length()) * 0.30102999566398120)  # about log10(|x|)
-    scaled = Fraction(n, d) / 10 ** e10 if e10 >= 0 else Fraction(n, d) * 10 ** -e10
+    scaled = Fraction(n, d) / 10**e10 if e10 >= 0 else Fraction(n, d) * 10**-e10
     while scaled < 1:
         scaled, e10 = scaled * 10, e10 - 1
     while scaled >= 10:
@@ -435,7 +436,9 @@ def _fmt(x, limit: int = 40) -> str:
 _EOF, _STR, _WORD = "end of file", "string", "word"  # other token kinds: "{", "}", ","
 # white space, then one token: punctuation, a string (closed by the first '"' not after a
 # backslash), a word, an unclosed '"', or the end of the text
-_TOKEN_RE = re.compile(r'([ \t\n\r\f\v]*)(?:([{},])|(")((?:[^"]|(?<=\\)")*)(?<!\\)"|([^ \t\n\r\f\v{},"]+)|("[\s\S]*)|\Z)')
+_TOKEN_RE = re.compile(
+    r'([ \t\n\r\f\v]*)(?:([{},])|(")((?:[^"]|(?<=\\)")*)(?<!\\)"|([^ \t\n\r\f\v{},"]+)|("[\s\S]*)|\Z)'
+)
 _INT_RE = re.compile(r"-?[0-9]+\Z")
 _RAT_RE = re.compile(r"(-?)([0-9]+)/([0-9]+)\Z")
 _DEC_RE = re.compile(r"(-?)(?:([0-9]+)(?:\.([0-9]*))?|\.([0-9]+))(?:[eE]([+-]?[0-9]+))?\Z")
@@ -449,7 +452,7 @@ def _short(s: str, limit: int = 40, raw: bool = False) -> str:
     one byte of it), every non-ASCII byte as ``\\xNN``, as ``repr`` shows bytes. Cut to ``limit``
     characters (``0``: not cut)."""
     s = repr(s.encode("latin-1", "replace"))[2:-1] if raw else repr(s)[1:-1]
-    return s if not limit or len(s) <= limit else s[:limit - 3] + "..."
+    return s if not limit or len(s) <= limit else s[: limit - 3] + "..."
 
 
 def _printable(s: str) -> str:
@@ -467,18 +470,16 @@ class _Parser:
     """
 
     def __init__(self, text: str, filename: str, raw: bool = False):
-        self.raw = raw        # the text is a non-UTF-8 file read as Latin-1 (see _short)
+        self.raw = raw  # the text is a non-UTF-8 file read as Latin-1 (see _short)
         self.text = text
         self.filename = filename
         toks = _TOKEN_RE.findall(text)
         # kinds and values, one list each; the token after the last is the end of the file
-        self.kinds = [p or (_STR if q else (_WORD if w else ('"' if bad else _EOF)))
-                      for _, p, q, _, w, bad in toks]
-        self.vals = [p or w or (body.replace('\\"', '"') if "\\" in body else body)
-                     for _, p, _, body, w, _ in toks]
+        self.kinds = [p or (_STR if q else (_WORD if w else ('"' if bad else _EOF))) for _, p, q, _, w, bad in toks]
+        self.vals = [p or w or (body.replace('\\"', '"') if "\\" in body else body) for _, p, _, body, w, _ in toks]
         self._toks = toks
-        self._offsets = None  # token start offsets, computed on first need
-        self._breaks = None   # line-break offsets, computed on first need
+        self._offsets: np.ndarray | None = None  # token start offsets, computed on first need
+        self._breaks: np.ndarray | None = None  # line-break offsets, computed on first need
         self.i = -1
         self.kind = _EOF
         self.val = ""
@@ -544,7 +545,7 @@ class _Parser:
             return f'string "{self._q(self.val)}"'
         return f"'{self._q(self.val)}'"
 
-    def fail(self, expected: str, found: str | None = None, at: int | None = None):
+    def fail(self, expected: str, found: str | None = None, at: int | None = None) -> NoReturn:
         """Raise EfgParseError at the current token (or at token index ``at``)."""
         i = self.i if at is None else at
         offs = self.offsets()
@@ -581,7 +582,7 @@ class _Parser:
                 self.fail(f"{what} with at most {MAX_DIGITS} digits in numerator and denominator")
             if den == "0":
                 self.fail(f"{what} (a rational with a non-zero denominator)")
-            x = Fraction(int(num), int(den))
+            x: int | Fraction = Fraction(int(num), int(den))
             if sign:
                 x = -x
         else:
@@ -605,8 +606,8 @@ class _Parser:
             mant = int(digits)
             if sign:
                 mant = -mant
-            x = mant * 10 ** e if e >= 0 else Fraction(mant, 10 ** -e)
-        if abs(x) > _FLOAT_MAX:
+            x = mant * 10**e if e >= 0 else Fraction(mant, 10**-e)
+        if not -_FLOAT_MAX <= x <= _FLOAT_MAX:
             self.fail(f"{what} within the float range (at most about 1.8e308 in size)")
         if type(x) is Fraction and x.denominator.bit_length() > _MAX_BITS:
             self.fail(f"{what} whose exact value has at most {MAX_DIGITS} digits in its denominator")
@@ -656,9 +657,9 @@ class _Parser:
         N = g.num_players
         kind_a, data_a, first_a, parent_a = g._kind, g._data, g._first, g._parent
         outcome_a, children = g._outcome, g._children
-        node_tok: list = []   # each node's token index, for its line
-        moves: dict = {}      # (owner, number) -> move id
-        outcomes: dict = {}   # number -> (label, payoffs, line)
+        node_tok: list = []  # each node's token index, for its line
+        moves: dict = {}  # (owner, number) -> move id
+        outcomes: dict = {}  # number -> (label, payoffs, line)
         payoff_ids: dict = {}
         zero = (0,) * N
         # stack entries: [node, next child slot, end slot, payoff sum above and at the node]
@@ -693,9 +694,12 @@ class _Parser:
                 if pay is not None:
                     acc = tuple(a + b for a, b in zip(acc, pay))
                     if any(abs(x) > _FLOAT_MAX for x in acc):
-                        self.fail("payoffs whose sums along the path stay within the float range "
-                                  "(at most about 1.8e308 in size)", found="a larger sum at this leaf",
-                                  at=node_at)
+                        self.fail(
+                            "payoffs whose sums along the path stay within the float range "
+                            "(at most about 1.8e308 in size)",
+                            found="a larger sum at this leaf",
+                            at=node_at,
+                        )
                 pid = payoff_ids.get(acc)
                 if pid is None:
                     pid = payoff_ids[acc] = len(g._payoffs)
@@ -710,8 +714,12 @@ class _Parser:
                 number = self.integer("the chance information set's number (an integer)")
             else:
                 self.advance()
-                if (self.kind != _WORD or not _INT_RE.match(self.val) or len(self.val) > 18
-                        or not 1 <= int(self.val) <= N):
+                if (
+                    self.kind != _WORD
+                    or not _INT_RE.match(self.val)
+                    or len(self.val) > 18
+                    or not 1 <= int(self.val) <= N
+                ):
                     self.fail(f"a player number 1..{N}")
                 owner = int(self.val) - 1
                 self.advance()
@@ -722,8 +730,7 @@ class _Parser:
                 mid = self.move(g, moves, owner, number, mid, node_at)
             elif mid is None:
                 who = "chance" if owner == CHANCE else f"player {owner + 1}"
-                self.fail(f"the name and actions of {who}'s information set {number} "
-                          f"(its first node must define it)")
+                self.fail(f"the name and actions of {who}'s information set {number} (its first node must define it)")
             kind_a.append(owner)
             data_a.append(mid)
             num, pay = self.outcome(outcomes, N)
@@ -736,18 +743,25 @@ class _Parser:
             children.extend([-1] * k)
             stack.append([nid, slot, slot + k, acc])
         if self.kind != _EOF:
-            self.fail(f"the end of the file (the tree is complete after the node at line "
-                      f"{self.line_of_token(node_tok[-1])})")
+            self.fail(
+                f"the end of the file (the tree is complete after the node at line {self.line_of_token(node_tok[-1])})"
+            )
         g.outcomes = {num: (lab, pay) for num, (lab, pay, _) in outcomes.items()}
         lines = self.lines_of(self.offsets()[np.asarray(node_tok, dtype=np.int64)])
         g._line = array("i", lines.astype(np.int32).tobytes())
         g._m_line = self.lines_of(self.offsets()[np.asarray(g._m_line, dtype=np.int64)]).tolist()
         for mid, owner in enumerate(g._m_owner):
             if owner != CHANCE:
-                g._m_key[mid] = InfosetKey(owner, g._m_number[mid], g._m_label[mid], g.raw_player_names[owner],
-                                           f"{self.filename}:{g._m_line[mid]}", self.raw)
+                g._m_key[mid] = InfosetKey(
+                    owner,
+                    g._m_number[mid],
+                    g._m_label[mid],
+                    g.raw_player_names[owner],
+                    f"{self.filename}:{g._m_line[mid]}",
+                    self.raw,
+                )
 
-    def move(self, g: EfgGame, moves: dict, owner: int, number: int, mid: int | None, node_at: tuple) -> int:
+    def move(self, g: EfgGame, moves: dict, owner: int, number: int, mid: int | None, node_at: int) -> int:
         """An information set's definition (current token: its name, or the '{' of its actions
         when it has no name): a new set, or a repetition that must agree with the first definition."""
         label, label_at = self.val, self.here()
@@ -786,11 +800,13 @@ class _Parser:
         else:
             first = f"{who}'s information set {number} as defined at line {self.line_of_token(g._m_line[mid])}"
             if label != g._m_label[mid]:
-                self.fail(f'the name "{self._q(g._m_label[mid])}" of {first}', found=f'"{self._q(label)}"',
-                          at=label_at)
+                self.fail(f'the name "{self._q(g._m_label[mid])}" of {first}', found=f'"{self._q(label)}"', at=label_at)
             if tuple(labels) != g._m_raw[mid] or (owner == CHANCE and tuple(probs) != g._m_probs[mid]):
-                self.fail(f"the actions {self._show(g._m_raw[mid], g._m_probs[mid])} of {first}",
-                          found=self._show(labels, probs if owner == CHANCE else None), at=brace_at)
+                self.fail(
+                    f"the actions {self._show(g._m_raw[mid], g._m_probs[mid])} of {first}",
+                    found=self._show(labels, probs if owner == CHANCE else None),
+                    at=brace_at,
+                )
         self.advance()
         return mid
 
@@ -822,16 +838,16 @@ class _Parser:
             label = ""
         else:
             self.expect("{", f"'{{' opening the payoffs of outcome {num}")
-        pay = []
+        pay_list = []
         self.advance()
         for i in range(N):
-            pay.append(self.number(f"payoff {i + 1} of {N}"))
+            pay_list.append(self.number(f"payoff {i + 1} of {N}"))
             self.advance()
             if self.kind == ",":
                 self.advance()
         if self.kind != "}":
             self.fail(f"'}}' after the {N} payoff{'s' if N != 1 else ''} of outcome {num}")
-        pay = tuple(pay)
+        pay = tuple(pay_list)
         rec = outcomes.get(num)
         if rec is None:
             outcomes[num] = (label, pay, label_at)
@@ -840,13 +856,16 @@ class _Parser:
             if label != rec[0]:
                 self.fail(f'the name "{self._q(rec[0])}" of {where}', found=f'"{self._q(label)}"', at=label_at)
             if pay != rec[1]:
-                self.fail(f"the payoffs {{ {' '.join(_fmt(x) for x in rec[1])} }} of {where}",
-                          found=f"{{ {' '.join(_fmt(x) for x in pay)} }}", at=label_at)
+                self.fail(
+                    f"the payoffs {{ {' '.join(_fmt(x) for x in rec[1])} }} of {where}",
+                    found=f"{{ {' '.join(_fmt(x) for x in pay)} }}",
+                    at=label_at,
+                )
         self.advance()
         return num, pay
 
 
-def parse_efg(text: str, filename: str = "<string>") -> EfgGame:
+def parse_efg(text: str | bytes | bytearray, filename: str = "<string>") -> EfgGame:
     """Read the text of a Gambit ``.efg`` file (format version 2, ``R`` or ``D``).
 
     ``filename`` is used in messages (``FILE:LINE:COL: expected X, found Y``) and by
@@ -917,7 +936,8 @@ def read_efg(source: str | os.PathLike | IO) -> EfgGame:
             # a text-mode file object decodes before we see the bytes: say so in one line
             raise GameError(
                 f"{_printable(filename)}: cannot read the file as {e.encoding} text ({e.reason}: "
-                f"{e.object[e.start:e.end]!r}); open it in binary mode ('rb') or pass its path, and "
-                f"the reader takes any bytes") from None
+                f"{e.object[e.start : e.end]!r}); open it in binary mode ('rb') or pass its path, and "
+                f"the reader takes any bytes"
+            ) from None
         return parse_efg(data, filename)
     raise TypeError(f"read_efg expects a path or a readable file, got {type(source).__name__}")

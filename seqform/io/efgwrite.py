@@ -39,6 +39,7 @@ Conventions of this writer:
 Chance probabilities and outcome labels are the tree's own (``Tree.chance_probs``,
 ``Tree.chance_labels``), exactly as the game gave them, reachable or not.
 """
+
 from __future__ import annotations
 
 import io
@@ -131,8 +132,10 @@ def _lines(tree: Tree, title: str | None, comment: str | None):
     if comment is None:
         s = tree.sizes()
         # the name as the title line writes it, so a file read back and written again is the same file
-        comment = (f"written by seqform from {efg_label(tree.name)}: {s['histories']} nodes, {s['terminals']} terminals, "
-                   f"information sets {s['infosets']}; player p of seqform is Player p+1")
+        comment = (
+            f"written by seqform from {efg_label(tree.name)}: {s['histories']} nodes, {s['terminals']} terminals, "
+            f"information sets {s['infosets']}; player p of seqform is Player p+1"
+        )
     yield f"EFG 2 R {_q(title)} {{ {players} }}\n{_q(efg_label(comment))}\n\n"
 
     # per information set: number, quoted name and the action block, shared by all its nodes
@@ -180,8 +183,9 @@ def efg_string(tree_or_game, *, title: str | None = None, comment: str | None = 
     return "".join(_lines(_as_tree(tree_or_game), title, comment))
 
 
-def write_efg(tree_or_game, path_or_file: str | os.PathLike | IO[str], *, title: str | None = None,
-              comment: str | None = None) -> None:
+def write_efg(
+    tree_or_game, path_or_file: str | os.PathLike | IO[str], *, title: str | None = None, comment: str | None = None
+) -> None:
     """Write a ``Tree`` or ``Game`` as a Gambit ``.efg`` file (format version 2, exact rationals).
 
     Parameters

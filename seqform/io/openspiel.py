@@ -31,31 +31,29 @@ Conventions of the adapter (``OpenSpielGame``):
   (so ``0.3333333333333333`` is ``1/3``); the probabilities at each chance node must then sum to
   exactly 1, else ``ChanceProbabilityError`` names the node.
 """
+
 from __future__ import annotations
 
 import functools
 import math
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from seqform.errors import ChanceProbabilityError, GameError, SeqformError, StrategyError, UnsupportedGameError
-from seqform.silence import silenced_fds
+from seqform.errors import ChanceProbabilityError, GameError, OpenSpielNotInstalled, StrategyError, UnsupportedGameError
+from seqform.exact.rationals import nearest_rational
 from seqform.model.game import CHANCE, TERMINAL, Game
 from seqform.model.strategy import Profile, validate_behaviour
 from seqform.model.tree import Tree
-from seqform.exact.rationals import nearest_rational
+from seqform.silence import silenced_fds
 
 MAX_DENOMINATOR = 10**9
 TOLERANCE = 1e-12
 _INSTALL = 'OpenSpiel is not installed; install it with: pip install "seqform[openspiel]" (or pip install open_spiel)'
-
-
-class OpenSpielNotInstalled(SeqformError, ImportError):
-    """OpenSpiel (the optional ``openspiel`` extra) is needed but not installed."""
 
 
 def pyspiel_module():
@@ -84,8 +82,13 @@ def _rationalize(xf: float, max_denominator: int, tolerance: float) -> tuple:
     return q, abs(q - exact) <= tolerance
 
 
-def to_rational(x, what: str | Callable[[], str] = "number", *, max_denominator: int = MAX_DENOMINATOR,
-                tolerance: float = TOLERANCE) -> Fraction:
+def to_rational(
+    x,
+    what: str | Callable[..., str] = "number",
+    *,
+    max_denominator: int = MAX_DENOMINATOR,
+    tolerance: float = TOLERANCE,
+) -> Fraction:
     """The exact rational a float stands for: ``Fraction(x).limit_denominator(max_denominator)``,
     accepted only if within ``tolerance`` of ``x`` (``GameError`` naming ``what`` otherwise; ``what``
     may be a function returning the name, called only on error)."""
@@ -101,8 +104,10 @@ def to_rational(x, what: str | Callable[[], str] = "number", *, max_denominator:
         raise GameError(f"{_name(what)} is {xf!r}, not a finite number")
     q, ok = _rationalize(xf, max_denominator, tolerance)
     if not ok:
-        raise GameError(f"{_name(what)} is {xf!r}, which is not within {tolerance:g} of a rational with "
-                        f"denominator at most {max_denominator:,} (closest: {q})")
+        raise GameError(
+            f"{_name(what)} is {xf!r}, which is not within {tolerance:g} of a rational with "
+            f"denominator at most {max_denominator:,} (closest: {q})"
+        )
     return q
 
 
@@ -119,6 +124,7 @@ def load_openspiel(game):
         names = list(pyspiel.registered_names())
         if short not in names:
             import difflib
+
             near = difflib.get_close_matches(short, names, n=3)
             hint = f"; did you mean {' or '.join(near)}?" if near else " (pyspiel.registered_names() lists them)"
             raise GameError(f"unknown OpenSpiel game {short!r}{hint}")
@@ -136,11 +142,15 @@ def load_openspiel(game):
         game = pyspiel.convert_to_turn_based(game)
         gt = game.get_type()
     if gt.dynamics != D.SEQUENTIAL:
-        raise UnsupportedGameError(f"OpenSpiel game {str(game)!r} has dynamics {gt.dynamics}; seqform supports "
-                                   f"sequential and simultaneous games")
+        raise UnsupportedGameError(
+            f"OpenSpiel game {str(game)!r} has dynamics {gt.dynamics}; seqform supports "
+            f"sequential and simultaneous games"
+        )
     if gt.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
-        raise UnsupportedGameError(f"OpenSpiel game {str(game)!r} has sampled chance (no explicit chance "
-                                   f"probabilities); seqform needs explicit chance outcomes")
+        raise UnsupportedGameError(
+            f"OpenSpiel game {str(game)!r} has sampled chance (no explicit chance "
+            f"probabilities); seqform needs explicit chance outcomes"
+        )
     return game
 
 
@@ -182,8 +192,10 @@ class OpenSpielGame(Game):
         elif gt.provides_observation_string:
             self.infoset_kind = "observation"
         else:
-            raise UnsupportedGameError(f"OpenSpiel game {self.name!r} provides neither information-state nor "
-                                       f"observation strings; seqform cannot tell its information sets apart")
+            raise UnsupportedGameError(
+                f"OpenSpiel game {self.name!r} provides neither information-state nor "
+                f"observation strings; seqform cannot tell its information sets apart"
+            )
         self.max_denominator, self.tolerance = max_denominator, tolerance
         self._chance_id = int(pyspiel.PlayerId.CHANCE)
         # (player, key) -> OpenSpiel action ids, recorded while the tree is compiled
@@ -201,8 +213,10 @@ class OpenSpielGame(Game):
             return CHANCE
         p = s.current_player()
         if p < 0:
-            raise UnsupportedGameError(f"state {self.describe(h)} of {self.name!r} has current player {p} "
-                                       f"(neither a player, chance nor terminal)")
+            raise UnsupportedGameError(
+                f"state {self.describe(h)} of {self.name!r} has current player {p} "
+                f"(neither a player, chance nor terminal)"
+            )
         return p
 
     def _key(self, s, p: int) -> str:
@@ -226,22 +240,37 @@ class OpenSpielGame(Game):
     def chance(self, h):
         s = h.state
         outcomes = sorted(s.chance_outcomes())
-        probs = [to_rational(p, lambda a=a: f"probability of chance outcome "
-                                            f"{s.action_to_string(self._chance_id, a)!r} at {self.describe(h)}",
-                             max_denominator=self.max_denominator, tolerance=self.tolerance) for a, p in outcomes]
+        probs = [
+            to_rational(
+                p,
+                lambda a=a: (
+                    f"probability of chance outcome {s.action_to_string(self._chance_id, a)!r} at {self.describe(h)}"
+                ),
+                max_denominator=self.max_denominator,
+                tolerance=self.tolerance,
+            )
+            for a, p in outcomes
+        ]
         if sum(probs) != 1:
             raise ChanceProbabilityError(
                 f"chance node {self.describe(h)} of {self.name!r}: the probabilities {[p for _, p in outcomes]} "
-                f"stand for {[str(q) for q in probs]}, which sum to {sum(probs)}, not exactly 1")
+                f"stand for {[str(q) for q in probs]}, which sum to {sum(probs)}, not exactly 1"
+            )
         return probs
 
     def next(self, h, a):
         return _Node(h.state.child(h.ids()[a]))
 
     def utility(self, h):
-        return tuple(to_rational(r, lambda i=i: f"return of player {i} at leaf {self.describe(h)}",
-                                 max_denominator=self.max_denominator, tolerance=self.tolerance)
-                     for i, r in enumerate(h.state.returns()))
+        return tuple(
+            to_rational(
+                r,
+                lambda i=i: f"return of player {i} at leaf {self.describe(h)}",
+                max_denominator=self.max_denominator,
+                tolerance=self.tolerance,
+            )
+            for i, r in enumerate(h.state.returns())
+        )
 
     def describe(self, h):
         return f"history {h.state.history()}"
@@ -274,6 +303,7 @@ def from_openspiel(game, *, max_denominator: int = MAX_DENOMINATOR, tolerance: f
 # Information-set maps
 # ---------------------------------------------------------------------------------------------
 
+
 @dataclass(eq=False)
 class InfosetMap:
     """seqform information sets -> OpenSpiel, for one tree and one (turn-based) pyspiel game.
@@ -295,7 +325,7 @@ class InfosetMap:
         return [got[n] for n in nodes]
 
 
-_MAPS: "weakref.WeakKeyDictionary[Tree, dict]" = weakref.WeakKeyDictionary()
+_MAPS: weakref.WeakKeyDictionary[Tree, dict] = weakref.WeakKeyDictionary()
 
 
 def openspiel_name(game_or_tree) -> str:
@@ -307,6 +337,7 @@ def openspiel_name(game_or_tree) -> str:
     from seqform.games.kuhn import Kuhn
     from seqform.games.leduc import Leduc
     from seqform.games.liars_dice import LiarsDice
+
     if isinstance(g, Kuhn):
         return "kuhn_poker"
     if isinstance(g, Leduc):
@@ -316,8 +347,10 @@ def openspiel_name(game_or_tree) -> str:
     if isinstance(g, LiarsDice):
         return f"liars_dice(numdice={g.dice},dice_sides={g.sides})"
     if isinstance(g, Goofspiel):
-        return (f"turn_based_simultaneous_game(game=goofspiel(num_cards={g.cards},imp_info={str(g.imp_info).lower()},"
-                f"points_order={g.points_order},returns_type={g.returns}))")
+        return (
+            f"turn_based_simultaneous_game(game=goofspiel(num_cards={g.cards},imp_info={str(g.imp_info).lower()},"
+            f"points_order={g.points_order},returns_type={g.returns}))"
+        )
     raise UnsupportedGameError(f"no known OpenSpiel counterpart of {getattr(g, 'name', g)!r}; pass the pyspiel game")
 
 
@@ -348,8 +381,9 @@ def infoset_map(tree: Tree, pyspiel_game=None, *, check: bool = True) -> Infoset
         ids = g._infoset_ids
         try:
             acts = [ids[(int(tree.infoset_player[i]), tree.infoset_key[i])] for i in range(len(tree.infoset_key))]
-            out = InfosetMap(pyspiel_game, list(tree.infoset_key), [np.asarray(a, dtype=np.int64) for a in acts],
-                             g.infoset_kind)
+            out = InfosetMap(
+                pyspiel_game, list(tree.infoset_key), [np.asarray(a, dtype=np.int64) for a in acts], g.infoset_kind
+            )
         except KeyError:
             out = None
     if out is None:
@@ -379,15 +413,17 @@ def _parallel_walk(tree: Tree, game, check: bool) -> InfosetMap:
     where = tree.game.name if tree.game is not None else tree.name
 
     def fail(node, msg):
-        raise GameError(f"tree of {where!r} does not match OpenSpiel's {str(game)!r} at node {node} "
-                        f"(history {'/'.join(tree.history(node)) or '(root)'}): {msg}")
+        raise GameError(
+            f"tree of {where!r} does not match OpenSpiel's {str(game)!r} at node {node} "
+            f"(history {'/'.join(tree.history(node)) or '(root)'}): {msg}"
+        )
 
     term_index = {int(n): k for k, n in enumerate(tree.terminals)} if check else {}
     stack = [(0, game.new_initial_state())]
     while stack:
         n, s = stack.pop()
         pl = int(player[n])
-        ch = kids[starts[n]:starts[n + 1]]
+        ch = kids[starts[n] : starts[n + 1]]
         if pl == TERMINAL:
             if check:
                 if not s.is_terminal():
@@ -407,13 +443,17 @@ def _parallel_walk(tree: Tree, game, check: bool) -> InfosetMap:
                 r0 = tree.chance_reach[n]
                 for (a, p), c in zip(outcomes, ch):
                     if abs(tree.chance_reach[c] - r0 * p) > 1e-12 * max(1.0, r0):
-                        fail(n, f"outcome {s.action_to_string(-1, a)!r} has probability "
-                                f"{tree.chance_reach[c] / r0 if r0 else float('nan')} here, {p} in OpenSpiel")
+                        fail(
+                            n,
+                            f"outcome {s.action_to_string(-1, a)!r} has probability "
+                            f"{tree.chance_reach[c] / r0 if r0 else float('nan')} here, {p} in OpenSpiel",
+                        )
             ids = [a for a, _ in outcomes]
         else:
             if check and (s.is_terminal() or s.is_chance_node() or s.current_player() != pl):
-                there = ("a leaf" if s.is_terminal() else "chance" if s.is_chance_node()
-                         else f"player {s.current_player()}")
+                there = (
+                    "a leaf" if s.is_terminal() else "chance" if s.is_chance_node() else f"player {s.current_player()}"
+                )
                 fail(n, f"player {pl} acts here; in OpenSpiel {there}")
             ids = s.legal_actions()
             if len(ids) != len(ch):
@@ -423,15 +463,21 @@ def _parallel_walk(tree: Tree, game, check: bool) -> InfosetMap:
             if keys[gid] is None:
                 other = seen[pl].get(key)
                 if other is not None and check:
-                    fail(n, f"{tree.infoset_label(gid)} and {tree.infoset_label(other)} are both OpenSpiel's "
-                            f"information state {key!r}")
+                    fail(
+                        n,
+                        f"{tree.infoset_label(gid)} and {tree.infoset_label(other)} are both OpenSpiel's "
+                        f"information state {key!r}",
+                    )
                 seen[pl][key] = gid
                 keys[gid] = key
                 acts[gid] = np.asarray(ids, dtype=np.int64)
             elif check:
                 if keys[gid] != key:
-                    fail(n, f"{tree.infoset_label(gid)} is OpenSpiel's information state {keys[gid]!r} at its first "
-                            f"node but {key!r} here")
+                    fail(
+                        n,
+                        f"{tree.infoset_label(gid)} is OpenSpiel's information state {keys[gid]!r} at its first "
+                        f"node but {key!r} here",
+                    )
                 if not np.array_equal(acts[gid], ids):
                     fail(n, f"OpenSpiel's legal actions differ within {tree.infoset_label(gid)}")
         for a in range(len(ch) - 1, -1, -1):
@@ -453,9 +499,9 @@ def _states_at(tree: Tree, imap: InfosetMap, nodes: Sequence[int]) -> dict:
             chain.append(n)
             n = int(parent[n])
         k = pos[n]
-        for m in path_nodes[k + 1:]:
+        for m in path_nodes[k + 1 :]:
             del pos[m]
-        del path_nodes[k + 1:], path_states[k + 1:]
+        del path_nodes[k + 1 :], path_states[k + 1 :]
         for m in reversed(chain):
             up, s = path_nodes[-1], path_states[-1]
             a = int(action[m])
@@ -473,6 +519,7 @@ def _states_at(tree: Tree, imap: InfosetMap, nodes: Sequence[int]) -> dict:
 # ---------------------------------------------------------------------------------------------
 # Policies
 # ---------------------------------------------------------------------------------------------
+
 
 def to_openspiel_policy(tree: Tree, profile: Profile, game=None):
     """``profile`` as an OpenSpiel ``TabularPolicy`` of ``game`` (pyspiel game or string).
@@ -492,12 +539,14 @@ def to_openspiel_policy(tree: Tree, profile: Profile, game=None):
     for i, key in enumerate(imap.keys):
         row = lookup.get(key)
         if row is None:
-            raise GameError(f"OpenSpiel's TabularPolicy of {str(imap.pyspiel_game)!r} has no row for "
-                            f"{tree.infoset_label(i)} (key {key!r})")
+            raise GameError(
+                f"OpenSpiel's TabularPolicy of {str(imap.pyspiel_game)!r} has no row for "
+                f"{tree.infoset_label(i)} (key {key!r})"
+            )
         p = int(tree.infoset_player[i])
         f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
         arr[row, :] = 0.0
-        arr[row, imap.action_ids[i]] = np.asarray(profile.behaviour[p][f:f + k], dtype=np.float64)
+        arr[row, imap.action_ids[i]] = np.asarray(profile.behaviour[p][f : f + k], dtype=np.float64)
     return pol
 
 
@@ -537,8 +586,9 @@ def from_openspiel_policy(tree: Tree, policy, game=None, *, tol: float = 1e-9) -
             except TypeError:
                 probs = policy.action_probabilities(s)
             except KeyError:
-                raise StrategyError(f"the policy has no probabilities for {tree.infoset_label(i)} "
-                                    f"(OpenSpiel key {imap.keys[i]!r})") from None
+                raise StrategyError(
+                    f"the policy has no probabilities for {tree.infoset_label(i)} (OpenSpiel key {imap.keys[i]!r})"
+                ) from None
             probs = dict(probs)
             vals = np.array([float(probs.get(int(a), 0.0)) for a in imap.action_ids[i]])
             rows[i] = (vals, float(sum(probs.values())))
@@ -548,13 +598,26 @@ def from_openspiel_policy(tree: Tree, policy, game=None, *, tol: float = 1e-9) -
         f = int(tree.infoset_first_seq[i])
         s = float(vals.sum())
         if (not np.all(np.isfinite(vals))) or vals.min() < -tol or abs(s - 1.0) > tol or abs(total - s) > tol:
-            raise StrategyError(f"the policy at {tree.infoset_label(i)} is not a distribution over its legal actions: "
-                                f"{dict(zip(tree.infoset_actions[i], vals.tolist()))} (sum {s}; "
-                                f"{total - s:g} on illegal actions)")
-        out[p][f:f + len(vals)] = vals
+            raise StrategyError(
+                f"the policy at {tree.infoset_label(i)} is not a distribution over its legal actions: "
+                f"{dict(zip(tree.infoset_actions[i], vals.tolist()))} (sum {s}; "
+                f"{total - s:g} on illegal actions)"
+            )
+        out[p][f : f + len(vals)] = vals
     return Profile(out)
 
 
-__all__ = ["OpenSpielNotInstalled", "from_openspiel", "OpenSpielGame", "to_rational", "load_openspiel",
-           "infoset_map", "InfosetMap", "openspiel_name", "to_openspiel_policy", "from_openspiel_policy",
-           "MAX_DENOMINATOR", "TOLERANCE"]
+__all__ = [
+    "OpenSpielNotInstalled",
+    "from_openspiel",
+    "OpenSpielGame",
+    "to_rational",
+    "load_openspiel",
+    "infoset_map",
+    "InfosetMap",
+    "openspiel_name",
+    "to_openspiel_policy",
+    "from_openspiel_policy",
+    "MAX_DENOMINATOR",
+    "TOLERANCE",
+]

@@ -38,12 +38,13 @@ output of ``seqform solve --json --strategy`` (its ``"strategy"`` member) is rea
 
 pygambit (optional): ``to_pygambit_behavior(tree, profile, gambit_game)`` and
 ``from_pygambit_behavior(tree, gambit_profile)`` for a pygambit game read from this package's
-``.efg`` writer (``seqform.io.efgwrite``): seqform player p is Gambit's player p+1 (``game.players``
+``.efg`` writer (``seqform.io.efgwrite``): seqform player p is Gambit's player p+1 (``gambit_game.players``
 position p), information set ``infoset_index`` is Gambit's number ``infoset_index + 1`` (pygambit
 16's zero-based ``Infoset.number`` is ``infoset_index``) with the writer's label, actions in order.
 Exact profiles become ``MixedBehaviorProfileRational`` and rational pygambit profiles come back
 as Fractions.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -57,12 +58,20 @@ import numpy as np
 
 from seqform.errors import StrategyError
 from seqform.exact.rationals import to_fraction
-from seqform.verify.evaluate import is_exact_profile
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree
+from seqform.verify.evaluate import is_exact_profile
 
-__all__ = ["profile_to_json", "profile_from_json", "read_profile", "write_profile", "infoset_labels",
-           "to_pygambit_behavior", "from_pygambit_behavior", "TOLERANCE"]
+__all__ = [
+    "profile_to_json",
+    "profile_from_json",
+    "read_profile",
+    "write_profile",
+    "infoset_labels",
+    "to_pygambit_behavior",
+    "from_pygambit_behavior",
+    "TOLERANCE",
+]
 
 #: how far a float profile's probabilities at an information set may sum from 1
 TOLERANCE = 1e-9
@@ -71,6 +80,7 @@ TOLERANCE = 1e-9
 # ----------------------------------------------------------------------------------------------
 # labels
 # ----------------------------------------------------------------------------------------------
+
 
 def infoset_labels(tree: Tree, p: int) -> list:
     """Player ``p``'s information-set labels (``str(infoset_key)``), in ``Tree`` order.
@@ -85,8 +95,10 @@ def infoset_labels(tree: Tree, p: int) -> list:
             seen.setdefault(lab, []).append(tree.infoset_key[i])
         dups = {lab: keys for lab, keys in seen.items() if len(keys) > 1}
         shown = "; ".join(f"{lab!r} (keys {', '.join(repr(k) for k in keys)})" for lab, keys in list(dups.items())[:5])
-        raise StrategyError(f"player {p} of {tree.name} has {len(dups)} information-set label(s) shared by "
-                            f"several information sets, so strategies cannot be named by str(key): {shown}")
+        raise StrategyError(
+            f"player {p} of {tree.name} has {len(dups)} information-set label(s) shared by "
+            f"several information sets, so strategies cannot be named by str(key): {shown}"
+        )
     return labels
 
 
@@ -94,14 +106,17 @@ def _action_labels(tree: Tree, i: int) -> tuple:
     acts = tree.infoset_actions[i]
     if len(set(acts)) != len(acts):
         dup = sorted({a for a in acts if acts.count(a) > 1})
-        raise StrategyError(f"{tree.infoset_label(i)} of {tree.name} has repeated action labels {dup}, "
-                            f"so its strategy cannot be named by action label")
+        raise StrategyError(
+            f"{tree.infoset_label(i)} of {tree.name} has repeated action labels {dup}, "
+            f"so its strategy cannot be named by action label"
+        )
     return acts
 
 
 # ----------------------------------------------------------------------------------------------
 # writing
 # ----------------------------------------------------------------------------------------------
+
 
 def profile_to_json(tree: Tree, profile: Profile, exact: bool | None = None) -> dict:
     """``profile`` in the JSON form of the module docstring (a dict ready for ``json.dumps``).
@@ -118,21 +133,29 @@ def profile_to_json(tree: Tree, profile: Profile, exact: bool | None = None) -> 
     strategies = []
     for p, b in enumerate(beh):
         if len(b) != tree.num_sequences[p]:
-            raise StrategyError(f"player {p}'s strategy has {len(b)} entries; {tree.name} has "
-                                f"{tree.num_sequences[p]} sequences for player {p} (the empty sequence included)")
+            raise StrategyError(
+                f"player {p}'s strategy has {len(b)} entries; {tree.name} has "
+                f"{tree.num_sequences[p]} sequences for player {p} (the empty sequence included)"
+            )
         vals = b.tolist() if isinstance(b, np.ndarray) else list(b)
         num = (lambda v: str(to_fraction(v))) if exact else float
         entries = []
         for i, lab in zip(tree.player_infosets[p].tolist(), infoset_labels(tree, p)):
             f = int(tree.infoset_first_seq[i])
-            entries.append({"infoset": lab,
-                            "actions": {a: num(vals[f + j]) for j, a in enumerate(_action_labels(tree, i))}})
+            entries.append(
+                {"infoset": lab, "actions": {a: num(vals[f + j]) for j, a in enumerate(_action_labels(tree, i))}}
+            )
         strategies.append({"infosets": entries})
     return {"game": tree.name, "players": tree.num_players, "strategies": strategies}
 
 
-def write_profile(tree: Tree, profile: Profile, path_or_file: str | os.PathLike | IO[str],
-                  exact: bool | None = None, indent: int | None = 1) -> None:
+def write_profile(
+    tree: Tree,
+    profile: Profile,
+    path_or_file: str | os.PathLike | IO[str],
+    exact: bool | None = None,
+    indent: int | None = 1,
+) -> None:
     """Write ``profile_to_json(tree, profile, exact)`` to a path or a text file."""
     obj = profile_to_json(tree, profile, exact)
     if isinstance(path_or_file, (str, os.PathLike)):
@@ -146,6 +169,7 @@ def write_profile(tree: Tree, profile: Profile, path_or_file: str | os.PathLike 
 # ----------------------------------------------------------------------------------------------
 # reading
 # ----------------------------------------------------------------------------------------------
+
 
 def _where(tree: Tree, p: int, label: str) -> str:
     return f"player {p} information set {label!r} of {tree.name}"
@@ -165,10 +189,12 @@ def _parse_probability(v: Any, what) -> Fraction | float:
         try:
             return Fraction(v.strip())
         except (ValueError, ZeroDivisionError):
-            raise StrategyError(f"{what()}: probability {v!r} is not a rational number (write e.g. \"1/3\", "
-                                f"\"0.25\" or \"1\")") from None
-    raise StrategyError(f"{what()}: probability {json.dumps(v) if isinstance(v, (list, dict)) else v!r} is "
-                        f"not a number")
+            raise StrategyError(
+                f'{what()}: probability {v!r} is not a rational number (write e.g. "1/3", "0.25" or "1")'
+            ) from None
+    raise StrategyError(
+        f"{what()}: probability {json.dumps(v) if isinstance(v, (list, dict)) else v!r} is not a number"
+    )
 
 
 def _unwrap(obj: Any) -> dict:
@@ -179,11 +205,12 @@ def _unwrap(obj: Any) -> dict:
             inner = {"game": obj.get("game"), "strategies": [{"infosets": x} for x in inner]}
         obj = inner
     if not isinstance(obj, dict):
-        raise StrategyError(f"a strategy profile must be a JSON object with \"strategies\", not a "
-                            f"{type(obj).__name__}")
+        raise StrategyError(f'a strategy profile must be a JSON object with "strategies", not a {type(obj).__name__}')
     if "strategies" not in obj:
-        raise StrategyError("the JSON object has no \"strategies\" member (expected "
-                            "{\"game\": ..., \"players\": N, \"strategies\": [{\"infosets\": [...]}, ...]})")
+        raise StrategyError(
+            'the JSON object has no "strategies" member (expected '
+            '{"game": ..., "players": N, "strategies": [{"infosets": [...]}, ...]})'
+        )
     return obj
 
 
@@ -201,22 +228,22 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
     obj = _unwrap(obj)
     name = obj.get("game")
     if check_game and name is not None and "".join(str(name).split()) != "".join(tree.name.split()):
-        raise StrategyError(f"the strategy file is for game {name!r}, not {tree.name!r} "
-                            f"(pass check_game=False to read it anyway)")
+        raise StrategyError(
+            f"the strategy file is for game {name!r}, not {tree.name!r} (pass check_game=False to read it anyway)"
+        )
     N = tree.num_players
     if "players" in obj and obj["players"] != N:
-        raise StrategyError(f"the strategy file has \"players\": {obj['players']!r}; {tree.name} has {N} players")
+        raise StrategyError(f'the strategy file has "players": {obj["players"]!r}; {tree.name} has {N} players')
     strategies = obj["strategies"]
     if not isinstance(strategies, list) or len(strategies) != N:
         got = f"{len(strategies)} entries" if isinstance(strategies, list) else f"a {type(strategies).__name__}"
-        raise StrategyError(f"\"strategies\" must be a list of {N} entries (one per player) for {tree.name}; "
-                            f"got {got}")
+        raise StrategyError(f'"strategies" must be a list of {N} entries (one per player) for {tree.name}; got {got}')
     raw = []  # per player: list of probabilities by sequence, Fraction/float/None (unset)
     any_float = False
     for p, st in enumerate(strategies):
         entries = st.get("infosets") if isinstance(st, dict) else st if isinstance(st, list) else None
         if not isinstance(entries, list):
-            raise StrategyError(f"player {p}'s strategy must be an object {{\"infosets\": [...]}}")
+            raise StrategyError(f'player {p}\'s strategy must be an object {{"infosets": [...]}}')
         labels = infoset_labels(tree, p)
         ids = tree.player_infosets[p].tolist()
         by_label = dict(zip(labels, ids))
@@ -225,9 +252,11 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
         seen = set()
         for e in entries:
             if not isinstance(e, dict) or "infoset" not in e or not isinstance(e.get("actions"), dict):
-                raise StrategyError(f"player {p}: each information set entry must be "
-                                    f"{{\"infoset\": label, \"actions\": {{action: probability}}}}, got "
-                                    f"{json.dumps(e)[:200]}")
+                raise StrategyError(
+                    f"player {p}: each information set entry must be "
+                    f'{{"infoset": label, "actions": {{action: probability}}}}, got '
+                    f"{json.dumps(e)[:200]}"
+                )
             lab = e["infoset"]
             if not isinstance(lab, str):
                 lab = str(lab)
@@ -241,7 +270,7 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
             seen.add(lab)
             acts = _action_labels(tree, i)
             f = int(tree.infoset_first_seq[i])
-            vals = [Fraction(0)] * len(acts)
+            vals: list[Fraction | float] = [Fraction(0)] * len(acts)
             for a, v in e["actions"].items():
                 if a not in acts:
                     raise StrategyError(f"{_where(tree, p, lab)} has no action {a!r}; its actions are {list(acts)}")
@@ -250,23 +279,26 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
                     raise StrategyError(f"{_where(tree, p, lab)}: action {a!r} has negative probability {v}")
                 any_float |= isinstance(x, float)
                 vals[acts.index(a)] = x
-            probs[f:f + len(acts)] = vals
+            probs[f : f + len(acts)] = vals
         if len(seen) < len(labels):
             left = [lab for lab in labels if lab not in seen]
             if missing == "error":
                 shown = ", ".join(repr(x) for x in left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
-                raise StrategyError(f"player {p}'s strategy leaves out {len(left)} information set(s) of "
-                                    f"{tree.name}: {shown} (pass missing=\"uniform\" to play them uniformly)")
+                raise StrategyError(
+                    f"player {p}'s strategy leaves out {len(left)} information set(s) of "
+                    f'{tree.name}: {shown} (pass missing="uniform" to play them uniformly)'
+                )
             for lab in left:
                 i = by_label[lab]
                 f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-                probs[f:f + k] = [Fraction(1, k)] * k
+                probs[f : f + k] = [Fraction(1, k)] * k
         raw.append(probs)
     # sums: exactly 1 (exact profile) or within TOLERANCE (float profile)
     for p, probs in enumerate(raw):
         for i, lab in zip(tree.player_infosets[p].tolist(), infoset_labels(tree, p)):
             f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-            vals = probs[f:f + k]
+            vals = probs[f : f + k]
+            s: float | Fraction
             if any_float:
                 s = math.fsum(float(v) for v in vals)
                 bad = abs(s - 1.0) > TOLERANCE
@@ -274,16 +306,17 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
                 s = sum(vals, Fraction(0))
                 bad = s != 1
             if bad:
-                shown = {a: (str(v) if isinstance(v, Fraction) else v) for a, v in zip(tree.infoset_actions[i], vals)}
+                given = {a: (str(v) if isinstance(v, Fraction) else v) for a, v in zip(tree.infoset_actions[i], vals)}
                 how = "exactly" if not any_float else f"within {TOLERANCE:g}"
-                raise StrategyError(f"{_where(tree, p, lab)}: probabilities {shown} sum to {s}, not {how} 1")
+                raise StrategyError(f"{_where(tree, p, lab)}: probabilities {given} sum to {s}, not {how} 1")
     if any_float:
         return Profile([np.asarray([float(v) for v in probs], dtype=np.float64) for probs in raw])
     return Profile(raw)
 
 
-def read_profile(tree: Tree, path_or_file: str | os.PathLike | IO[str], missing: str = "error",
-                 check_game: bool = True) -> Profile:
+def read_profile(
+    tree: Tree, path_or_file: str | os.PathLike | IO[str], missing: str = "error", check_game: bool = True
+) -> Profile:
     """``profile_from_json`` of a JSON file (a path or a text file); a file that is not JSON is a
     ``StrategyError`` giving the line and column."""
     name = str(path_or_file) if isinstance(path_or_file, (str, os.PathLike)) else getattr(path_or_file, "name", "input")
@@ -296,7 +329,9 @@ def read_profile(tree: Tree, path_or_file: str | os.PathLike | IO[str], missing:
     except json.JSONDecodeError as e:
         raise StrategyError(f"{name} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except UnicodeDecodeError as e:
-        raise StrategyError(f"{name}: not UTF-8 text (byte {e.object[e.start:e.start + 1]!r} at offset {e.start})") from None
+        raise StrategyError(
+            f"{name}: not UTF-8 text (byte {e.object[e.start : e.start + 1]!r} at offset {e.start})"
+        ) from None
     except IsADirectoryError:
         raise StrategyError(f"{name}: is a directory, not a strategy file") from None
     except FileNotFoundError:
@@ -310,10 +345,12 @@ def read_profile(tree: Tree, path_or_file: str | os.PathLike | IO[str], missing:
 # pygambit
 # ----------------------------------------------------------------------------------------------
 
+
 def _gambit_infosets(tree: Tree, gambit_game) -> list:
     """Per global information set, the pygambit ``Infoset`` the .efg writer made for it; checks
     players, numbers, labels and action counts, raising ``StrategyError`` on any mismatch."""
     from seqform.io.efgwrite import unique_labels
+
     players = list(gambit_game.players)
     if len(players) != tree.num_players:
         raise StrategyError(f"the pygambit game has {len(players)} players; {tree.name} has {tree.num_players}")
@@ -322,21 +359,27 @@ def _gambit_infosets(tree: Tree, gambit_game) -> list:
         ginf = {int(I.number): I for I in gp.infosets}
         ids = tree.player_infosets[p].tolist()
         if len(ginf) != len(ids):
-            raise StrategyError(f"the pygambit game's player {p + 1} has {len(ginf)} information sets; "
-                                f"{tree.name}'s player {p} has {len(ids)} (was it written by seqform.io.efgwrite from "
-                                f"this game?)")
+            raise StrategyError(
+                f"the pygambit game's player {p + 1} has {len(ginf)} information sets; "
+                f"{tree.name}'s player {p} has {len(ids)} (was it written by seqform.io.efgwrite from "
+                f"this game?)"
+            )
         names = unique_labels([tree.infoset_key[i] for i in ids], "I")
         for i, lab in zip(ids, names):
             I = ginf.get(int(tree.infoset_index[i]))
             if I is None or I.label != lab:
-                raise StrategyError(f"the pygambit game's player {p + 1} information set number "
-                                    f"{int(tree.infoset_index[i]) + 1} is "
-                                    f"{'missing' if I is None else repr(I.label)}, not {lab!r} "
-                                    f"(was it written by seqform.io.efgwrite from {tree.name}?)")
+                raise StrategyError(
+                    f"the pygambit game's player {p + 1} information set number "
+                    f"{int(tree.infoset_index[i]) + 1} is "
+                    f"{'missing' if I is None else repr(I.label)}, not {lab!r} "
+                    f"(was it written by seqform.io.efgwrite from {tree.name}?)"
+                )
             if len(I.actions) != int(tree.infoset_num_actions[i]):
-                raise StrategyError(f"the pygambit game's information set {lab!r} of player {p + 1} has "
-                                    f"{len(I.actions)} actions; {tree.infoset_label(i)} has "
-                                    f"{int(tree.infoset_num_actions[i])}")
+                raise StrategyError(
+                    f"the pygambit game's information set {lab!r} of player {p + 1} has "
+                    f"{len(I.actions)} actions; {tree.infoset_label(i)} has "
+                    f"{int(tree.infoset_num_actions[i])}"
+                )
             out[i] = I
     return out
 
@@ -387,19 +430,22 @@ def from_pygambit_behavior(tree: Tree, gambit_profile: Any, undefined: str = "er
             vals = [Fraction(v.numerator, v.denominator) if rational else float(v) for v in vals]
             shown = {a: str(v) if rational else v for a, v in zip(tree.infoset_actions[i], vals)}
             if any(v < 0 for v in vals):
-                raise StrategyError(f"the pygambit profile at {tree.infoset_label(i)} (Gambit {ginf[i].label!r}) "
-                                    f"has a negative probability: {shown}")
+                raise StrategyError(
+                    f"the pygambit profile at {tree.infoset_label(i)} (Gambit {ginf[i].label!r}) "
+                    f"has a negative probability: {shown}"
+                )
             s = sum(vals, Fraction(0)) if rational else math.fsum(vals)
             if (s != 1) if rational else (abs(s - 1.0) > TOLERANCE):
                 if undefined == "error":
                     raise StrategyError(
                         f"the pygambit profile at {tree.infoset_label(i)} (Gambit {ginf[i].label!r}) is not a "
-                        f"distribution: {shown} (sum {s}); pass undefined=\"uniform\" or \"normalize\" to "
-                        f"replace such information sets")
+                        f'distribution: {shown} (sum {s}); pass undefined="uniform" or "normalize" to '
+                        f"replace such information sets"
+                    )
                 if undefined == "uniform" or s == 0:
                     vals = [Fraction(1, k) if rational else 1.0 / k] * k
                 else:
                     vals = [v / s for v in vals]
-            b[f:f + k] = vals
+            b[f : f + k] = vals
         beh.append(b if rational else np.asarray(b, dtype=np.float64))
     return Profile(beh)

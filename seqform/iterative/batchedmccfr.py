@@ -28,18 +28,19 @@ References:
 
 - Lanctot, Waugh, Zinkevich & Bowling (2009), "Monte Carlo Sampling for Regret Minimization in Extensive Games", NIPS.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
 
+import seqform.iterative.checkpoint as checkpoint
 from seqform.errors import CheckpointError, SeqformError
+from seqform.iterative.mccfr import normalised
 from seqform.model.game import CHANCE, TERMINAL, Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
-from seqform.iterative.mccfr import normalised
-from seqform.iterative import checkpoint
 
 CHECKPOINT_FORMAT = "seqform-batched-mccfr-checkpoint-1"
 
@@ -91,7 +92,7 @@ class BatchedExternalSampling:
         self._chance_row[tree.chance_nodes] = np.arange(len(tree.chance_nodes))
         table = np.zeros((max(len(tree.chance_nodes), 1), kmax))
         for r, probs in enumerate(tree.chance_probs):
-            table[r, :len(probs)] = [float(q) for q in probs]
+            table[r, : len(probs)] = [float(q) for q in probs]
         self._chance_cum = np.cumsum(table, axis=1)
         self._util = np.zeros((N, n))
         self._util[:, tree.terminals] = tree.payoff.T
@@ -104,7 +105,7 @@ class BatchedExternalSampling:
         self._gseq = np.where(dec, self._offset[np.maximum(tree.player, 0)] + self._fseq, 0)
         self._cols = np.arange(kmax)
         self._set_g = self._offset[tree.infoset_player] + tree.infoset_first_seq if M else np.zeros(0, np.int64)
-        self._table = None
+        self._table: tuple | None = None
         self._last_touched = [0] * N
         self.regret = [np.zeros(tree.num_sequences[p]) for p in range(N)]
         self.cumulative = [np.zeros(tree.num_sequences[p]) for p in range(N)]
@@ -190,7 +191,7 @@ class BatchedExternalSampling:
         # down: per level, the pairs' nodes, their parents' positions one level up, the weight of
         # each pair in its parent's value, and (for children of i's nodes) their sequence
         node = np.zeros(B, dtype=np.int64)
-        levels = []
+        levels: list[tuple] = []
         visits = np.zeros(max(self._M, 1))
         while len(node):
             pl = player[node]
@@ -236,15 +237,23 @@ class BatchedExternalSampling:
 
     def save(self, path: str | Path) -> None:
         """Write regrets, cumulative strategies, counters and the generator's state (``.npz``)."""
-        meta = {"format": CHECKPOINT_FORMAT, "algorithm": self.algorithm, "batch": self.batch, "seed": self.seed,
-                "exploration": getattr(self, "exploration", None), "iteration": self.iteration,
-                "nodes_touched": self.nodes_touched, "game": self.tree.name,
-                "num_sequences": [int(x) for x in self.tree.num_sequences], "rng": self.rng.bit_generator.state}
+        meta = {
+            "format": CHECKPOINT_FORMAT,
+            "algorithm": self.algorithm,
+            "batch": self.batch,
+            "seed": self.seed,
+            "exploration": getattr(self, "exploration", None),
+            "iteration": self.iteration,
+            "nodes_touched": self.nodes_touched,
+            "game": self.tree.name,
+            "num_sequences": [int(x) for x in self.tree.num_sequences],
+            "rng": self.rng.bit_generator.state,
+        }
         arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "cumulative") for p in range(self.num_players)}
         checkpoint.write(path, meta, arrays)
 
     @classmethod
-    def load(cls, path: str | Path, game: Game | Tree) -> "BatchedExternalSampling":
+    def load(cls, path: str | Path, game: Game | Tree) -> BatchedExternalSampling:
         """Resume a run saved by ``save``: the next iterations are bit for bit the saved run's."""
         meta, arrays = checkpoint.read(path, CHECKPOINT_FORMAT, "batched MCCFR")
         extra = {"exploration": meta["exploration"]} if meta.get("exploration") is not None else {}
@@ -323,8 +332,23 @@ class BatchedOutcomeSampling(BatchedExternalSampling):
             sig = probs[rng_d, ad]
             m = np.flatnonzero(mine_d)
             ed = entry[dec]
-            steps.append((ed[m], self._fseq[hd[m]], k[m], ad[m], sig[m], q[dec][m], probs[m],
-                          my[ed[m]].copy(), opp[ed[m]].copy(), smp[ed[m]].copy(), ed, sig, q[dec]))
+            steps.append(
+                (
+                    ed[m],
+                    self._fseq[hd[m]],
+                    k[m],
+                    ad[m],
+                    sig[m],
+                    q[dec][m],
+                    probs[m],
+                    my[ed[m]].copy(),
+                    opp[ed[m]].copy(),
+                    smp[ed[m]].copy(),
+                    ed,
+                    sig,
+                    q[dec],
+                )
+            )
             my[ed[m]] *= sig[m]
             o = np.flatnonzero(~mine_d)
             opp[ed[o]] *= sig[o]

@@ -46,6 +46,7 @@ References:
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 - Brown & Sandholm (2019), "Solving Imperfect-Information Games via Discounted Regret Minimization", AAAI.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -54,11 +55,11 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+import seqform.iterative.checkpoint as checkpoint
 from seqform.errors import CheckpointError, SeqformError, UnsupportedGameError
 from seqform.model.game import Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
-from seqform.iterative import checkpoint
 
 ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay")
 
@@ -69,10 +70,10 @@ class _Player:
     information-set layout of sequences 1..n_p-1 (``starts``/``counts`` for ``reduceat``)."""
 
     A: sp.csr_matrix
-    levels: list      # deepest first: (seqs, starts, rep, parents)
+    levels: list  # deepest first: (seqs, starts, rep, parents)
     starts: np.ndarray
     counts: np.ndarray
-    rep: np.ndarray   # position -> information-set index, for sequences 1..n_p-1 in order
+    rep: np.ndarray  # position -> information-set index, for sequences 1..n_p-1 in order
     n: int
 
 
@@ -88,15 +89,25 @@ class RegretMinimizer:
     ``save(path)`` / ``RegretMinimizer.load(path, game)`` checkpoint and resume the same algorithm
     bit for bit."""
 
-    def __init__(self, game: Game | Tree, algorithm: str = "cfr", *, alpha: float = 1.5, beta: float = 0.0,
-                 gamma: float = 2.0, delay: int = 100):
+    def __init__(
+        self,
+        game: Game | Tree,
+        algorithm: str = "cfr",
+        *,
+        alpha: float = 1.5,
+        beta: float = 0.0,
+        gamma: float = 2.0,
+        delay: int = 100,
+    ):
         if algorithm not in ALGORITHMS:
-            raise SeqformError(f"unknown regret-minimisation algorithm {algorithm!r}; choose one of "
-                               f"{', '.join(ALGORITHMS)}")
+            raise SeqformError(
+                f"unknown regret-minimisation algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}"
+            )
         tree = game if isinstance(game, Tree) else compile_tree(game)
         if tree.num_players != 2:
-            raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players; these CFR solvers are "
-                                       f"for two-player games")
+            raise UnsupportedGameError(
+                f"{tree.name!r} has {tree.num_players} players; these CFR solvers are for two-player games"
+            )
         self.tree, self.algorithm = tree, algorithm
         if algorithm == "lcfr":  # linear CFR is discounted CFR with alpha = beta = gamma = 1
             alpha = beta = gamma = 1.0
@@ -174,7 +185,7 @@ class RegretMinimizer:
     def _realization(self, p: int, b: np.ndarray) -> np.ndarray:
         x = np.empty(len(b))
         x[0] = 1.0
-        for seqs, starts, rep, parents in reversed(self._players[p].levels):
+        for seqs, _starts, rep, parents in reversed(self._players[p].levels):
             x[seqs] = b[seqs] * x[parents][rep]
         return x
 
@@ -196,10 +207,15 @@ class RegretMinimizer:
             np.maximum(R, 0.0, out=R)
 
         elif self.algorithm in ("dcfr", "lcfr"):
-            ta, tb = t ** self.alpha, t ** self.beta
+            ta, tb = t**self.alpha, t**self.beta
             R *= np.where(R >= 0, ta / (ta + 1), tb / (tb + 1))
-        weight = {"cfr+": float(t), "dcfr": float(t) ** self.gamma, "lcfr": float(t) ** self.gamma,
-                  "pcfr+": float(t) ** 2, "cfr+-delay": float(max(t - self.delay, 0))}.get(self.algorithm, 1.0)
+        weight = {
+            "cfr+": float(t),
+            "dcfr": float(t) ** self.gamma,
+            "lcfr": float(t) ** self.gamma,
+            "pcfr+": float(t) ** 2,
+            "cfr+-delay": float(max(t - self.delay, 0)),
+        }.get(self.algorithm, 1.0)
         self.cumulative[p] += weight * self._realization(p, b)
         if self.algorithm == "pcfr+":
             self.prediction[p] = g.copy()
@@ -247,28 +263,42 @@ class RegretMinimizer:
 
     # ----- checkpoints --------------------------------------------------------------------
     def _meta(self) -> dict:
-        return {"format": "seqform-regret-checkpoint-1", "algorithm": self.algorithm, "alpha": self.alpha,
-                "beta": self.beta, "gamma": self.gamma, "delay": self.delay,
-                "iteration": self.iteration,
-                "traversals": self.traversals, "game": self.tree.name,
-                "num_sequences": [int(n) for n in self.tree.num_sequences]}
+        return {
+            "format": "seqform-regret-checkpoint-1",
+            "algorithm": self.algorithm,
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "gamma": self.gamma,
+            "delay": self.delay,
+            "iteration": self.iteration,
+            "traversals": self.traversals,
+            "game": self.tree.name,
+            "num_sequences": [int(n) for n in self.tree.num_sequences],
+        }
 
     def save(self, path: str | Path) -> None:
         """Write everything the next iteration depends on (``.npz``): regrets, cumulative and
         current strategies, the iteration, the algorithm and its parameters."""
-        arrays = {f"{k}{p}": getattr(self, k)[p] for k in ("regret", "prediction", "cumulative", "behaviour")
-                  for p in (0, 1)}
+        arrays = {
+            f"{k}{p}": getattr(self, k)[p] for k in ("regret", "prediction", "cumulative", "behaviour") for p in (0, 1)
+        }
         checkpoint.write(path, self._meta(), arrays)
 
     @classmethod
-    def _from_meta(cls, game: Game | Tree, meta: dict) -> "RegretMinimizer":
+    def _from_meta(cls, game: Game | Tree, meta: dict) -> RegretMinimizer:
         """A fresh solver with the algorithm and parameters a checkpoint's ``meta`` records
         (subclasses with parameters of their own override this and ``_meta``)."""
-        return cls(game, meta["algorithm"], alpha=meta["alpha"], beta=meta["beta"], gamma=meta["gamma"],
-                   delay=meta.get("delay", 100))
+        return cls(
+            game,
+            meta["algorithm"],
+            alpha=meta["alpha"],
+            beta=meta["beta"],
+            gamma=meta["gamma"],
+            delay=meta.get("delay", 100),
+        )
 
     @classmethod
-    def load(cls, path: str | Path, game: Game | Tree, algorithm: str | None = None) -> "RegretMinimizer":
+    def load(cls, path: str | Path, game: Game | Tree, algorithm: str | None = None) -> RegretMinimizer:
         """Resume the solver saved at ``path`` on ``game``: the same algorithm and parameters (the
         file's; ``algorithm``, when given, must match it: ``CheckpointError`` otherwise)."""
         meta, arrays = checkpoint.read(path, "seqform-regret-checkpoint-1", "regret")
@@ -276,8 +306,10 @@ class RegretMinimizer:
             raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
         solver = cls._from_meta(game, meta)
         if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
-            raise CheckpointError(f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
-                                  f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}")
+            raise CheckpointError(
+                f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
+                f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}"
+            )
         for k in ("regret", "prediction", "cumulative", "behaviour"):
             if f"{k}0" in arrays:  # checkpoints from before predictive CFR+ have no prediction
                 getattr(solver, k)[:] = [arrays[f"{k}{p}"] for p in (0, 1)]

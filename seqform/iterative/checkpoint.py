@@ -2,6 +2,7 @@
 ``format`` name) and named arrays. Every solver's ``save``/``load`` goes through ``write`` and
 ``read``, so that a file that is not a checkpoint, or another solver's, is refused the same way
 (``CheckpointError``), and so that nothing in a checkpoint is ever unpickled."""
+
 from __future__ import annotations
 
 import json

@@ -10,11 +10,15 @@ described in ``seqform.iterative.egt``'s module docstring (``WEIGHTS``).
 
 References:
 
-- Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games", Mathematics of Operations Research.
+- Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games",
+  Mathematics of Operations Research.
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
-- Kroer, Waugh, Kilinc-Karzan & Sandholm (2017), "Theoretical and Practical Advances on Smoothing for Extensive-Form Games", EC (Mathematical Programming 2020).
-- Farina, Kroer & Sandholm (2021), "Better Regularization for Sequential Decision Spaces: Fast Convergence Rates for Nash, Correlated, and Team Equilibria", EC.
+- Kroer, Waugh, Kilinc-Karzan & Sandholm (2017), "Theoretical and Practical Advances on Smoothing for Extensive-Form
+  Games", EC (Mathematical Programming 2020).
+- Farina, Kroer & Sandholm (2021), "Better Regularization for Sequential Decision Spaces: Fast Convergence Rates for
+  Nash, Correlated, and Team Equilibria", EC.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,10 +41,13 @@ class DilatedEntropy:
             nact = tree.infoset_num_actions[lvl]
             rep = np.repeat(np.arange(len(lvl)), nact)
             if eps * nact.max(initial=1) >= 1:
-                raise SeqformError(f"eps={eps} is too large: an information set of player {p} has "
-                                   f"{int(nact.max())} actions, so eps must be below {1 / nact.max():.3g}")
-            self.levels.append((seqs, starts, rep, parents, beta_of[lvl], np.log(nact), eps * np.ones(len(lvl)),
-                                1.0 - nact * eps))
+                raise SeqformError(
+                    f"eps={eps} is too large: an information set of player {p} has "
+                    f"{int(nact.max())} actions, so eps must be below {1 / nact.max():.3g}"
+                )
+            self.levels.append(
+                (seqs, starts, rep, parents, beta_of[lvl], np.log(nact), eps * np.ones(len(lvl)), 1.0 - nact * eps)
+            )
         self.D = self._max_distance(tree, p, beta_of)
 
     @staticmethod
@@ -108,7 +115,7 @@ class DilatedEntropy:
     def realization(self, b: np.ndarray) -> np.ndarray:
         x = np.empty(self.n)
         x[0] = 1.0
-        for seqs, starts, rep, parents, *_ in reversed(self.levels):
+        for seqs, _starts, rep, parents, *_ in reversed(self.levels):
             x[seqs] = b[seqs] * x[parents][rep]
         return x
 
@@ -116,7 +123,7 @@ class DilatedEntropy:
         """max <g, x> over the (perturbed) treeplex: each information set puts eps on every action
         and the rest on the best one."""
         below = np.zeros(self.n)
-        for seqs, starts, rep, parents, beta, lognact, eps, scale in self.levels:
+        for seqs, starts, _rep, parents, _beta, _lognact, eps, scale in self.levels:
             c = g[seqs] + below[seqs]
             v = eps * np.add.reduceat(c, starts) + scale * np.maximum.reduceat(c, starts)
             np.add.at(below, parents, v)

@@ -21,9 +21,12 @@ Behavioural perturbations are not supported with this distance.
 
 References:
 
-- Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games", Mathematics of Operations Research.
-- Farina, Kroer & Sandholm (2019), "Optimistic Regret Minimization for Extensive-Form Games via Dilated Distance-Generating Functions", NeurIPS.
+- Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games",
+  Mathematics of Operations Research.
+- Farina, Kroer & Sandholm (2019), "Optimistic Regret Minimization for Extensive-Form Games via Dilated
+  Distance-Generating Functions", NeurIPS.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -42,7 +45,7 @@ def project_groups(v: np.ndarray, starts: np.ndarray, rep: np.ndarray) -> np.nda
     cs = np.cumsum(u)
     before = np.concatenate(([0.0], cs))[starts][rep]  # the sum of the groups before
     cs = cs - before
-    j = np.arange(len(v)) - starts[rep] + 1          # rank within the group, from 1
+    j = np.arange(len(v)) - starts[rep] + 1  # rank within the group, from 1
     ok = u - (cs - 1.0) / j > 0
     rho = np.maximum.reduceat(np.where(ok, j, 0), starts)
     theta = (cs[starts + rho - 1] - 1.0) / rho
@@ -77,7 +80,7 @@ class DilatedEuclidean(DilatedEntropy):
         """d at the plan of behaviour ``b``."""
         x = self.realization(b)
         total = 0.0
-        for seqs, starts, rep, parents, beta, *_ in self.levels:
+        for seqs, starts, _rep, parents, beta, *_ in self.levels:
             total += float(np.sum(beta * x[parents] * 0.5 * np.add.reduceat(b[seqs] ** 2, starts)))
         return total
 
@@ -107,7 +110,7 @@ class DilatedEuclidean(DilatedEntropy):
         maximum over the treeplex is at a vertex). At a pure strategy d adds beta_I / 2 for every
         information set it reaches."""
         below = -self.grad_c.copy()
-        for seqs, starts, rep, parents, beta, *_ in self.levels:
+        for seqs, starts, _rep, parents, beta, *_ in self.levels:
             np.add.at(below, parents, 0.5 * beta + np.maximum.reduceat(below[seqs], starts))
         return float(below[0] - self.shift)
 

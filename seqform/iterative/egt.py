@@ -38,7 +38,7 @@ Weights ``beta``, per information set:
   results.
 * "one": ``beta_I = 1``.
 
-The loop (Sandholm 2010, Algorithm 4): ``initial`` then ``shrink`` steps, each keeping the excessive
+The loop (Sandholm 2010, Algorithm 4): an initial step then shrink steps, each keeping the excessive
 gap condition f_mu_v(y) <= phi_mu_u(x) (smoothed values), which gives the certified bound
 ``f(y) - phi(x) <= mu_u D_u + mu_v D_v`` (``gap_bound``). Rather than trusting a strong-convexity
 constant, every step is checked: a step that breaks the condition is retried with half the tau
@@ -52,23 +52,29 @@ References:
 
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 - Sandholm (2010), "The State of Solving Large Incomplete-Information Games, and Application to Poker", AI Magazine.
-- Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games", Mathematics of Operations Research.
-- Kroer, Waugh, Kilinc-Karzan & Sandholm (2017), "Theoretical and Practical Advances on Smoothing for Extensive-Form Games", EC (Mathematical Programming 2020).
-- Farina, Kroer & Sandholm (2021), "Better Regularization for Sequential Decision Spaces: Fast Convergence Rates for Nash, Correlated, and Team Equilibria", EC.
+- Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games",
+  Mathematics of Operations Research.
+- Kroer, Waugh, Kilinc-Karzan & Sandholm (2017), "Theoretical and Practical Advances on Smoothing for Extensive-Form
+  Games", EC (Mathematical Programming 2020).
+- Farina, Kroer & Sandholm (2021), "Better Regularization for Sequential Decision Spaces: Fast Convergence Rates for
+  Nash, Correlated, and Team Equilibria", EC.
 """
+
 from __future__ import annotations
 
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+import seqform.iterative.checkpoint as checkpoint
 from seqform.errors import SeqformError, UnsupportedGameError
+from seqform.iterative.dilatedentropy import WEIGHTS, DilatedEntropy
+from seqform.iterative.dilatedeuclidean import DilatedEuclidean
 from seqform.model.game import Game
 from seqform.model.strategy import Profile, behaviour_from_realization
 from seqform.model.tree import Tree, compile_tree
-from seqform.iterative import checkpoint
-from seqform.iterative.dilatedentropy import WEIGHTS, DilatedEntropy
-from seqform.iterative.dilatedeuclidean import DilatedEuclidean
+
 
 class ExcessiveGap:
     """EGT on a two-player zero-sum game (module docstring).
@@ -76,13 +82,22 @@ class ExcessiveGap:
     ``game``: a ``Game`` or ``Tree``. ``perturbation``: None (Nash equilibrium) or "efpe" (every
     action's behavioural probability at least ``eps``: Kroer, Farina & Sandholm (2017)'s perturbed treeplex, an
     approximate EFPE). ``weights``: "kroer" or "one"; ``scale`` multiplies them all (the overall
-    weight Kroer, Farina & Sandholm 2017 tunes; ``tune_scale`` picks one). ``adaptive_tau``, ``balance``: Sandholm (2010)'s
-    heuristics. ``step(n)``, ``iteration``, ``traversals``, ``average_profile()`` (the EGT iterate,
+    weight Kroer, Farina & Sandholm 2017 tunes; ``tune_scale`` picks one). ``adaptive_tau``, ``balance``: Sandholm
+    (2010)'s heuristics. ``step(n)``, ``iteration``, ``traversals``, ``average_profile()`` (the EGT iterate,
     which is already an average; ``current_profile`` is the same), ``gap_bound``, ``mu``."""
 
-    def __init__(self, game: Game | Tree, *, perturbation: str | None = None, eps: float = 1e-3,
-                 weights: str = "kroer", adaptive_tau: bool = True, balance: bool = True, scale: float = 1.0,
-                 distance: str = "entropy"):
+    def __init__(
+        self,
+        game: Game | Tree,
+        *,
+        perturbation: str | None = None,
+        eps: float = 1e-3,
+        weights: str = "kroer",
+        adaptive_tau: bool = True,
+        balance: bool = True,
+        scale: float = 1.0,
+        distance: str = "entropy",
+    ):
         tree = game if isinstance(game, Tree) else compile_tree(game)
         if tree.num_players != 2 or not tree.is_zero_sum:
             raise UnsupportedGameError(f"{tree.name!r}: EGT solves two-player zero-sum games")
@@ -97,8 +112,9 @@ class ExcessiveGap:
         t = tree.terminals
         n = tree.num_sequences
         u0 = tree.payoff[:, 0]  # constant-sum: player 1 minimising u_0 is the same game
-        self.A = sp.csr_matrix((tree.terminal_chance * u0, (tree.node_seq[0, t], tree.node_seq[1, t])),
-                               shape=(n[0], n[1]))
+        self.A = sp.csr_matrix(
+            (tree.terminal_chance * u0, (tree.node_seq[0, t], tree.node_seq[1, t])), shape=(n[0], n[1])
+        )
         self.A.sum_duplicates()
         self.AT = self.A.T.tocsr()
         if not scale > 0:
@@ -119,7 +135,8 @@ class ExcessiveGap:
         #: True once a step found no tau keeping the excessive gap condition (floating-point precision reached)
         self.stalled = False
         self._tau = 0.5
-        self._checked = None
+        # ((x, mu_u, u), (y, mu_v, v)): the smoothed best responses of the last successful check
+        self._checked: tuple[tuple[np.ndarray, float, tuple], tuple[np.ndarray, float, tuple]] | None = None
         self._initial()
 
     # smoothed best responses (value and point) ----------------------------------------------
@@ -148,12 +165,18 @@ class ExcessiveGap:
 
     def _u_of_current(self) -> tuple:
         """``_u_of(self.x, self.mu_u)``, from the last successful check when it computed it."""
-        x, mu, u = self._checked[0] if self._checked else (None, None, None)
-        return u if x is self.x and mu == self.mu_u else self._u_of(self.x, self.mu_u)
+        if self._checked:
+            x, mu, u = self._checked[0]
+            if x is self.x and mu == self.mu_u:
+                return u
+        return self._u_of(self.x, self.mu_u)
 
     def _v_of_current(self) -> tuple:
-        y, mu, v = self._checked[1] if self._checked else (None, None, None)
-        return v if y is self.y and mu == self.mu_v else self._v_of(self.y, self.mu_v)
+        if self._checked:
+            y, mu, v = self._checked[1]
+            if y is self.y and mu == self.mu_v:
+                return v
+        return self._v_of(self.y, self.mu_v)
 
     def _initial(self) -> None:
         """Sandholm 2010, Algorithm 2; mu starts at max |A_ij| and doubles until the excessive gap
@@ -161,7 +184,7 @@ class ExcessiveGap:
         norm = float(np.abs(self.A.data).max()) if self.A.nnz else 0.0
         mu = norm if norm > 0 else 1.0  # an all-zero game: any mu > 0 will do
         for _ in range(200):
-            b_c, logq_c, _ = self.X[1].prox(np.zeros(self.X[1].n))        # the centre of player 1
+            b_c, logq_c, _ = self.X[1].prox(np.zeros(self.X[1].n))  # the centre of player 1
             y_hat = self.X[1].realization(b_c)
             x0, _, _, _ = self._v_of(y_hat, mu)
             b1, logq1, _ = self.X[1].prox((self.AT @ x0) / mu, logq_c)
@@ -250,24 +273,39 @@ class ExcessiveGap:
     def save(self, path) -> None:
         """Write the iterates, smoothing parameters, tau and counters with the configuration
         (``.npz``); ``ExcessiveGap.load`` resumes the same algorithm bit for bit."""
-        meta = {"format": self._FORMAT, "algorithm": self.algorithm, "perturbation": self.perturbation,
-                "eps": self.eps, "weights": self.weights, "scale": self.scale, "adaptive_tau": self.adaptive_tau,
-                "distance": self.distance,
-                "balance": self.balance, "mu_u": self.mu_u, "mu_v": self.mu_v, "tau": self._tau,
-                "iteration": self.iteration, "traversals": self.traversals, "retries": self.retries,
-                "game": self.tree.name, "num_sequences": [int(n) for n in self.tree.num_sequences]}
-        extra = {}
+        meta = {
+            "format": self._FORMAT,
+            "algorithm": self.algorithm,
+            "perturbation": self.perturbation,
+            "eps": self.eps,
+            "weights": self.weights,
+            "scale": self.scale,
+            "adaptive_tau": self.adaptive_tau,
+            "distance": self.distance,
+            "balance": self.balance,
+            "mu_u": self.mu_u,
+            "mu_v": self.mu_v,
+            "tau": self._tau,
+            "iteration": self.iteration,
+            "traversals": self.traversals,
+            "retries": self.retries,
+            "game": self.tree.name,
+            "num_sequences": [int(n) for n in self.tree.num_sequences],
+        }
+        extra: dict[str, Any] = {}
         if self._checked is not None:  # the smoothed best responses the next step reuses
             for key, (_, mu, (plan, b, logq, val)) in zip("uv", self._checked):
-                extra.update({f"{key}_plan": plan, f"{key}_b": b, f"{key}_logq": logq,
-                              f"{key}_mu_val": np.array([mu, val])})
+                extra.update(
+                    {f"{key}_plan": plan, f"{key}_b": b, f"{key}_logq": logq, f"{key}_mu_val": np.array([mu, val])}
+                )
         checkpoint.write(path, meta, {"x": self.x, "y": self.y, **extra})
 
     @classmethod
-    def load(cls, path, game: Game | Tree, algorithm: str | None = None) -> "ExcessiveGap":
+    def load(cls, path, game: Game | Tree, algorithm: str | None = None) -> ExcessiveGap:
         """Resume the run saved at ``path`` on ``game`` (``algorithm``, when given, must be the
         file's: "egt" or "egt-perturbed")."""
         from seqform.errors import CheckpointError
+
         meta, arrays = checkpoint.read(path, cls._FORMAT, "EGT")
         try:
             x, y = arrays["x"], arrays["y"]
@@ -276,25 +314,36 @@ class ExcessiveGap:
         extra = {k: v for k, v in arrays.items() if k[:2] in ("u_", "v_")}
         if algorithm is not None and algorithm != meta["algorithm"]:
             raise CheckpointError(f"{path} holds a {meta['algorithm']!r} run; it cannot resume as {algorithm!r}")
-        solver = cls(game, perturbation=meta["perturbation"], eps=meta["eps"] or 1e-3, weights=meta["weights"],
-                     adaptive_tau=meta["adaptive_tau"], balance=meta["balance"], scale=meta.get("scale", 1.0),
-                     distance=meta.get("distance", "entropy"))
+        solver = cls(
+            game,
+            perturbation=meta["perturbation"],
+            eps=meta["eps"] or 1e-3,
+            weights=meta["weights"],
+            adaptive_tau=meta["adaptive_tau"],
+            balance=meta["balance"],
+            scale=meta.get("scale", 1.0),
+            distance=meta.get("distance", "entropy"),
+        )
         if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
-            raise CheckpointError(f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
-                                  f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}")
+            raise CheckpointError(
+                f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
+                f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}"
+            )
         solver.x, solver.y = x, y
         solver._checked = None
         if extra:
-            u, v = ((extra[f"{k}_plan"], extra[f"{k}_b"], extra[f"{k}_logq"], float(extra[f"{k}_mu_val"][1]))
-                    for k in "uv")
+            u, v = (
+                (extra[f"{k}_plan"], extra[f"{k}_b"], extra[f"{k}_logq"], float(extra[f"{k}_mu_val"][1])) for k in "uv"
+            )
             solver._checked = ((x, float(extra["u_mu_val"][0]), u), (y, float(extra["v_mu_val"][0]), v))
         solver.mu_u, solver.mu_v, solver._tau = meta["mu_u"], meta["mu_v"], meta["tau"]
         solver.iteration, solver.traversals, solver.retries = meta["iteration"], meta["traversals"], meta["retries"]
         return solver
 
     def average_profile(self) -> Profile:
-        return Profile([behaviour_from_realization(self.tree, 0, self.x),
-                        behaviour_from_realization(self.tree, 1, self.y)])
+        return Profile(
+            [behaviour_from_realization(self.tree, 0, self.x), behaviour_from_realization(self.tree, 1, self.y)]
+        )
 
     current_profile = average_profile
 
@@ -311,6 +360,8 @@ def tune_scale(game: Game | Tree, candidates=(0.001, 0.01, 0.1, 1.0), iterations
         g = e.gap()
         if best_gap is None or g < best_gap:
             best, best_gap = c, g
+    if best is None:
+        raise ValueError("tune_scale needs at least one candidate scale")
     return best
 
 

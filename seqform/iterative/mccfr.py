@@ -40,6 +40,7 @@ References:
 - Lanctot, Waugh, Zinkevich & Bowling (2009), "Monte Carlo Sampling for Regret Minimization in Extensive Games", NIPS.
 - Zinkevich, Johanson, Bowling & Piccione (2007), "Regret Minimization in Games with Incomplete Information", NIPS.
 """
+
 from __future__ import annotations
 
 import random
@@ -48,11 +49,11 @@ from pathlib import Path
 
 import numpy as np
 
+import seqform.iterative.checkpoint as checkpoint
 from seqform.errors import CheckpointError, SeqformError
 from seqform.model.game import CHANCE, Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
-from seqform.iterative import checkpoint
 
 SAMPLINGS = ("external", "outcome", "chance")
 
@@ -71,8 +72,9 @@ def normalised(tree: Tree, tables: list, positive: bool) -> list:
             inf = tree.seq_infoset[p][1:]
             sums = np.bincount(inf, weights=v[1:], minlength=len(tree.infoset_player))
             with np.errstate(invalid="ignore", divide="ignore"):
-                b[1:] = np.where(sums[inf] > 0, v[1:] / np.where(sums[inf] > 0, sums[inf], 1.0),
-                                 1.0 / tree.infoset_num_actions[inf])
+                b[1:] = np.where(
+                    sums[inf] > 0, v[1:] / np.where(sums[inf] > 0, sums[inf], 1.0), 1.0 / tree.infoset_num_actions[inf]
+                )
         out.append(b)
     return out
 
@@ -84,6 +86,8 @@ def matching(regrets: list) -> list:
     tot = sum(pos)
     k = len(pos)
     return [r / tot for r in pos] if tot > 0.0 else [1.0 / k] * k
+
+
 CHECKPOINT_FORMAT = "seqform-mccfr-checkpoint-1"
 
 
@@ -112,8 +116,7 @@ class MonteCarloCFR:
     (2000, True)
     """
 
-    def __init__(self, game: Game | Tree, sampling: str = "external", *, seed: int = 0,
-                 exploration: float = 0.6):
+    def __init__(self, game: Game | Tree, sampling: str = "external", *, seed: int = 0, exploration: float = 0.6):
         if sampling not in SAMPLINGS:
             raise SeqformError(f"unknown MCCFR sampling {sampling!r}; choose one of {', '.join(SAMPLINGS)}")
         if not 0 <= exploration <= 1:
@@ -143,14 +146,13 @@ class MonteCarloCFR:
         # per chance node: the probabilities of its (present) outcomes, in child order
         self._chance: dict = {}
         for node, probs in zip(tree.chance_nodes.tolist(), tree.chance_probs):
-            kids = self._children[self._first[node]:self._first[node] + self._count[node]]
+            kids = self._children[self._first[node] : self._first[node] + self._count[node]]
             acts = tree.action[kids].tolist()
             self._chance[node] = [float(probs[a]) for a in acts]
-        self._utility = {int(z): tuple(float(u) for u in row)
-                         for z, row in zip(tree.terminals.tolist(), tree.payoff)}
+        self._utility = {int(z): tuple(float(u) for u in row) for z, row in zip(tree.terminals.tolist(), tree.payoff)}
         # per node, its children in action order; per player, each node's payoff (None off leaves)
-        self._kids = [self._children[a:a + c] for a, c in zip(self._first, self._count)]
-        self._leaf_value = [[None] * n for _ in range(N)]
+        self._kids = [self._children[a : a + c] for a, c in zip(self._first, self._count)]
+        self._leaf_value: list[list[float | None]] = [[None] * n for _ in range(N)]
         for z, u in self._utility.items():
             for p in range(N):
                 self._leaf_value[p][z] = u[p]
@@ -182,8 +184,9 @@ class MonteCarloCFR:
 
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations (one episode per update player each)."""
-        walk = {"external": self._external_walk, "outcome": self._outcome_walk,
-                "chance": self._chance_walk}[self.sampling]()
+        walk = {"external": self._external_walk, "outcome": self._outcome_walk, "chance": self._chance_walk}[
+            self.sampling
+        ]()
         touched = 0
         for _ in range(iterations):
             self.chance_sample.clear()
@@ -208,6 +211,7 @@ class MonteCarloCFR:
                 if x < acc:
                     return j
             return len(probs) - 1  # rounding: the total may fall a hair short of 1
+
         return sample
 
     def _external_walk(self):
@@ -232,7 +236,7 @@ class MonteCarloCFR:
             I = infoset[h]
             f, k = fseq[I], nact[I]
             R = regret[who]
-            policy = matching(R[f:f + k])
+            policy = matching(R[f : f + k])
             if who != i:
                 c = kids[h][sample(policy)]
                 v = lv[c]
@@ -268,6 +272,7 @@ class MonteCarloCFR:
                 return 1
             walk(self._root, i, lv)
             return touched
+
         return episode
 
     def _outcome_walk(self):
@@ -295,7 +300,7 @@ class MonteCarloCFR:
             I = infoset[h]
             f, k = fseq[I], nact[I]
             R = regret[who]
-            policy = matching(R[f:f + k])
+            policy = matching(R[f : f + k])
             mine = who == i
             sample_policy = [e / k + (1.0 - e) * q for q in policy] if mine else policy
             a = sample(sample_policy)
@@ -325,6 +330,7 @@ class MonteCarloCFR:
                 return 1
             walk(self._root, i, 1.0, 1.0, 1.0, lv)
             return touched
+
         return episode
 
     def _chance_walk(self):
@@ -353,7 +359,7 @@ class MonteCarloCFR:
             I = infoset[h]
             f, k = fseq[I], nact[I]
             R = regret[who]
-            policy = matching(R[f:f + k])
+            policy = matching(R[f : f + k])
             mine = who == i
             vals = []
             v = 0.0
@@ -380,6 +386,7 @@ class MonteCarloCFR:
                 return 1
             walk(self._root, i, 1.0, 1.0, lv)
             return touched
+
         return episode
 
     # --- checkpoints ------------------------------------------------------------------------
@@ -387,23 +394,32 @@ class MonteCarloCFR:
     def save(self, path: str | Path) -> None:
         """Write everything the next iteration depends on (``.npz``): regrets, cumulative
         strategies, counters and the random stream's state."""
-        meta = {"format": CHECKPOINT_FORMAT, "sampling": self.sampling, "exploration": self.exploration,
-                "seed": self.seed, "iteration": self.iteration, "nodes_touched": self.nodes_touched,
-                "game": self.tree.name, "num_sequences": [int(x) for x in self.tree.num_sequences],
-                "rng": _rng_to_json(self.rng.getstate())}
-        arrays = {f"{k}{p}": np.asarray(getattr(self, k)[p]) for k in ("regret", "cumulative")
-                  for p in range(self.num_players)}
+        meta = {
+            "format": CHECKPOINT_FORMAT,
+            "sampling": self.sampling,
+            "exploration": self.exploration,
+            "seed": self.seed,
+            "iteration": self.iteration,
+            "nodes_touched": self.nodes_touched,
+            "game": self.tree.name,
+            "num_sequences": [int(x) for x in self.tree.num_sequences],
+            "rng": _rng_to_json(self.rng.getstate()),
+        }
+        arrays = {
+            f"{k}{p}": np.asarray(getattr(self, k)[p])
+            for k in ("regret", "cumulative")
+            for p in range(self.num_players)
+        }
         checkpoint.write(path, meta, arrays)
 
     @classmethod
-    def load(cls, path: str | Path, game: Game | Tree) -> "MonteCarloCFR":
+    def load(cls, path: str | Path, game: Game | Tree) -> MonteCarloCFR:
         """Resume a run saved by ``save`` on the same game; the next iterations are bit for bit
         those the saved run would have made."""
         meta, arrays = checkpoint.read(path, CHECKPOINT_FORMAT, "MCCFR")
         s = cls(game, meta["sampling"], seed=meta["seed"], exploration=meta["exploration"])
         if [int(x) for x in s.tree.num_sequences] != meta["num_sequences"]:
-            raise CheckpointError(f"{path}: saved for {meta['game']!r}, whose sequences do not match "
-                                  f"{s.tree.name!r}")
+            raise CheckpointError(f"{path}: saved for {meta['game']!r}, whose sequences do not match {s.tree.name!r}")
         for k in ("regret", "cumulative"):
             setattr(s, k, [arrays[f"{k}{p}"].tolist() for p in range(s.num_players)])
         s.iteration, s.nodes_touched = meta["iteration"], meta["nodes_touched"]

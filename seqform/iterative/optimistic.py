@@ -20,20 +20,24 @@ Theorem 3, for ``eta`` small enough).
 
 References:
 
-- Farina, Kroer & Sandholm (2019), "Optimistic Regret Minimization for Extensive-Form Games via Dilated Distance-Generating Functions", NeurIPS.
-- Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games", Mathematics of Operations Research.
-- Fan, Kroer & Farina (2024), "On the Optimality of Dilated Entropy and Lower Bounds for Online Learning in Extensive-Form Games", NeurIPS.
+- Farina, Kroer & Sandholm (2019), "Optimistic Regret Minimization for Extensive-Form Games via Dilated
+  Distance-Generating Functions", NeurIPS.
+- Hoda, Gilpin, Pena & Sandholm (2010), "Smoothing Techniques for Computing Nash Equilibria of Sequential Games",
+  Mathematics of Operations Research.
+- Fan, Kroer & Farina (2024), "On the Optimality of Dilated Entropy and Lower Bounds for Online Learning in
+  Extensive-Form Games", NeurIPS.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from seqform.errors import SeqformError, UnsupportedGameError
 from seqform.iterative.dilatedentropy import DilatedEntropy
+from seqform.lp.sequenceform import sequence_form
 from seqform.model.game import Game
 from seqform.model.strategy import Profile, behaviour_from_realization
 from seqform.model.tree import Tree, compile_tree
-from seqform.lp.sequenceform import sequence_form
 
 
 class OptimisticMirrorDescent:
@@ -63,7 +67,9 @@ class OptimisticMirrorDescent:
     def __init__(self, game: Game | Tree, *, step_size: float = 1.0, weights: str = "one"):
         tree = game if isinstance(game, Tree) else compile_tree(game)
         if tree.num_players != 2 or not tree.is_zero_sum:
-            raise UnsupportedGameError(f"{tree.name!r}: optimistic mirror descent here solves two-player zero-sum games")
+            raise UnsupportedGameError(
+                f"{tree.name!r}: optimistic mirror descent here solves two-player zero-sum games"
+            )
         if not step_size > 0:
             raise SeqformError(f"the step size must be positive, got {step_size}")
         self.tree, self.algorithm = tree, "omwu"

@@ -1,10 +1,11 @@
 """The one door to HiGHS (highspy): a sparse LP given as arrays (``solve_highs``: the Nash LP of
-``zerosumlp.py``, the perturbed LPs of ``refinements``, the LPs of ``efce`` and ``lossless``) or a
+``seqform.lp.zerosumlp``, the perturbed LPs of ``refinements``, the LPs of ``efce`` and ``lossless``) or a
 mixed-integer program (``solve_highs_mip``: the MAP pricing of ``efce``), with their options, their
 status handling, their log and Ctrl-C.
 
     optimise  cost^T w   subject to  row_lower <= K w <= row_upper,  col_lower <= w <= col_upper
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -12,8 +13,8 @@ import contextvars
 import math
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 import highspy
 import numpy as np
@@ -26,8 +27,11 @@ INF = highspy.kHighsInf
 METHODS = ("simplex", "ipm", "choose", "pdlp")
 BASIC = 1  # HiGHS basis status code of a basic column or row
 # kHighsInterrupt (a user interrupt) is new in highspy 1.12; earlier ones report kInterrupt only
-_INTERRUPTED = tuple(getattr(highspy.HighsModelStatus, name) for name in ("kInterrupt", "kHighsInterrupt")
-                     if hasattr(highspy.HighsModelStatus, name))
+_INTERRUPTED = tuple(
+    getattr(highspy.HighsModelStatus, name)
+    for name in ("kInterrupt", "kHighsInterrupt")
+    if hasattr(highspy.HighsModelStatus, name)
+)
 
 #: Where HiGHS's log goes: None (nowhere, the default) or a callable taking one line of text.
 #: Set it for a block with ``log_to``; the command line points it at its progress messages.
@@ -133,10 +137,21 @@ class HighsResult:
     iterations: int
 
 
-def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_upper: np.ndarray,
-                row_lower: np.ndarray, row_upper: np.ndarray, *, maximize: bool, method: str = "simplex",
-                time_limit: float | None = None, verbose: bool = False, options: dict | None = None,
-                basis: tuple | None = None) -> HighsResult:
+def solve_highs(
+    K: sp.csc_matrix,
+    cost: np.ndarray,
+    col_lower: np.ndarray,
+    col_upper: np.ndarray,
+    row_lower: np.ndarray,
+    row_upper: np.ndarray,
+    *,
+    maximize: bool,
+    method: str = "simplex",
+    time_limit: float | None = None,
+    verbose: bool = False,
+    options: dict | None = None,
+    basis: tuple | None = None,
+) -> HighsResult:
     """Solve the LP above. ``method``: "simplex" (dual simplex), "ipm" (with crossover, so a basis
     is returned), "choose", "pdlp"; ``options``: further HiGHS options by name; ``basis``: a
     starting basis ``(col_status, row_status)`` (codes as in ``HighsResult``). Raises
@@ -162,21 +177,25 @@ def solve_highs(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_u
         raise KeyboardInterrupt("HiGHS solve interrupted")
     if ms == highspy.HighsModelStatus.kTimeLimit:
         sol = h.getSolution()
-        where = (np.asarray(sol.col_value), np.asarray(sol.row_dual)) if sol.value_valid and sol.dual_valid \
+        where = (
+            (np.asarray(sol.col_value), np.asarray(sol.row_dual))
+            if sol.value_valid and sol.dual_valid
             else (None, None)
+        )
         raise TimeLimitError(f"HiGHS reached its time limit of {time_limit:g} s before an optimum", *where)
     if ms != highspy.HighsModelStatus.kOptimal:
         raise SolverError(f"HiGHS stopped without an optimal solution: {h.modelStatusToString(ms)}")
     sol = h.getSolution()
-    basis = h.getBasis()
+    final = h.getBasis()
     cs = rs = None
-    if basis.valid:
-        cs = np.fromiter(map(int, basis.col_status), dtype=np.int8, count=n)
-        rs = np.fromiter(map(int, basis.row_status), dtype=np.int8, count=m)
+    if final.valid:
+        cs = np.fromiter(map(int, final.col_status), dtype=np.int8, count=n)
+        rs = np.fromiter(map(int, final.row_status), dtype=np.int8, count=m)
     info = h.getInfo()
     iters = int(info.simplex_iteration_count) + int(info.ipm_iteration_count)
-    return HighsResult(float(info.objective_function_value), np.asarray(sol.col_value), np.asarray(sol.row_dual),
-                       cs, rs, secs, iters)
+    return HighsResult(
+        float(info.objective_function_value), np.asarray(sol.col_value), np.asarray(sol.row_dual), cs, rs, secs, iters
+    )
 
 
 def _started(verbose: bool, time_limit: float | None, options: dict) -> tuple[highspy.Highs, float]:
@@ -195,8 +214,17 @@ def _started(verbose: bool, time_limit: float | None, options: dict) -> tuple[hi
     return h, t0
 
 
-def _pass_model(h: highspy.Highs, K: sp.csc_matrix, cost, col_lower, col_upper, row_lower, row_upper,
-                maximize: bool, integrality: np.ndarray) -> None:
+def _pass_model(
+    h: highspy.Highs,
+    K: sp.csc_matrix,
+    cost,
+    col_lower,
+    col_upper,
+    row_lower,
+    row_upper,
+    maximize: bool,
+    integrality: np.ndarray,
+) -> None:
     """Give HiGHS the model as plain arrays (numpy straight into HiGHS: filling a HighsLp field
     by field converts every element through Python, about 4 ms on Leduc with 5 ranks);
     ``integrality``: 0 continuous, 1 integer, per column. ``SolverError`` saying what HiGHS
@@ -204,14 +232,28 @@ def _pass_model(h: highspy.Highs, K: sp.csc_matrix, cost, col_lower, col_upper, 
     m, n = K.shape
     sense = highspy.ObjSense.kMaximize if maximize else highspy.ObjSense.kMinimize
     f64 = np.float64
-    st = h.passModel(n, m, K.nnz, int(highspy.MatrixFormat.kColwise), int(sense), 0.0,
-                     np.asarray(cost, dtype=f64), np.asarray(col_lower, dtype=f64), np.asarray(col_upper, dtype=f64),
-                     np.asarray(row_lower, dtype=f64), np.asarray(row_upper, dtype=f64),
-                     K.indptr.astype(np.int32), K.indices.astype(np.int32), K.data.astype(f64),
-                     np.asarray(integrality, dtype=np.int32))
+    st = h.passModel(
+        n,
+        m,
+        K.nnz,
+        int(highspy.MatrixFormat.kColwise),
+        int(sense),
+        0.0,
+        np.asarray(cost, dtype=f64),
+        np.asarray(col_lower, dtype=f64),
+        np.asarray(col_upper, dtype=f64),
+        np.asarray(row_lower, dtype=f64),
+        np.asarray(row_upper, dtype=f64),
+        K.indptr.astype(np.int32),
+        K.indices.astype(np.int32),
+        K.data.astype(f64),
+        np.asarray(integrality, dtype=np.int32),
+    )
     if st == highspy.HighsStatus.kError:
-        raise SolverError(f"HiGHS rejected the {'MIP' if np.any(integrality) else 'LP'} model ({m:,} rows, "
-                          f"{n:,} columns): {_why_rejected(K, cost, col_lower, col_upper, row_lower, row_upper)}")
+        raise SolverError(
+            f"HiGHS rejected the {'MIP' if np.any(integrality) else 'LP'} model ({m:,} rows, "
+            f"{n:,} columns): {_why_rejected(K, cost, col_lower, col_upper, row_lower, row_upper)}"
+        )
 
 
 @dataclass
@@ -231,10 +273,21 @@ class MipResult:
     nodes: int
 
 
-def solve_highs_mip(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, col_upper: np.ndarray,
-                    row_lower: np.ndarray, row_upper: np.ndarray, integrality: np.ndarray, *, maximize: bool,
-                    time_limit: float | None = None, gap: float | None = None, verbose: bool = False,
-                    options: dict | None = None) -> MipResult:
+def solve_highs_mip(
+    K: sp.csc_matrix,
+    cost: np.ndarray,
+    col_lower: np.ndarray,
+    col_upper: np.ndarray,
+    row_lower: np.ndarray,
+    row_upper: np.ndarray,
+    integrality: np.ndarray,
+    *,
+    maximize: bool,
+    time_limit: float | None = None,
+    gap: float | None = None,
+    verbose: bool = False,
+    options: dict | None = None,
+) -> MipResult:
     """Solve the LP above with the columns where ``integrality`` is 1 integer, by HiGHS's branch
     and cut. ``gap``: the relative gap at which the incumbent counts as optimal (HiGHS's
     ``mip_rel_gap``). A solve stopped by ``time_limit`` is not an error: the result says so
@@ -261,11 +314,18 @@ def solve_highs_mip(K: sp.csc_matrix, cost: np.ndarray, col_lower: np.ndarray, c
     x = np.asarray(sol.col_value) if found else None
     bound = float(info.mip_dual_bound)
     if not np.any(integrality) and not stopped:
-        bound = float(info.objective_function_value)   # an LP (a relaxation): its optimum is the bound
+        bound = float(info.objective_function_value)  # an LP (a relaxation): its optimum is the bound
     elif not np.isfinite(bound) or abs(bound) >= INF:
         bound = math.inf if maximize else -math.inf
-    return MipResult(x, float(info.objective_function_value) if found else math.nan, bound, not stopped, stopped,
-                     secs, int(info.mip_node_count))
+    return MipResult(
+        x,
+        float(info.objective_function_value) if found else math.nan,
+        bound,
+        not stopped,
+        stopped,
+        secs,
+        int(info.mip_node_count),
+    )
 
 
 #: HiGHS's defaults: matrix entries above LARGE_MATRIX_VALUE are an error, bounds and costs at or
@@ -281,10 +341,17 @@ def _why_rejected(K, cost, col_lower, col_upper, row_lower, row_upper) -> str:
         return f"{int(np.sum(~np.isfinite(data))):,} matrix entries are infinite or NaN"
     big = np.abs(data) > LARGE_MATRIX_VALUE
     if big.any():
-        return (f"{int(big.sum()):,} matrix entries exceed {LARGE_MATRIX_VALUE:g} in magnitude (largest "
-                f"{np.abs(data).max():.3g}), HiGHS's limit")
-    for name, v in (("objective", cost), ("column lower bound", col_lower), ("column upper bound", col_upper),
-                    ("row lower bound", row_lower), ("row upper bound", row_upper)):
+        return (
+            f"{int(big.sum()):,} matrix entries exceed {LARGE_MATRIX_VALUE:g} in magnitude (largest "
+            f"{np.abs(data).max():.3g}), HiGHS's limit"
+        )
+    for name, v in (
+        ("objective", cost),
+        ("column lower bound", col_lower),
+        ("column upper bound", col_upper),
+        ("row lower bound", row_lower),
+        ("row upper bound", row_upper),
+    ):
         v = np.asarray(v, dtype=float)
         if np.isnan(v).any():
             return f"a {name} is NaN"

@@ -10,8 +10,10 @@ Rows of ``E`` (shape ``(1 + |I_1|, |Sigma_1|)``): row 0 is ``x[empty] = 1``; row
 References:
 
 - Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
-- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and
+  Economic Behavior.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -48,7 +50,7 @@ class SequenceForm:
     ``A`` is player 0's payoff; player 1's is ``constant_sum - x^T A y``.
     """
 
-    tree: Tree
+    tree: Tree | None  # None for an LP built without a game tree (lossless.abstractlp)
     E: sp.csr_matrix
     e: np.ndarray
     F: sp.csr_matrix
@@ -56,11 +58,18 @@ class SequenceForm:
     A: sp.csr_matrix
     constant_sum: Fraction = field(default=Fraction(0))
 
+    def game_tree(self) -> Tree:
+        """``tree``, for the steps that need the game (``UnsupportedGameError`` when this sequence
+        form was built without one, as ``lossless.abstractlp`` builds it)."""
+        if self.tree is None:
+            raise UnsupportedGameError("this sequence form was built without its game tree")
+        return self.tree
+
     @cached_property
     def A_exact(self) -> tuple[np.ndarray, np.ndarray, list]:
         """``A``'s nonzeros exactly: ``(rows, cols, values)``, values int or Fraction (ints stay
         ints: a Fraction per entry cost a second on a 100,000-leaf chain)."""
-        acc = exact_payoff_entries(self.tree, 0)
+        acc = exact_payoff_entries(self.game_tree(), 0)
         rows = np.asarray([k[0] for k in acc], dtype=np.int64)
         cols = np.asarray([k[1] for k in acc], dtype=np.int64)
         return rows, cols, list(acc.values())
@@ -86,17 +95,21 @@ def exact_payoff_entries(tree: Tree, p: int, shift=0) -> dict:
 def sequence_form(tree: Tree) -> SequenceForm:
     """Build ``E, e, F, f, A`` for a two-player constant-sum tree (``UnsupportedGameError`` otherwise)."""
     if tree.num_players != 2:
-        raise UnsupportedGameError(f"{tree.name!r} has {tree.num_players} players; the sequence-form LP "
-                                   f"solves two-player zero-sum games")
+        raise UnsupportedGameError(
+            f"{tree.name!r} has {tree.num_players} players; the sequence-form LP solves two-player zero-sum games"
+        )
     if tree.constant_sum is None:
-        raise UnsupportedGameError(f"{tree.name!r} is not zero-sum (nor constant-sum): the payoffs of its "
-                                   f"leaves do not add up to one constant; the zero-sum LP does not apply")
+        raise UnsupportedGameError(
+            f"{tree.name!r} is not zero-sum (nor constant-sum): the payoffs of its "
+            f"leaves do not add up to one constant; the zero-sum LP does not apply"
+        )
     E, e = constraint_matrix(tree, 0)
     F, f = constraint_matrix(tree, 1)
     t = tree.terminals
     w = tree.terminal_chance * tree.payoff[:, 0]
-    A = sp.csr_matrix((w, (tree.node_seq[0, t], tree.node_seq[1, t])),
-                      shape=(tree.num_sequences[0], tree.num_sequences[1]))
+    A = sp.csr_matrix(
+        (w, (tree.node_seq[0, t], tree.node_seq[1, t])), shape=(tree.num_sequences[0], tree.num_sequences[1])
+    )
     A.sum_duplicates()
     A.eliminate_zeros()
     return SequenceForm(tree, E, e, F, f, A, tree.constant_sum)

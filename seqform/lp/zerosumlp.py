@@ -16,8 +16,10 @@ are player 1's plan y (complementary slackness). Columns are ``[x (|Sigma_1|), q
 References:
 
 - Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
-- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and
+  Economic Behavior.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -80,8 +82,13 @@ def lp_matrix(sf: SequenceForm) -> sp.csc_matrix:
     return K
 
 
-def solve_lp(sf: SequenceForm, method: str = "auto", time_limit: float | None = None,
-             verbose: bool = False, options: dict | None = None) -> LPResult:
+def solve_lp(
+    sf: SequenceForm,
+    method: str = "auto",
+    time_limit: float | None = None,
+    verbose: bool = False,
+    options: dict | None = None,
+) -> LPResult:
     """Solve the LP with HiGHS. ``method``: "auto" (``auto_method``), "simplex" (dual simplex,
     gives a basis), "ipm" (interior point with crossover, gives a basis), "choose" (HiGHS
     decides), "pdlp".
@@ -103,16 +110,35 @@ def solve_lp(sf: SequenceForm, method: str = "auto", time_limit: float | None = 
     cost[n1] = 1.0
     t0 = time.perf_counter()
     try:
-        res = solve_highs(K, cost, np.concatenate([np.zeros(n1), np.full(m2, -INF)]), np.full(ncol, INF),
-                          np.concatenate([sf.e, np.zeros(n2)]), np.concatenate([sf.e, np.full(n2, INF)]),
-                          maximize=True, method=METHODS[method], time_limit=time_limit, verbose=verbose,
-                          options=options)
+        res = solve_highs(
+            K,
+            cost,
+            np.concatenate([np.zeros(n1), np.full(m2, -INF)]),
+            np.full(ncol, INF),
+            np.concatenate([sf.e, np.zeros(n2)]),
+            np.concatenate([sf.e, np.full(n2, INF)]),
+            maximize=True,
+            method=method,
+            time_limit=time_limit,
+            verbose=verbose,
+            options=options,
+        )
     except TimeLimitError as e:
         # a clock that runs out is a stop: where HiGHS stood, for the caller to bound exactly
         col = np.zeros(ncol) if e.col_value is None else np.asarray(e.col_value, dtype=float)
         dual = np.zeros(K.shape[0]) if e.row_dual is None else np.asarray(e.row_dual, dtype=float)
-        return LPResult(math.nan, _finite_nonnegative(col[:n1]), _plan_from_duals(dual, m1), col, None, None,
-                        time.perf_counter() - t0, 0, method, stopped=str(e))
+        return LPResult(
+            math.nan,
+            _finite_nonnegative(col[:n1]),
+            _plan_from_duals(dual, m1),
+            col,
+            None,
+            None,
+            time.perf_counter() - t0,
+            0,
+            method,
+            stopped=str(e),
+        )
     col = res.col_value
     x = _finite_nonnegative(col[:n1])
     y = _plan_from_duals(res.row_dual, m1)
@@ -158,7 +184,7 @@ def payoff_scale(sf: SequenceForm) -> float:
     unaffected. (Every payoff is a finite float: the game readers refuse larger numbers.)"""
     data = np.abs(sf.A.data)
     top = float(data.max()) if data.size else 0.0
-    if top == 0.0 or 2.0 ** -SCALE_FREE_BITS <= top <= 2.0 ** SCALE_FREE_BITS:
+    if top == 0.0 or 2.0**-SCALE_FREE_BITS <= top <= 2.0**SCALE_FREE_BITS:
         return 1.0
     return math.ldexp(1.0, -math.frexp(top)[1])
 

@@ -13,11 +13,13 @@ References:
 
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from typing import Any, Hashable, Sequence
+from typing import Any
 
 from seqform.errors import GameError
 

@@ -15,21 +15,18 @@ Linux, CPython 3.11), with margin:
 The limit is ``SEQFORM_MEMORY_LIMIT`` (GiB) if set, else 75% of the memory the system reports
 available (``/proc/meminfo``), else 4 GiB.
 """
+
 from __future__ import annotations
 
 import os
 
-from seqform.errors import SeqformError
+from seqform.errors import SeqformError, TooLargeError
 
 BYTES_PER_NODE = 400
 BYTES_PER_LP_NONZERO = 400
 BYTES_PER_LP_ROW = 1000
 EFG_BYTES_PER_BYTE = 25
 GIB = 1 << 30
-
-
-class TooLargeError(SeqformError):
-    """The game (or its LP) would need more memory than the limit allows."""
 
 
 def memory_limit(gib: float | None = None) -> int:
@@ -39,8 +36,9 @@ def memory_limit(gib: float | None = None) -> int:
         try:
             gib = float(os.environ["SEQFORM_MEMORY_LIMIT"])
         except ValueError:
-            raise SeqformError(f"SEQFORM_MEMORY_LIMIT={os.environ['SEQFORM_MEMORY_LIMIT']!r} is not a number "
-                               f"of GiB") from None
+            raise SeqformError(
+                f"SEQFORM_MEMORY_LIMIT={os.environ['SEQFORM_MEMORY_LIMIT']!r} is not a number of GiB"
+            ) from None
     if gib is not None:
         if gib <= 0:
             raise SeqformError(f"memory limit must be positive, got {gib} GiB")
@@ -68,7 +66,8 @@ def too_many_nodes(name: str, max_nodes: int, limit_bytes: int) -> TooLargeError
     return TooLargeError(
         f"game {name!r} has more than {max_nodes:,} nodes: compiling it would need more than "
         f"{_gib(max_nodes * BYTES_PER_NODE)} (~{BYTES_PER_NODE} bytes a node), over the memory limit of "
-        f"{_gib(limit_bytes)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT")
+        f"{_gib(limit_bytes)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+    )
 
 
 def check_lp(name: str, rows: int, cols: int, nonzeros: int, limit_bytes: int, used_bytes: int = 0) -> None:
@@ -78,7 +77,8 @@ def check_lp(name: str, rows: int, cols: int, nonzeros: int, limit_bytes: int, u
         raise TooLargeError(
             f"the sequence-form LP of {name!r} ({rows:,} rows, {cols:,} columns, {nonzeros:,} nonzeros) would "
             f"need about {_gib(need)} in HiGHS on top of {_gib(used_bytes)} already used, over the memory "
-            f"limit of {_gib(limit_bytes)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT")
+            f"limit of {_gib(limit_bytes)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+        )
 
 
 #: bytes per entry of the exact LCP tableau (a pointer and a Python integer that grows with the
@@ -93,7 +93,8 @@ def check_lcp(name: str, equations: int, variables: int, limit_bytes: int) -> No
         raise TooLargeError(
             f"the sequence-form LCP of {name!r} ({equations:,} equations, {variables:,} variables) would need "
             f"about {_gib(need)} as a dense exact tableau, over the memory limit of {_gib(limit_bytes)}; set a "
-            f"larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT")
+            f"larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+        )
 
 
 def check_file(path: str, size: int, limit_bytes: int) -> None:
@@ -103,4 +104,5 @@ def check_file(path: str, size: int, limit_bytes: int) -> None:
         raise TooLargeError(
             f"{path}: a {size / 2**20:,.1f} MiB game file would need about {_gib(need)} to read and compile "
             f"(~{EFG_BYTES_PER_BYTE} bytes per byte of file), over the memory limit of {_gib(limit_bytes)}; "
-            f"set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT")
+            f"set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+        )

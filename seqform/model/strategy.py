@@ -14,8 +14,10 @@ these actions well.
 References:
 
 - Bosansky (2019), "Solving Extensive-Form Games", lecture, Multiagent Systems, Czech Technical University in Prague.
-- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and Economic Behavior.
+- Koller, Megiddo & von Stengel (1996), "Efficient Computation of Equilibria for Extensive Two-Person Games", Games and
+  Economic Behavior.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,7 +43,7 @@ class Profile:
         """The distribution over actions at global information set ``infoset``."""
         p = int(tree.infoset_player[infoset])
         f = int(tree.infoset_first_seq[infoset])
-        return self.behaviour[p][f:f + int(tree.infoset_num_actions[infoset])]
+        return self.behaviour[p][f : f + int(tree.infoset_num_actions[infoset])]
 
 
 def uniform(tree: Tree) -> Profile:
@@ -62,15 +64,18 @@ def realization_plan(tree: Tree, p: int, b: np.ndarray) -> np.ndarray:
         order = tree.level_order[p][0][::-1].tolist()
         bl = np.asarray(b, dtype=np.float64).tolist()
         xl = [1.0] * len(bl)
-        for f, k, par in zip(tree.infoset_first_seq[order].tolist(), tree.infoset_num_actions[order].tolist(),
-                             tree.infoset_parent_seq[order].tolist()):
+        for f, k, par in zip(
+            tree.infoset_first_seq[order].tolist(),
+            tree.infoset_num_actions[order].tolist(),
+            tree.infoset_parent_seq[order].tolist(),
+        ):
             xp = xl[par]
             for s in range(f, f + k):
                 xl[s] = xp * bl[s]
         return np.array(xl)
     x = np.empty(tree.num_sequences[p])
     x[0] = 1.0
-    for lvl, seqs, starts, parents in reversed(tree.levels[p]):
+    for lvl, seqs, _starts, parents in reversed(tree.levels[p]):
         x[seqs] = np.repeat(x[parents], tree.infoset_num_actions[lvl]) * b[seqs]
     return x
 
@@ -142,31 +147,35 @@ def validate_behaviour(tree: Tree, p: int, b, tol: float = 1e-9) -> None:
     else:
         for i in ids.tolist():
             f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-            probs = list(b[f:f + k])
+            probs = list(b[f : f + k])
             if any(q < 0 for q in probs) or sum(probs) != 1:
                 break
         else:
             return
     f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-    probs = [float(q) if isinstance(b, np.ndarray) else q for q in b[f:f + k]]
+    probs = [float(q) if isinstance(b, np.ndarray) else q for q in b[f : f + k]]
     shown = ", ".join(f"{a}: {q}" for a, q in zip(tree.infoset_actions[i], probs))
-    raise StrategyError(f"player {p}'s strategy at {tree.infoset_label(i)} is not a distribution: "
-                        f"{{{shown}}} (sum {sum(probs)})")
+    raise StrategyError(
+        f"player {p}'s strategy at {tree.infoset_label(i)} is not a distribution: {{{shown}}} (sum {sum(probs)})"
+    )
 
 
 def check_length(tree: Tree, p: int, b) -> None:
     """``StrategyError`` unless player ``p``'s strategy has one entry per sequence."""
     n = tree.num_sequences[p]
     if len(b) != n:
-        raise StrategyError(f"player {p}'s strategy has {len(b)} entries; {tree.name} has {n} sequences "
-                            f"for player {p} (the empty sequence included)")
+        raise StrategyError(
+            f"player {p}'s strategy has {len(b)} entries; {tree.name} has {n} sequences "
+            f"for player {p} (the empty sequence included)"
+        )
 
 
 def check_shape(tree: Tree, behaviours: list) -> None:
     """``StrategyError`` unless there is one strategy per player, each of the right length."""
     if len(behaviours) != tree.num_players:
-        raise StrategyError(f"the profile has strategies for {len(behaviours)} players; "
-                            f"{tree.name} has {tree.num_players}")
+        raise StrategyError(
+            f"the profile has strategies for {len(behaviours)} players; {tree.name} has {tree.num_players}"
+        )
     for p, b in enumerate(behaviours):
         check_length(tree, p, b)
 
@@ -176,5 +185,3 @@ def validate_profile(tree: Tree, profile: Profile, tol: float = 1e-9) -> None:
     check_shape(tree, profile.behaviour)
     for p, b in enumerate(profile.behaviour):
         validate_behaviour(tree, p, b, tol)
-
-

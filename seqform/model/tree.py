@@ -17,14 +17,15 @@ Chance probabilities and payoffs are kept exactly (``Fraction``) beside their fl
 Perfect recall is checked (every node of an information set has the same own sequence) and
 chance probabilities must be non-negative and sum to exactly one at every chance node.
 """
+
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from itertools import chain
-from typing import Callable
 
 import numpy as np
 
@@ -207,16 +208,17 @@ class Tree:
             if len(by_depth):
                 # every level's arrays at once, then sliced: per level only views are made
                 nact = self.infoset_num_actions[by_depth]
-                first_of = np.concatenate(([0], cut))             # first information set of each level
+                first_of = np.concatenate(([0], cut))  # first information set of each level
                 ends = np.cumsum(nact)
-                begins = ends - nact                               # global offset of each set's first action
+                begins = ends - nact  # global offset of each set's first action
                 level_of = np.repeat(np.arange(len(first_of)), np.diff(np.append(first_of, len(by_depth))))
-                starts = begins - begins[first_of][level_of]        # offsets within the set's level
+                starts = begins - begins[first_of][level_of]  # offsets within the set's level
                 seqs = np.repeat(self.infoset_first_seq[by_depth] - begins, nact) + np.arange(ends[-1])
                 parents = self.infoset_parent_seq[by_depth]
                 seq_cut = begins[cut]
-                for lvl, st, sq, par in zip(np.split(by_depth, cut), np.split(starts, cut), np.split(seqs, seq_cut),
-                                            np.split(parents, cut)):
+                for lvl, st, sq, par in zip(
+                    np.split(by_depth, cut), np.split(starts, cut), np.split(seqs, seq_cut), np.split(parents, cut)
+                ):
                     sched.append((lvl, sq, st, par))
             out.append(sched)
         return out
@@ -258,8 +260,13 @@ def _path_str(labels: list) -> str:
     return text if text.isprintable() else repr(text)[1:-1]
 
 
-def compile_tree(game: Game, *, max_nodes: int | None = None, progress: ProgressFn | None = None,
-                 memory_limit_bytes: int | None = None) -> Tree:
+def compile_tree(
+    game: Game,
+    *,
+    max_nodes: int | None = None,
+    progress: ProgressFn | None = None,
+    memory_limit_bytes: int | None = None,
+) -> Tree:
     """Walk ``game`` once and return its ``Tree``: the game as flat arrays (nodes, information
     sets, sequences, payoffs, exact chance probabilities) that every solver reads.
 
@@ -313,8 +320,7 @@ def compile_tree(game: Game, *, max_nodes: int | None = None, progress: Progress
             gc.enable()
 
 
-def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
-             memory_limit_bytes: int | None) -> Tree:
+def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None, memory_limit_bytes: int | None) -> Tree:
     N = int(game.num_players)
     if N < 1:
         raise GameError(f"game {game.name!r} has {N} players")
@@ -323,7 +329,12 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
     # lists' appends are bound to locals, and per-node facts that can be recovered afterwards with
     # numpy (each node's player and information set, the leaves' ids) are not recorded per node.
     player_of, actions_of, infoset_of, next_of, utility_of = (
-        game.player, game.actions, game.infoset, game.next, game.utility)
+        game.player,
+        game.actions,
+        game.infoset,
+        game.next,
+        game.utility,
+    )
     parent: list = []
     action: list = []
     creach: list = []
@@ -367,7 +378,8 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
         if nid >= mark:
             if max_nodes is not None and nid >= max_nodes:
                 raise too_many_nodes(game.name, max_nodes, memory_limit_bytes or max_nodes * BYTES_PER_NODE)
-            progress(nid)
+            if progress is not None:  # (always: without progress, mark is max_nodes at most)
+                progress(nid)
             tick += 0x10000
             mark = tick if max_nodes is None else min(max_nodes, tick)
         add_parent(par)
@@ -380,7 +392,8 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
             if len(u) != N:
                 raise GameError(
                     f"leaf {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} gives "
-                    f"{len(u)} utilities for {N} players")
+                    f"{len(u)} utilities for {N} players"
+                )
             add_tchance(reach)
             add_tpay(u)  # made exact after the walk, in one pass
             continue
@@ -389,8 +402,8 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
             acts = tuple(acts)
         if not acts:
             raise GameError(
-                f"non-terminal node {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} "
-                f"has no actions")
+                f"non-terminal node {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} has no actions"
+            )
         if pl == CHANCE:
             raw = game.chance(h)
             seen = probs_seen.get(id(raw))
@@ -413,15 +426,19 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
                 push((next_of(h, i), nid, i, r, fr, cur))
             continue
         if not (0 <= pl < N):
-            raise GameError(f"node {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} "
-                            f"has player {pl!r}; expected 0..{N - 1}, CHANCE or TERMINAL")
+            raise GameError(
+                f"node {_path_str(_history_of(game, parent, action, nid))} of {game.name!r} "
+                f"has player {pl!r}; expected 0..{N - 1}, CHANCE or TERMINAL"
+            )
         key = infoset_of(h)
         try:
             gid = ids[pl].get(key)
         except TypeError:
-            raise GameError(f"information-set key {key!r} of player {pl} at "
-                            f"{_path_str(_history_of(game, parent, action, nid))} in {game.name!r} is not "
-                            f"hashable (use a tuple or string)") from None
+            raise GameError(
+                f"information-set key {key!r} of player {pl} at "
+                f"{_path_str(_history_of(game, parent, action, nid))} in {game.name!r} is not "
+                f"hashable (use a tuple or string)"
+            ) from None
         if gid is None:
             gid = len(I_player)
             ids[pl][key] = gid
@@ -443,13 +460,15 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
                 here = _path_str(_history_of(game, parent, action, nid))
                 raise ImperfectRecallError(
                     f"imperfect recall in {game.name!r}: player {pl} information set {key!r} is reached "
-                    f"after different own histories, at {first} and at {here}")
+                    f"after different own histories, at {first} and at {here}"
+                )
             known = I_actions[gid]
             if known is not acts and known != acts and known != tuple(str(x) for x in acts):
                 raise GameError(
                     f"player {pl} information set {key!r} of {game.name!r} has actions {list(I_actions[gid])} "
                     f"at {_path_str(_history_of(game, parent, action, I_node[gid]))} but {list(acts)} at "
-                    f"{_path_str(_history_of(game, parent, action, nid))}")
+                    f"{_path_str(_history_of(game, parent, action, nid))}"
+                )
         add_dec(nid)
         add_gid(gid)
         first = I_first[gid]
@@ -459,7 +478,7 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
                 push((next_of(h, i), nid, i, reach, freach, (first + i, other) if pl == 0 else (other, first + i)))
         else:
             for i in range(len(acts) - 1, -1, -1):
-                push((next_of(h, i), nid, i, reach, freach, cur[:pl] + (first + i,) + cur[pl + 1:]))
+                push((next_of(h, i), nid, i, reach, freach, cur[:pl] + (first + i,) + cur[pl + 1 :]))
 
     if not term_pay:
         raise GameError(f"game {game.name!r} has no leaves")
@@ -487,11 +506,9 @@ def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None,
         infoset=node_infoset,
         action=np.asarray(action, dtype=i32),
         chance_reach=chance_reach,
-        node_seq=np.ascontiguousarray(
-            np.fromiter(chain.from_iterable(curs), dtype=i32, count=n * N).reshape(n, N).T),
+        node_seq=np.ascontiguousarray(np.fromiter(chain.from_iterable(curs), dtype=i32, count=n * N).reshape(n, N).T),
         terminals=term_arr,
-        payoff=np.fromiter(chain.from_iterable(term_pay), dtype=np.float64,
-                           count=len(term_pay) * N).reshape(-1, N),
+        payoff=np.fromiter(chain.from_iterable(term_pay), dtype=np.float64, count=len(term_pay) * N).reshape(-1, N),
         terminal_chance=chance_reach[term_arr],
         payoff_exact=term_pay,
         terminal_chance_exact=term_chance,
@@ -533,16 +550,17 @@ def _chance_probs(game: Game, h, raw, acts: tuple, parent: list, action: list, n
             msg = f"a negative probability ({min(probs)})"
         else:
             off = sum(probs) - 1
-            msg = (f"probabilities that sum to {sum(probs)}, not exactly 1 (off by {float(off):.3g}); "
-                   f"give them as Fractions, e.g. Fraction(1, 3) rather than 0.333...")
+            msg = (
+                f"probabilities that sum to {sum(probs)}, not exactly 1 (off by {float(off):.3g}); "
+                f"give them as Fractions, e.g. Fraction(1, 3) rather than 0.333..."
+            )
         desc = game.describe(h)
         where = path if desc == repr(h) else f"{path} ({desc})"
         raise ChanceProbabilityError(f"chance node {where} of {game.name!r} has {msg}")
     return tuple(probs)
 
 
-def _exact_payoffs(game: Game, term_pay: list, parent: list, action: list, dec_nodes: list,
-                   ch_nodes: list) -> list:
+def _exact_payoffs(game: Game, term_pay: list, parent: list, action: list, dec_nodes: list, ch_nodes: list) -> list:
     """The leaves' utilities as tuples of exact numbers (``int`` or ``Fraction``), in leaf order."""
     if set(map(type, chain.from_iterable(term_pay))) <= {int, Fraction}:
         if set(map(type, term_pay)) == {tuple}:
@@ -551,8 +569,10 @@ def _exact_payoffs(game: Game, term_pay: list, parent: list, action: list, dec_n
     inner = np.zeros(len(parent), dtype=bool)  # the leaves' node ids, for error messages only
     inner[np.asarray(dec_nodes + ch_nodes, dtype=np.int64)] = True
     leaves = np.flatnonzero(~inner).tolist()
-    return [tuple(_exact(x, lambda: f"utility at leaf {_path_str(_history_of(game, parent, action, z))}")
-                  for x in u) for z, u in zip(leaves, term_pay)]
+    return [
+        tuple(_exact(x, lambda: f"utility at leaf {_path_str(_history_of(game, parent, action, z))}") for x in u)
+        for z, u in zip(leaves, term_pay)
+    ]
 
 
 def _history_of(game: Game, parent: list, action: list, node: int) -> list:
@@ -567,4 +587,3 @@ def _history_of(game: Game, parent: list, action: list, node: int) -> list:
         labels.append(str(game.actions(h)[a]))
         h = game.next(h, a)
     return labels
-

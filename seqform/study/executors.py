@@ -23,15 +23,17 @@ cells, collects ``(cell, rows)`` or ``(cell, error)`` as they finish, and retrie
 Workers never write on standard output (it belongs to the driver's user): their file descriptor 1
 points at standard error. They ignore SIGINT: Ctrl-C stops the driver, which stops them.
 """
+
 from __future__ import annotations
 
 import os
 import signal
 import socket
 import time
-from concurrent.futures import FIRST_COMPLETED
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor
 from concurrent.futures import wait as futures_wait
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from seqform.errors import SeqformError
 from seqform.spawnpool import spawn_pool, stop_broken_pool
@@ -44,6 +46,7 @@ def _watch_parent() -> None:
     """Exit when the driver is gone (killed without the chance to stop its pool): an orphaned
     worker would otherwise run its cell to the end for nobody."""
     import threading
+
     parent = os.getppid()
 
     def watch():
@@ -51,6 +54,7 @@ def _watch_parent() -> None:
             time.sleep(1.0)
             if os.getppid() != parent:
                 os._exit(1)
+
     threading.Thread(target=watch, daemon=True, name="seqform-parent-watch").start()
 
 
@@ -73,6 +77,7 @@ def _tree(game: str):
     if game not in _TREES:
         from seqform.io.gamespec import load_game
         from seqform.model.tree import compile_tree
+
         _TREES[game] = compile_tree(load_game(game))
     return _TREES[game]
 
@@ -82,33 +87,64 @@ def run_cell(cell, truth=None, time_limit: float | None = None) -> list:
     name, status and attempts, which the driver adds). ``truth``: the game's ``GroundTruth``
     (default: the one this worker was given at start), whose ``eps`` is also the perturbed
     solvers' tremble."""
-    from seqform.study.convergence import takes_eps, verify
+    from seqform.study.verifyharness import takes_eps, verify
+
     t0 = time.perf_counter()
     truth = truth if truth is not None else _TRUTHS[cell.game]
     tree = _tree(cell.game)
-    rep = verify(cell.solver, tree, cell.iterations, points=list(cell.points), seed=cell.seed,
-                 params=dict(cell.params), truth=truth, eps=truth.eps if takes_eps(cell.solver) else None,
-                 time_limit=time_limit)
+    rep = verify(
+        cell.solver,
+        tree,
+        cell.iterations,
+        points=list(cell.points),
+        seed=cell.seed,
+        params=dict(cell.params),
+        truth=truth,
+        eps=truth.eps if takes_eps(cell.solver) else None,
+        time_limit=time_limit,
+    )
     if rep.interrupted:
         raise SeqformError("the cell was interrupted")
     where = f"{socket.gethostname()}:{os.getpid()}"
     rows = []
     for pt in rep.points:
-        work = pt.nodes_touched if pt.nodes_touched is not None else (
-            None if pt.traversals is None else int(pt.traversals) * int(tree.num_nodes))
-        rows.append({
-            "game": cell.game, "solver": cell.solver, "params": cell.params_json, "seed": cell.seed,
-            "iterations": cell.iterations, "cell": cell.key, "iteration": pt.iteration,
-            "traversals": pt.traversals, "nodes_touched": pt.nodes_touched, "work": work, "seconds": pt.seconds,
-            "solver_seconds": pt.solver_seconds, "exploitability": pt.exploitability,
-            "current_exploitability": pt.current_exploitability, "value": pt.value, "value_gap": pt.value_gap,
-            "max_infoset_regret": pt.max_infoset_regret, "theorem_bound": pt.theorem_bound,
-            "efpe_distance": pt.efpe_distance, "qpe_distance": pt.qpe_distance,
-            "perturbed_exploitability": pt.perturbed_exploitability, "perturbed_value_gap": pt.perturbed_value_gap,
-            "perturbed_max_infoset_regret": pt.perturbed_max_infoset_regret,
-            "tremble_violation": pt.tremble_violation, "game_value": str(truth.value),
-            "game_value_float": float(truth.value), "worker": where,
-            "cell_seconds": time.perf_counter() - t0})
+        work = (
+            pt.nodes_touched
+            if pt.nodes_touched is not None
+            else (None if pt.traversals is None else int(pt.traversals) * int(tree.num_nodes))
+        )
+        rows.append(
+            {
+                "game": cell.game,
+                "solver": cell.solver,
+                "params": cell.params_json,
+                "seed": cell.seed,
+                "iterations": cell.iterations,
+                "cell": cell.key,
+                "iteration": pt.iteration,
+                "traversals": pt.traversals,
+                "nodes_touched": pt.nodes_touched,
+                "work": work,
+                "seconds": pt.seconds,
+                "solver_seconds": pt.solver_seconds,
+                "exploitability": pt.exploitability,
+                "current_exploitability": pt.current_exploitability,
+                "value": pt.value,
+                "value_gap": pt.value_gap,
+                "max_infoset_regret": pt.max_infoset_regret,
+                "theorem_bound": pt.theorem_bound,
+                "efpe_distance": pt.efpe_distance,
+                "qpe_distance": pt.qpe_distance,
+                "perturbed_exploitability": pt.perturbed_exploitability,
+                "perturbed_value_gap": pt.perturbed_value_gap,
+                "perturbed_max_infoset_regret": pt.perturbed_max_infoset_regret,
+                "tremble_violation": pt.tremble_violation,
+                "game_value": str(truth.value),
+                "game_value_float": float(truth.value),
+                "worker": where,
+                "cell_seconds": time.perf_counter() - t0,
+            }
+        )
     return rows
 
 
@@ -129,11 +165,12 @@ class LocalExecutor:
         if workers < 1:
             raise SeqformError(f"--workers must be at least 1, got {workers}")
         self.workers, self.truths, self.time_limit = workers, truths, time_limit
-        self._pool = None
+        self._pool: ProcessPoolExecutor | None = None
         self._running: dict = {}  # future -> cell
 
-    def _new_pool(self) -> None:
+    def _new_pool(self) -> ProcessPoolExecutor:
         self._pool = spawn_pool(self.workers, _worker_setup, (self.truths, True))
+        return self._pool
 
     @property
     def capacity(self) -> int:
@@ -144,32 +181,41 @@ class LocalExecutor:
         return len(self._running)
 
     def submit(self, cell) -> None:
-        if self._pool is None:
-            self._new_pool()
-        self._running[self._pool.submit(_run_cell_here, cell, self.time_limit)] = cell
+        pool = self._pool if self._pool is not None else self._new_pool()
+        self._running[pool.submit(_run_cell_here, cell, self.time_limit)] = cell
 
     def results(self, timeout: float) -> list:
         """Cells finished within ``timeout`` seconds: ``(cell, rows, None)`` or ``(cell, None, error)``."""
         if not self._running:
             return []
         done, _ = futures_wait(list(self._running), timeout=timeout, return_when=FIRST_COMPLETED)
-        out, broken = [], False
+        out: list[tuple[Any, Any, Exception | None]] = []
+        broken = False
         for f in done:
             cell = self._running.pop(f)
             try:
                 out.append((cell, f.result(), None))
             except BrokenProcessPool:
                 broken = True
-                out.append((cell, None, WorkerDied("a worker process died while this cell ran (killed, out of "
-                                                   "memory, or a crash in compiled code)")))
+                out.append(
+                    (
+                        cell,
+                        None,
+                        WorkerDied(
+                            "a worker process died while this cell ran (killed, out of "
+                            "memory, or a crash in compiled code)"
+                        ),
+                    )
+                )
             except Exception as e:  # the cell's own error: recorded, retried by the driver
                 out.append((cell, None, e))
         if broken:  # every cell in flight died with the pool: each is charged an attempt
-            for f, cell in list(self._running.items()):
+            for cell in list(self._running.values()):
                 out.append((cell, None, WorkerDied("a worker process died while this cell ran (the pool broke)")))
             self._running.clear()
             pool, self._pool = self._pool, None
-            stop_broken_pool(pool)  # an unguarded main script: UnguardedMainError, no cell retried
+            if pool is not None:  # (always: the finished futures came from it)
+                stop_broken_pool(pool)  # an unguarded main script: UnguardedMainError, no cell retried
         return out
 
     def shutdown(self, kill: bool = False) -> None:
@@ -197,18 +243,23 @@ class RayExecutor:
         except ImportError:
             raise SeqformError('--ray needs Ray: pip install "seqform[distributed]"') from None
         import logging
+
         self.ray = ray
-        kwargs = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
-                      configure_logging=True)
+        kwargs: dict[str, Any] = dict(
+            include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR, configure_logging=True
+        )
         if address is None and workers:
             kwargs["num_cpus"] = workers
         from seqform.silence import silenced_fds
+
         try:
             with silenced_fds():  # Ray's start-up banner goes to the terminal, not to our stdout
                 ray.init(address=address, **kwargs)
         except Exception as e:
-            raise SeqformError(f"--ray: cannot start or join Ray{'' if address is None else ' at ' + address}: "
-                               f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+            raise SeqformError(
+                f"--ray: cannot start or join Ray{'' if address is None else ' at ' + address}: "
+                f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
+            ) from None
         self.started_here = address is None
         self.time_limit = time_limit
         self.truth_refs = {g: ray.put(t) for g, t in truths.items()}
@@ -233,14 +284,16 @@ class RayExecutor:
             return []
         ray = self.ray
         done, _ = ray.wait(list(self._running), num_returns=len(self._running), timeout=timeout)
-        out = []
+        out: list[tuple[Any, Any, Exception | None]] = []
         for ref in done:
             cell = self._running.pop(ref)
             try:
                 out.append((cell, ray.get(ref), None))
             except ray.exceptions.RayTaskError as e:  # the cell's own error, raised in the task
                 cause = getattr(e, "cause", None)
-                out.append((cell, None, cause if isinstance(cause, Exception) else SeqformError(str(e).splitlines()[0])))
+                out.append(
+                    (cell, None, cause if isinstance(cause, Exception) else SeqformError(str(e).splitlines()[0]))
+                )
             except ray.exceptions.RayError as e:  # the worker died, a node was lost, ...
                 out.append((cell, None, WorkerDied(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")))
         return out
@@ -256,6 +309,7 @@ class RayExecutor:
         self._running.clear()
         if self.started_here:
             from seqform.silence import silenced_fds
+
             with silenced_fds():
                 ray.shutdown()
 

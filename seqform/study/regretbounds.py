@@ -9,8 +9,8 @@ information sets and ``|A_i|`` its most actions at one:
 
 * **CFR** with regret matching (Zinkevich et al. 2007, Theorems 3 and 4):
   ``r_i <= D_i |I_i| sqrt(|A_i|) / sqrt(T)``. The theorem is stated for simultaneous updates
-  (``cfr-simultaneous``); Burch, Moravcik & Schmid (2019) show the same bound for alternating
-  updates (``cfr``).
+  (``"cfr-simultaneous"``); Burch, Moravcik & Schmid (2019) show the same bound for alternating
+  updates (``"cfr"``).
 * **External-sampling MCCFR** (Lanctot et al. 2009): with probability at least ``1 - p`` per
   player, ``r_i <= (1 + sqrt(2) / sqrt(p)) D_i M_i sqrt(|A_i|) / sqrt(T)``, with ``M_i <= |I_i|``;
   we use ``|I_i|`` (a looser, valid bound) and ``p = 0.1`` per player, so both players' bounds
@@ -27,6 +27,7 @@ References:
 - Lanctot, Waugh, Zinkevich & Bowling (2009), "Monte Carlo Sampling for Regret Minimization in Extensive Games", NIPS.
 - Burch, Moravcik & Schmid (2019), "Revisiting CFR+ and Alternating Updates", JAIR 64.
 """
+
 from __future__ import annotations
 
 import math
@@ -37,9 +38,11 @@ from seqform.model.tree import Tree
 SAMPLED_P = 0.1
 
 #: what each bounded solver's curve is labelled with in plots
-BOUND_LABELS = {"cfr": "CFR bound (Zinkevich et al. 2007, Thm 2-4)",
-                "cfr-simultaneous": "CFR bound (Zinkevich et al. 2007, Thm 2-4)",
-                "es-mccfr": "ES bound, prob. >= 0.8 (Lanctot et al. 2009)"}
+BOUND_LABELS = {
+    "cfr": "CFR bound (Zinkevich et al. 2007, Thm 2-4)",
+    "cfr-simultaneous": "CFR bound (Zinkevich et al. 2007, Thm 2-4)",
+    "es-mccfr": "ES bound, prob. >= 0.8 (Lanctot et al. 2009)",
+}
 
 
 def _player_constants(tree: Tree) -> list:

@@ -13,19 +13,24 @@ A level is reached at the first measuring point at or below it. Then the scale (
 cells per hour each logged run measured, and an estimate for N nodes of c cores from the cells'
 own timings. Failures are listed with their errors.
 """
+
 from __future__ import annotations
 
 import json
 import math
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from seqform.errors import SeqformError
 
-MEASURES = (("exploitability", "exploitability"), ("value_gap", "|value gap|"),
-            ("max_infoset_regret", "largest information-set regret"))
+MEASURES = (
+    ("exploitability", "exploitability"),
+    ("value_gap", "|value gap|"),
+    ("max_infoset_regret", "largest information-set regret"),
+)
 AXES = (("iteration", "iterations"), ("work", "work (nodes touched)"), ("solver_seconds", "solver seconds"))
 DEFAULT_LEVELS = (1e-1, 1e-2, 1e-3)
 
@@ -48,11 +53,17 @@ def _lines(rows: list) -> dict:
     return out
 
 
-def _band(seeds: dict, key: str, absolute: bool = False) -> tuple:
-    """Per measuring point common to all seeds: (median, q10, q90) of ``key`` across seeds."""
+def _band(seeds: dict, key: str, absolute: bool = False) -> tuple | None:
+    """Per measuring point common to all seeds: (median, q10, q90) of ``key`` across seeds; None
+    when no seed has a value."""
     n = min(len(s) for s in seeds.values())
-    vals = np.array([[np.nan if s[j][key] is None else (abs(s[j][key]) if absolute else s[j][key])
-                      for j in range(n)] for s in seeds.values()], dtype=float)
+    vals = np.array(
+        [
+            [np.nan if s[j][key] is None else (abs(s[j][key]) if absolute else s[j][key]) for j in range(n)]
+            for s in seeds.values()
+        ],
+        dtype=float,
+    )
     if np.isnan(vals).all():
         return None
     return np.nanmedian(vals, axis=0), np.nanquantile(vals, 0.1, axis=0), np.nanquantile(vals, 0.9, axis=0)
@@ -62,6 +73,7 @@ def plot(rows: list, out: str | Path, study: str) -> list:
     """Write one PNG per game into ``out``; returns their paths."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -71,8 +83,10 @@ def plot(rows: list, out: str | Path, study: str) -> list:
         fig, axes = plt.subplots(len(MEASURES), len(AXES), figsize=(15, 11), squeeze=False)
         # one colour and dash per line, the same in every panel (the default cycle repeats after 10)
         cmap = plt.get_cmap("tab20")
-        styles = {lab: (cmap((2 * k) % 20 + (k // 10) % 2), ("-", "--", ":")[k // 20 % 3])
-                  for k, lab in enumerate(sorted(labels))}
+        styles = {
+            lab: (cmap((2 * k) % 20 + (k // 10) % 2), ("-", "--", ":")[k // 20 % 3])
+            for k, lab in enumerate(sorted(labels))
+        }
         for i, (mkey, mname) in enumerate(MEASURES):
             for j, (xkey, xname) in enumerate(AXES):
                 ax = axes[i][j]
@@ -82,11 +96,18 @@ def plot(rows: list, out: str | Path, study: str) -> list:
                     if x is None or y is None:
                         continue
                     xm = np.maximum(x[0], 1e-12)
-                    line, = ax.plot(xm, np.maximum(y[0], 1e-16), label=lab, lw=1.4, color=styles[lab][0],
-                                    ls=styles[lab][1])
+                    (line,) = ax.plot(
+                        xm, np.maximum(y[0], 1e-16), label=lab, lw=1.4, color=styles[lab][0], ls=styles[lab][1]
+                    )
                     if len(seeds) > 1:
-                        ax.fill_between(xm, np.maximum(y[1], 1e-16), np.maximum(y[2], 1e-16), color=line.get_color(),
-                                        alpha=0.2, lw=0)
+                        ax.fill_between(
+                            xm,
+                            np.maximum(y[1], 1e-16),
+                            np.maximum(y[2], 1e-16),
+                            color=line.get_color(),
+                            alpha=0.2,
+                            lw=0,
+                        )
                 ax.set_xscale("log")
                 ax.set_yscale("log")
                 ax.grid(True, which="major", alpha=0.3)
@@ -117,31 +138,41 @@ def scale(rows: list, runs: list, nodes=(1, 4, 16, 64), cores=(2, 32)) -> list:
     runs on one core; the ground truth is computed once, before any cell, by the driver. On N x c
     cores the study takes about ground truth + fixed cost + max(cell-seconds / (N c), longest
     cell), the fixed cost being what the measured run spent beyond the other two."""
-    secs = {}
+    secs: dict[Any, float] = {}  # cell key -> its seconds
     for r in rows:
         if r["status"] == "ok" and r["cell_seconds"] is not None:
             secs[r["cell"]] = max(secs.get(r["cell"], 0.0), r["cell_seconds"])
     if not secs:
         return []
     total, longest = sum(secs.values()), max(secs.values())
-    out = ["## Scale", "",
-           f"{len(secs)} cells took {total:,.1f} cell-seconds in their workers (solver and measurements; one core "
-           f"each), the longest {longest:,.1f} s.", ""]
+    out = [
+        "## Scale",
+        "",
+        f"{len(secs)} cells took {total:,.1f} cell-seconds in their workers (solver and measurements; one core "
+        f"each), the longest {longest:,.1f} s.",
+        "",
+    ]
     truth, overhead = 0.0, 0.0
     for run in runs:
         ran = run.get("ok", 0) + run.get("failed", 0)
         if run.get("seconds") and ran:
             gt = run.get("ground_truth_seconds", 0.0)
             truth = max(truth, gt)
-            out.append(f"- measured: {ran} cells in {run['seconds']:,.0f} s on {run['workers']} {run['executor']} "
-                       f"worker(s) ({gt:.1f} s of ground truth first): {3600 * ran / run['seconds']:,.0f} cells per hour")
+            out.append(
+                f"- measured: {ran} cells in {run['seconds']:,.0f} s on {run['workers']} {run['executor']} "
+                f"worker(s) ({gt:.1f} s of ground truth first): {3600 * ran / run['seconds']:,.0f} cells per hour"
+            )
             if ran == len(secs):  # what the run spent beyond ground truth and cells: starting workers, writing
                 overhead = max(0.0, run["seconds"] - gt - max(total / run["workers"], longest))
-    out += ["", "Estimated for these cells on N nodes of c cores (ideal scheduling: ground truth, then the "
-            "cell-seconds spread over every core, never below the longest cell, plus the fixed cost the measured "
-            f"run spent beyond both, {overhead:.1f} s: starting workers, writing the table):", "",
-            "| nodes | " + " | ".join(f"{c} cores each: hours, cells per hour" for c in cores) + " |",
-            "|---|" + "---|" * len(cores)]
+    out += [
+        "",
+        "Estimated for these cells on N nodes of c cores (ideal scheduling: ground truth, then the "
+        "cell-seconds spread over every core, never below the longest cell, plus the fixed cost the measured "
+        f"run spent beyond both, {overhead:.1f} s: starting workers, writing the table):",
+        "",
+        "| nodes | " + " | ".join(f"{c} cores each: hours, cells per hour" for c in cores) + " |",
+        "|---|" + "---|" * len(cores),
+    ]
     for n in nodes:
         cols = []
         for c in cores:
@@ -152,7 +183,7 @@ def scale(rows: list, runs: list, nodes=(1, 4, 16, 64), cores=(2, 32)) -> list:
 
 
 def summary(rows: list, study: str, levels=DEFAULT_LEVELS, runs: list | None = None) -> str:
-    """The markdown summary (module docstring); ``runs`` (``studytable.read_runs``) adds the
+    """The markdown summary (module docstring); ``runs`` (``seqform.study.studytable.read_runs``) adds the
     measured and projected cells per hour (``scale``)."""
     lines_by_game = _lines(rows)
     games = list(dict.fromkeys(r["game"] for r in rows))
@@ -160,16 +191,24 @@ def summary(rows: list, study: str, levels=DEFAULT_LEVELS, runs: list | None = N
     status: dict = defaultdict(lambda: [0, 0])
     for game, lab, st in cells.values():
         status[(game, lab)][0 if st == "ok" else 1] += 1
-    out = [f"# Study {study}: summary", "",
-           "Final: the last measuring point, median over seeds [10%, 90%]. Levels: median solver seconds / work "
-           "(nodes touched) to the first point at or below the exploitability level, over the seeds that reached "
-           "it (reached/finished).", ""]
+    out = [
+        f"# Study {study}: summary",
+        "",
+        "Final: the last measuring point, median over seeds [10%, 90%]. Levels: median solver seconds / work "
+        "(nodes touched) to the first point at or below the exploitability level, over the seeds that reached "
+        "it (reached/finished).",
+        "",
+    ]
     for game in games:
         labels = lines_by_game.get(game, {})
-        out += [f"## {game}", "",
-                "| solver | seeds ok / failed | final exploitability | final value gap | "
-                + " | ".join(f"to {lv:g}" for lv in levels) + " |",
-                "|---|---|---|---|" + "---|" * len(levels)]
+        out += [
+            f"## {game}",
+            "",
+            "| solver | seeds ok / failed | final exploitability | final value gap | "
+            + " | ".join(f"to {lv:g}" for lv in levels)
+            + " |",
+            "|---|---|---|---|" + "---|" * len(levels),
+        ]
         for lab in sorted({k[1] for k in status if k[0] == game}):
             ok, bad = status[(game, lab)]
             seeds = labels.get(lab, {})
@@ -178,18 +217,19 @@ def summary(rows: list, study: str, levels=DEFAULT_LEVELS, runs: list | None = N
                 ex = np.array([f["exploitability"] for f in finals])
                 gap = np.median([f["value_gap"] for f in finals])
                 final = f"{_fmt(np.median(ex))} [{_fmt(np.quantile(ex, 0.1))}, {_fmt(np.quantile(ex, 0.9))}]"
-                cells = []
+                reached = []
                 for lv in levels:
-                    hits = [next((r for r in s if r["exploitability"] <= lv), None) for s in seeds.values()]
-                    hits = [h for h in hits if h is not None]
+                    firsts = [next((r for r in s if r["exploitability"] <= lv), None) for s in seeds.values()]
+                    hits = [h for h in firsts if h is not None]
                     if not hits:
-                        cells.append(f"not reached (0/{len(seeds)})")
+                        reached.append(f"not reached (0/{len(seeds)})")
                         continue
                     secs = np.median([h["solver_seconds"] for h in hits])
                     work = [h["work"] for h in hits if h["work"] is not None]
-                    cells.append(f"{_fmt(secs)} s / {_fmt(float(np.median(work))) if work else '-'} "
-                                 f"({len(hits)}/{len(seeds)})")
-                out.append(f"| {lab} | {ok} / {bad} | {final} | {_fmt(gap)} | " + " | ".join(cells) + " |")
+                    reached.append(
+                        f"{_fmt(secs)} s / {_fmt(float(np.median(work))) if work else '-'} ({len(hits)}/{len(seeds)})"
+                    )
+                out.append(f"| {lab} | {ok} / {bad} | {final} | {_fmt(gap)} | " + " | ".join(reached) + " |")
             else:
                 out.append(f"| {lab} | {ok} / {bad} | - | - | " + " | ".join("-" for _ in levels) + " |")
         out.append("")
@@ -199,8 +239,10 @@ def summary(rows: list, study: str, levels=DEFAULT_LEVELS, runs: list | None = N
     if not fails:
         out.append("None.")
     for r in fails:
-        out.append(f"- {r['game']} {_label(r['solver'], r['params'])} seed {r['seed']} "
-                   f"(after {r['attempts']} attempts): {r['error']}")
+        out.append(
+            f"- {r['game']} {_label(r['solver'], r['params'])} seed {r['seed']} "
+            f"(after {r['attempts']} attempts): {r['error']}"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -234,6 +276,7 @@ def report(table: str | Path, out: str | Path | None = None, levels=DEFAULT_LEVE
     ('s-summary.md', ['s-kuhn.png'])
     """
     from seqform.study.studytable import read_runs, read_table
+
     rows = read_table(table)
     if not rows:
         raise SeqformError(f"{table}: the study table is empty")

@@ -16,17 +16,22 @@
 
 Returns a ``StudyResult``: counts, the table's path, and the time taken.
 """
+
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING
 
+import seqform.study.studytable as studytable
 from seqform.errors import SeqformError
 from seqform.study.studyspec import StudySpec
-import seqform.study.studytable as studytable
+
+if TYPE_CHECKING:
+    from seqform.study.executors import LocalExecutor, RayExecutor
 
 #: attempts per cell: the first run and one retry
 ATTEMPTS = 2
@@ -52,18 +57,30 @@ class StudyResult:
     ground_truth_seconds: float = 0.0
 
     def to_json(self) -> dict:
-        return {"study": self.study, "out": self.out, "table": str(Path(self.out) / "results.parquet"),
-                "executor": self.executor, "workers": self.workers, "cells": self.cells, "skipped": self.skipped,
-                "ok": self.ok, "failed": self.failed, "retried": self.retried, "rows": self.rows,
-                "seconds": self.seconds, "ground_truth_seconds": self.ground_truth_seconds,
-                "failures": self.failures}
+        return {
+            "study": self.study,
+            "out": self.out,
+            "table": str(Path(self.out) / "results.parquet"),
+            "executor": self.executor,
+            "workers": self.workers,
+            "cells": self.cells,
+            "skipped": self.skipped,
+            "ok": self.ok,
+            "failed": self.failed,
+            "retried": self.retried,
+            "rows": self.rows,
+            "seconds": self.seconds,
+            "ground_truth_seconds": self.ground_truth_seconds,
+            "failures": self.failures,
+        }
 
 
 def ground_truths(spec: StudySpec, say: Callable[[str], None]) -> dict:
     """game -> ``GroundTruth``, computed once for the whole study."""
     from seqform.io.gamespec import load_game
     from seqform.model.tree import compile_tree
-    from seqform.study.convergence import ground_truth
+    from seqform.study.verifyharness import ground_truth
+
     out = {}
     for g in spec.games:
         say(f"{g}: computing the certified ground truth")
@@ -72,8 +89,15 @@ def ground_truths(spec: StudySpec, say: Callable[[str], None]) -> dict:
     return out
 
 
-def run_study(spec: StudySpec, out: str | Path, *, workers: int | None = None, ray: str | bool | None = None,
-              progress: bool = True, say: Callable[[str], None] | None = None) -> StudyResult:
+def run_study(
+    spec: StudySpec,
+    out: str | Path,
+    *,
+    workers: int | None = None,
+    ray: str | bool | None = None,
+    progress: bool = True,
+    say: Callable[[str], None] | None = None,
+) -> StudyResult:
     """Run the cells of ``spec`` not yet in ``out`` (module docstring).
 
     Parameters
@@ -118,8 +142,10 @@ def run_study(spec: StudySpec, out: str | Path, *, workers: int | None = None, r
     3
     """
     import os
+
     if not ray:
         from seqform.spawnpool import exit_if_bootstrapping
+
         # a local pool's worker running an unguarded main script again ends here, before it writes
         # in ``out`` (environment.json) or computes the ground truths: the driver's pool then
         # raises UnguardedMainError
@@ -134,26 +160,30 @@ def run_study(spec: StudySpec, out: str | Path, *, workers: int | None = None, r
     cells = spec.cells()
     keys = [c.key for c in cells]
     if len(set(keys)) != len(keys):
-        raise SeqformError(f"{spec.path}: the study lists the same cell twice (a solver named twice with the same "
-                           f"parameters?)")
+        raise SeqformError(
+            f"{spec.path}: the study lists the same cell twice (a solver named twice with the same parameters?)"
+        )
     done = {k: rows for k, rows in studytable.read_cells(out).items() if rows[0]["status"] == "ok"}
     todo = [c for c in cells if c.key not in done]
     workers = workers or os.cpu_count() or 1
-    result = StudyResult(spec.name, str(out), "ray" if ray else "local", workers, len(cells),
-                         skipped=len(cells) - len(todo))
-    studytable.record_environment(out, {"study": spec.name, "study_file": spec.path,
-                                        "executor": result.executor})
+    result = StudyResult(
+        spec.name, str(out), "ray" if ray else "local", workers, len(cells), skipped=len(cells) - len(todo)
+    )
+    studytable.record_environment(out, {"study": spec.name, "study_file": spec.path, "executor": result.executor})
     if todo:
         say(f"{len(todo)} of {len(cells)} cells to run ({result.skipped} already in {out})")
         t_truth = time.perf_counter()
         truths = ground_truths(spec, say)
         result.ground_truth_seconds = time.perf_counter() - t_truth
+        executor: RayExecutor | LocalExecutor
         if ray:
             from seqform.study.executors import RayExecutor
+
             executor = RayExecutor(None if ray is True else str(ray), truths, spec.time_limit, workers)
             result.workers = executor.workers
         else:
             from seqform.study.executors import LocalExecutor
+
             executor = LocalExecutor(workers, truths, spec.time_limit)
         try:
             _drive(spec, out, todo, executor, result, progress)
@@ -174,10 +204,18 @@ def run_study(spec: StudySpec, out: str | Path, *, workers: int | None = None, r
 
 def _drive(spec: StudySpec, out: Path, todo: list, executor, result: StudyResult, progress: bool) -> None:
     from tqdm import tqdm
+
     queue = list(reversed(todo))  # pop() takes them in the study's order
     attempts: dict = {}
-    bar = tqdm(total=len(todo), unit="cell", desc=spec.name, disable=not progress, file=sys.stderr,
-               dynamic_ncols=True, smoothing=0.1)
+    bar = tqdm(
+        total=len(todo),
+        unit="cell",
+        desc=spec.name,
+        disable=not progress,
+        file=sys.stderr,
+        dynamic_ncols=True,
+        smoothing=0.1,
+    )
     try:
         while queue or executor.in_flight:
             while queue and executor.capacity > 0:
@@ -194,21 +232,30 @@ def _drive(spec: StudySpec, out: Path, todo: list, executor, result: StudyResult
                     bar.update(1)
                     continue
                 msg = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-                row = {"study": spec.name, "game": cell.game, "solver": cell.solver, "params": cell.params_json,
-                       "seed": cell.seed, "iterations": cell.iterations, "cell": cell.key, "status": "failed",
-                       "error": msg, "attempts": n}
+                row = {
+                    "study": spec.name,
+                    "game": cell.game,
+                    "solver": cell.solver,
+                    "params": cell.params_json,
+                    "seed": cell.seed,
+                    "iterations": cell.iterations,
+                    "cell": cell.key,
+                    "status": "failed",
+                    "error": msg,
+                    "attempts": n,
+                }
                 studytable.write_cell(out, cell.key, [row])  # recorded now; a successful retry replaces it
                 if n < ATTEMPTS:
                     result.retried += 1
                     queue.append(cell)
-                    bar.write(f"seqform: {cell.game} {cell.solver} seed {cell.seed}: {msg}; retrying",
-                              file=sys.stderr)
+                    bar.write(f"seqform: {cell.game} {cell.solver} seed {cell.seed}: {msg}; retrying", file=sys.stderr)
                 else:
                     result.failed += 1
                     result.failures.append({"cell": cell.key, "error": msg})
                     bar.update(1)
-                    bar.write(f"seqform: {cell.game} {cell.solver} seed {cell.seed}: failed twice: {msg}",
-                              file=sys.stderr)
+                    bar.write(
+                        f"seqform: {cell.game} {cell.solver} seed {cell.seed}: failed twice: {msg}", file=sys.stderr
+                    )
     finally:
         bar.close()
 

@@ -1,7 +1,7 @@
 """A verification study's description, read from a TOML file (``seqform study STUDY.toml``).
 
 A study names games, solvers with parameter grids, seeds, iteration counts and measuring points;
-every combination is one *cell*, one ``verify`` run. The file::
+every combination is one *cell*, one ``seqform verify`` run. The file::
 
     [study]
     name = "smoke"                      # the table's name (default: the file's stem)
@@ -21,12 +21,13 @@ every combination is one *cell*, one ``verify`` run. The file::
     iterations = 20000                  # overrides the study's
     params = { batch = [128, 512] }     # a grid: one cell per combination
 
-A solver's ``params`` are its constructor's keyword arguments (``seqform.study.convergence.
-make_solver``); a list is a grid axis. Deterministic solvers (``DETERMINISTIC``) run with the first
-seed only: more seeds would repeat the same run.
+A solver's ``params`` are its constructor's keyword arguments
+(``seqform.study.verifyharness.make_solver``); a list is a grid axis. Deterministic solvers
+(``DETERMINISTIC``) run with the first seed only: more seeds would repeat the same run.
 
 Errors name the file, the line and the key (``StudyError``), as game files name file:line:col.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -35,19 +36,15 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from seqform.errors import SeqformError
+from seqform.errors import SeqformError, StudyError
 from seqform.io.gamespec import load_game
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
-
-
-class StudyError(SeqformError):
-    """A malformed study file: the message starts with ``file:line:``."""
 
 
 STUDY_KEYS = {"name", "games", "seeds", "iterations", "checkpoints", "time_limit", "refined", "eps"}
@@ -105,7 +102,8 @@ class StudySpec:
 
     def cells(self) -> list:
         """Every (game, solver, parameter combination, seed), games outermost."""
-        from seqform.study.convergence import DETERMINISTIC, checkpoints
+        from seqform.study.verifyharness import DETERMINISTIC, checkpoints
+
         out = []
         for game in self.games:
             for s in self.solvers:
@@ -175,7 +173,8 @@ def load_study(path: str | Path) -> StudySpec:
     >>> import pathlib, tempfile
     >>> from seqform.study import load_study
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.toml"
-    >>> _ = p.write_text('[study]\\ngames = ["kuhn"]\\nseeds = 2\\niterations = 100\\n[[solvers]]\\nname = "es-mccfr"\\n')
+    >>> _ = p.write_text('[study]\\ngames = ["kuhn"]\\nseeds = 2\\niterations = 100\\n'
+    ...                  '[[solvers]]\\nname = "es-mccfr"\\n')
     >>> [(c.game, c.solver, c.seed) for c in load_study(p).cells()]
     [('kuhn', 'es-mccfr', 0), ('kuhn', 'es-mccfr', 1)]
     """
@@ -195,14 +194,16 @@ def load_study(path: str | Path) -> StudySpec:
         raise StudyError(f"{where}: not valid TOML: {what}") from None
     loc = _Locator(text)
 
-    def fail(table: str, index: int | None, key: str | None, msg: str):
+    def fail(table: str, index: int | None, key: str | None, msg: str) -> NoReturn:
         label = table if index is None else f"{table}[{index}]"
         raise StudyError(f"{path}:{loc.find(table, index, key)}: {label}{'.' + key if key else ''}: {msg}")
 
     for top in data:
         if top not in ("study", "solvers"):
-            raise StudyError(f"{path}:{loc.find(top, None, None) if isinstance(data[top], dict) else loc.find('', None, top)}: "
-                             f"unknown table or key {top!r}; a study has [study] and [[solvers]]")
+            raise StudyError(
+                f"{path}:{loc.find(top, None, None) if isinstance(data[top], dict) else loc.find('', None, top)}: "
+                f"unknown table or key {top!r}; a study has [study] and [[solvers]]"
+            )
     study = data.get("study")
     if not isinstance(study, dict):
         raise StudyError(f"{path}:1: missing the [study] table")
@@ -211,7 +212,7 @@ def load_study(path: str | Path) -> StudySpec:
             fail("study", None, k, f"unknown key; [study] takes {', '.join(sorted(STUDY_KEYS))}")
     games = study.get("games")
     if not isinstance(games, list) or not games or not all(isinstance(g, str) and g for g in games):
-        fail("study", None, "games", "must be a non-empty list of game names, e.g. [\"kuhn\", \"leduc\"]")
+        fail("study", None, "games", 'must be a non-empty list of game names, e.g. ["kuhn", "leduc"]')
     if len(set(games)) != len(games):
         fail("study", None, "games", "names a game twice")
     for g in games:
@@ -222,8 +223,13 @@ def load_study(path: str | Path) -> StudySpec:
         except SeqformError as e:
             fail("study", None, "games", f"{g!r}: {e}")
     seeds = study.get("seeds", 1)
-    if isinstance(seeds, bool) or not (isinstance(seeds, int) and seeds >= 1 or isinstance(seeds, list) and seeds
-                                       and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)):
+    if isinstance(seeds, bool) or not (
+        isinstance(seeds, int)
+        and seeds >= 1
+        or isinstance(seeds, list)
+        and seeds
+        and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)
+    ):
         fail("study", None, "seeds", "must be a positive count or a non-empty list of non-negative integers")
     seeds = list(range(seeds)) if isinstance(seeds, int) else list(dict.fromkeys(seeds))
     if "iterations" not in study:
@@ -251,7 +257,7 @@ def load_study(path: str | Path) -> StudySpec:
         fail("study", None, "time_limit", f"must be a positive number of seconds, got {tl!r}")
     refined = study.get("refined", [])
     if not isinstance(refined, list) or any(r not in ("efpe", "qpe") for r in refined):
-        fail("study", None, "refined", "must be a list of \"efpe\" and/or \"qpe\"")
+        fail("study", None, "refined", 'must be a list of "efpe" and/or "qpe"')
     eps = study.get("eps")
     if eps is not None and (isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < 1):
         fail("study", None, "eps", f"must lie strictly between 0 and 1, got {eps!r}")
@@ -264,7 +270,8 @@ def load_study(path: str | Path) -> StudySpec:
     solvers = data.get("solvers")
     if not isinstance(solvers, list) or not solvers:
         raise StudyError(f"{path}:{len(loc.lines) or 1}: no solvers: add a [[solvers]] table with a name")
-    from seqform.study.convergence import all_solvers, solver_parameters
+    from seqform.study.verifyharness import all_solvers, solver_parameters
+
     known = all_solvers()
     specs = []
     for i, s in enumerate(solvers):
@@ -280,8 +287,13 @@ def load_study(path: str | Path) -> StudySpec:
         allowed = solver_parameters(nm)
         for k, v in params.items():
             if k not in allowed:
-                fail("solvers", i, k, f"{nm} takes no parameter {k!r}"
-                     + (f"; it takes {', '.join(sorted(allowed))}" if allowed else "; it takes none"))
+                fail(
+                    "solvers",
+                    i,
+                    k,
+                    f"{nm} takes no parameter {k!r}"
+                    + (f"; it takes {', '.join(sorted(allowed))}" if allowed else "; it takes none"),
+                )
             vals = v if isinstance(v, list) else [v]
             if not vals or not all(isinstance(x, (int, float, str, bool)) for x in vals):
                 fail("solvers", i, k, "must be a number, string or boolean, or a non-empty list of them")
@@ -295,8 +307,18 @@ def load_study(path: str | Path) -> StudySpec:
             base = study["iterations"]
             it = {g: it.get(g, base[g] if isinstance(base, dict) else base) for g in games}
         specs.append(SolverSpec(nm, params, it, c))
-    return StudySpec(name, str(path), games, seeds, study["iterations"], cps, None if tl is None else float(tl),
-                     refined, None if eps is None else float(eps), specs)
+    return StudySpec(
+        name,
+        str(path),
+        games,
+        seeds,
+        study["iterations"],
+        cps,
+        None if tl is None else float(tl),
+        refined,
+        None if eps is None else float(eps),
+        specs,
+    )
 
 
 __all__ = ["StudySpec", "SolverSpec", "Cell", "StudyError", "load_study"]

@@ -18,6 +18,7 @@ The columns (``COLUMNS``) are the same for every study and executor. A failed ce
 and ``cell_seconds`` are timings and places; every other column is a function of the study alone
 (same seeds, same numbers on any executor: ``DETERMINISTIC_COLUMNS``).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -33,15 +34,38 @@ from seqform.errors import SeqformError
 
 #: (name, pyarrow type name) of every column, in order
 COLUMNS = (
-    ("study", "string"), ("game", "string"), ("solver", "string"), ("params", "string"), ("seed", "int64"),
-    ("iterations", "int64"), ("cell", "string"), ("status", "string"), ("error", "string"), ("attempts", "int64"),
-    ("iteration", "int64"), ("traversals", "int64"), ("nodes_touched", "int64"), ("work", "int64"),
-    ("seconds", "float64"), ("solver_seconds", "float64"), ("exploitability", "float64"),
-    ("current_exploitability", "float64"), ("value", "float64"), ("value_gap", "float64"),
-    ("max_infoset_regret", "float64"), ("theorem_bound", "float64"), ("efpe_distance", "float64"),
-    ("qpe_distance", "float64"), ("perturbed_exploitability", "float64"), ("perturbed_value_gap", "float64"),
-    ("perturbed_max_infoset_regret", "float64"), ("tremble_violation", "float64"), ("game_value", "string"),
-    ("game_value_float", "float64"), ("worker", "string"), ("cell_seconds", "float64"),
+    ("study", "string"),
+    ("game", "string"),
+    ("solver", "string"),
+    ("params", "string"),
+    ("seed", "int64"),
+    ("iterations", "int64"),
+    ("cell", "string"),
+    ("status", "string"),
+    ("error", "string"),
+    ("attempts", "int64"),
+    ("iteration", "int64"),
+    ("traversals", "int64"),
+    ("nodes_touched", "int64"),
+    ("work", "int64"),
+    ("seconds", "float64"),
+    ("solver_seconds", "float64"),
+    ("exploitability", "float64"),
+    ("current_exploitability", "float64"),
+    ("value", "float64"),
+    ("value_gap", "float64"),
+    ("max_infoset_regret", "float64"),
+    ("theorem_bound", "float64"),
+    ("efpe_distance", "float64"),
+    ("qpe_distance", "float64"),
+    ("perturbed_exploitability", "float64"),
+    ("perturbed_value_gap", "float64"),
+    ("perturbed_max_infoset_regret", "float64"),
+    ("tremble_violation", "float64"),
+    ("game_value", "string"),
+    ("game_value_float", "float64"),
+    ("worker", "string"),
+    ("cell_seconds", "float64"),
 )
 TIMING_COLUMNS = ("seconds", "solver_seconds", "worker", "cell_seconds")
 DETERMINISTIC_COLUMNS = tuple(c for c, _ in COLUMNS if c not in TIMING_COLUMNS)
@@ -89,7 +113,7 @@ def read_cells(out: Path) -> dict:
     """Every finished cell in ``out/cells/``: key -> list of row dicts. Half-written temporary
     files (a run killed while writing) are ignored."""
     pa = _pa()
-    found = {}
+    found: dict = {}
     d = Path(out) / "cells"
     if not d.is_dir():
         return found
@@ -178,6 +202,7 @@ def read_runs(out: Path) -> list:
 def environment() -> dict:
     """Versions, machine and git commit: recorded once per table."""
     from importlib import metadata
+
     versions = {}
     for dist in ("seqform", "numpy", "scipy", "highspy", "python-flint", "pyarrow", "open_spiel", "ray"):
         try:
@@ -192,9 +217,16 @@ def environment() -> dict:
             commit = r.stdout.strip()
     except (OSError, subprocess.SubprocessError):
         pass
-    return {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "python": platform.python_version(),
-            "machine": platform.machine(), "system": platform.platform(), "node": platform.node(),
-            "cpus": os.cpu_count(), "git_commit": commit, "versions": versions}
+    return {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "system": platform.platform(),
+        "node": platform.node(),
+        "cpus": os.cpu_count(),
+        "git_commit": commit,
+        "versions": versions,
+    }
 
 
 def record_environment(out: Path, extra: dict) -> None:
@@ -212,5 +244,17 @@ def record_environment(out: Path, extra: dict) -> None:
     _replace_atomically(p, lambda tmp: tmp.write_text(json.dumps(env, indent=2, sort_keys=True) + "\n"))
 
 
-__all__ = ["COLUMNS", "DETERMINISTIC_COLUMNS", "TIMING_COLUMNS", "write_cell", "read_cells", "consolidate",
-           "read_table", "environment", "record_environment", "cell_id", "log_run", "read_runs"]
+__all__ = [
+    "COLUMNS",
+    "DETERMINISTIC_COLUMNS",
+    "TIMING_COLUMNS",
+    "write_cell",
+    "read_cells",
+    "consolidate",
+    "read_table",
+    "environment",
+    "record_environment",
+    "cell_id",
+    "log_run",
+    "read_runs",
+]

@@ -1,7 +1,8 @@
-"""Checks of strategies against ground truth: ``exploitability`` (float best responses, NashConv),
-``regret`` (per-information-set regret; Kroer, Farina & Sandholm 2017, section 4), ``evaluate``
-(exact or float evaluation of a profile), ``convergence`` (an iterative solver tracked against
-the certified value).
+"""Checks of strategies against ground truth: ``seqform.verify.exploitability`` (float best
+responses, NashConv), ``seqform.verify.infosetregret`` (per-information-set regret; Kroer, Farina
+& Sandholm 2017, section 4), ``seqform.verify.evaluate`` (exact or float evaluation of a profile).
+An iterative solver tracked against the certified value (``seqform verify``) is
+``seqform.study.verifyharness``, above the solve pipeline it needs for its ground truth.
 
 References:
 

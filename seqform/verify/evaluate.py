@@ -5,14 +5,15 @@ every information set, exactly in rational arithmetic or in floats, for any numb
 ``evaluate(tree, profile)`` returns an ``Evaluation``. Which arithmetic is used:
 
 * **exact** when every probability of the profile is an exact rational (``int``, ``Fraction``,
-  ``flint.fmpq``; e.g. what ``strategyjson.profile_from_json`` returns for a file of rationals), or
+  ``flint.fmpq``; e.g. what ``seqform.io.strategyjson.profile_from_json`` returns for a file of rationals), or
   when ``exact=True`` is passed: floats are then taken at their binary value (``Fraction(0.1)``
   is 3602879701896397/36028797018963968), and an information set whose binary values do not sum
   to exactly 1 (e.g. ``[1/3, 2/3]`` as floats) is renormalised exactly (divided by its sum;
   ``Evaluation.renormalised`` lists them). The computation runs on python-flint ``fmpq``;
   every number in the result is a ``fractions.Fraction``.
 * **floats** otherwise (or with ``exact=False``): the vectorised code of
-  ``seqform.verify.exploitability.exploitability`` and ``seqform.verify.infosetregret.infoset_regret``, not a copy of it.
+  ``seqform.verify.exploitability.exploitability`` and ``seqform.verify.infosetregret.infoset_regret``, not a
+  copy of it.
 
 The exact computation. Player p's realization plan is ``x_p[s] = x_p[parent(s)] * b_p[s]``. Every
 leaf z gives p's *sequence payoff*
@@ -45,25 +46,34 @@ References:
 
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Sequence
 
 import flint
 import numpy as np
 
-from seqform.exact.rationals import fmpq_of, fraction_of, to_fraction
 from seqform.errors import StrategyError
 from seqform.exact.exactbestresponse import ExactPass, exact_backward_pass
+from seqform.exact.rationals import fmpq_of, fraction_of, to_fraction
 from seqform.model.game import CHANCE, Game
 from seqform.model.strategy import Profile, check_shape, realization_plan_exact, validate_behaviour, validate_profile
 from seqform.model.tree import Tree, compile_tree
 
-__all__ = ["Evaluation", "evaluate", "is_exact_profile", "exact_profile", "float_profile",
-           "exact_backward_pass", "exact_sequence_payoffs", "ExactPass"]
+__all__ = [
+    "Evaluation",
+    "evaluate",
+    "is_exact_profile",
+    "exact_profile",
+    "float_profile",
+    "exact_backward_pass",
+    "exact_sequence_payoffs",
+    "ExactPass",
+]
 
 _EXACT_TYPES = (int, Fraction, flint.fmpq, np.integer)
 
@@ -77,8 +87,8 @@ class Evaluation:
     ``nash_conv`` = sum of (best response - value); ``exploitability`` = nash_conv / N.
 
     Per information set (lists indexed by global information-set id, ``Tree`` order):
-    ``infoset_regret`` (Kroer, Farina & Sandholm 2017 section 4; ``None`` when exact, NaN in floats, where chance and the
-    others never reach it) and ``reached`` (bool). ``max_regret`` is the largest regret over
+    ``infoset_regret`` (Kroer, Farina & Sandholm 2017 section 4; ``None`` when exact, NaN in floats, where chance and
+    the others never reach it) and ``reached`` (bool). ``max_regret`` is the largest regret over
     reached information sets (0 if none) and ``max_regret_infoset`` the global id of the first
     one attaining it (-1 if none is reached). ``renormalised``: information sets whose float
     probabilities were renormalised exactly under ``exact=True`` (empty otherwise).
@@ -126,8 +136,11 @@ class Evaluation:
         regrets as null. With ``per_infoset`` (and a tree), ``"infoset_regret"`` lists every
         information set's regret per player, labelled as in ``seqform.io.strategyjson``
         (``str(infoset_key)``)."""
-        num = (lambda v: None if v is None else str(v)) if self.exact else (
-            lambda v: None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v))
+        num = (
+            (lambda v: None if v is None else str(v))
+            if self.exact
+            else (lambda v: None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v))
+        )
         out = {
             "exact": self.exact,
             "values": [num(v) for v in self.values],
@@ -145,9 +158,16 @@ class Evaluation:
                 out["max_regret_infoset"] = {"player": int(t.infoset_player[i]), "infoset": str(t.infoset_key[i])}
             if per_infoset:
                 out["infoset_regret"] = [
-                    [{"infoset": str(t.infoset_key[i]), "reached": bool(self.reached[i]),
-                      "regret": num(self.infoset_regret[i])} for i in t.player_infosets[p].tolist()]
-                    for p in range(t.num_players)]
+                    [
+                        {
+                            "infoset": str(t.infoset_key[i]),
+                            "reached": bool(self.reached[i]),
+                            "regret": num(self.infoset_regret[i]),
+                        }
+                        for i in t.player_infosets[p].tolist()
+                    ]
+                    for p in range(t.num_players)
+                ]
         elif self.max_regret_infoset >= 0:
             out["max_regret_infoset"] = {"id": self.max_regret_infoset}
         if self.renormalised:
@@ -158,6 +178,7 @@ class Evaluation:
 # ----------------------------------------------------------------------------------------------
 # exact profiles
 # ----------------------------------------------------------------------------------------------
+
 
 def _is_exact_value(v) -> bool:
     return isinstance(v, _EXACT_TYPES) and not isinstance(v, (bool, np.bool_))
@@ -197,22 +218,25 @@ def _exact_profile(tree: Tree, profile) -> tuple[Profile, list]:
         q[0] = Fraction(1)
         for i in tree.player_infosets[p].tolist():
             f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-            probs = q[f:f + k]
+            probs = q[f : f + k]
             if any(v < 0 for v in probs):
                 if has_float:  # tiny negative noise the float check let through
                     probs = [max(v, Fraction(0)) for v in probs]
                 else:
-                    raise StrategyError(f"player {p}'s strategy at {tree.infoset_label(i)} is not a "
-                                        f"distribution: {dict(zip(tree.infoset_actions[i], map(str, probs)))}")
+                    raise StrategyError(
+                        f"player {p}'s strategy at {tree.infoset_label(i)} is not a "
+                        f"distribution: {dict(zip(tree.infoset_actions[i], map(str, probs)))}"
+                    )
             s = sum(probs, Fraction(0))
             if s != 1:
                 if not has_float or s == 0:
                     raise StrategyError(
                         f"player {p}'s strategy at {tree.infoset_label(i)} is not a distribution: "
-                        f"{dict(zip(tree.infoset_actions[i], map(str, probs)))} (sum {s}, not exactly 1)")
+                        f"{dict(zip(tree.infoset_actions[i], map(str, probs)))} (sum {s}, not exactly 1)"
+                    )
                 probs = [v / s for v in probs]
                 renorm.append(i)
-            q[f:f + k] = probs
+            q[f : f + k] = probs
         out.append(q)
     return Profile(out), sorted(renorm)
 
@@ -220,13 +244,20 @@ def _exact_profile(tree: Tree, profile) -> tuple[Profile, list]:
 def float_profile(profile: Profile | Sequence) -> Profile:
     """The profile with every player's strategy a float64 array."""
     beh = profile.behaviour if isinstance(profile, Profile) else profile
-    return Profile([np.asarray([float(v) for v in b], dtype=np.float64)
-                    if not (isinstance(b, np.ndarray) and b.dtype == np.float64) else b for b in beh])
+    return Profile(
+        [
+            np.asarray([float(v) for v in b], dtype=np.float64)
+            if not (isinstance(b, np.ndarray) and b.dtype == np.float64)
+            else b
+            for b in beh
+        ]
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # exact machinery
 # ----------------------------------------------------------------------------------------------
+
 
 def exact_sequence_payoffs(tree: Tree, plans: list) -> list:
     """Every player's exact sequence payoffs ``g_p`` (lists of fmpq) given exact realization
@@ -269,7 +300,7 @@ def exact_reach_weights(tree: Tree, plans: list) -> list:
     action = tree.action.tolist()
     cidx = tree.chance_index
     probs = [[fmpq_of(x) for x in pr] for pr in tree.chance_probs]
-    reach = [None] * n
+    reach = [flint.fmpq(0)] * n  # every entry is set below, parents before children
     reach[0] = flint.fmpq(1)
     for v in range(1, n):
         par = parent[v]
@@ -321,19 +352,41 @@ def _evaluate_exact(tree: Tree, profile: Profile, renormalised: list) -> Evaluat
             if best_i < 0 or r > best_r:
                 best_i, best_r = i, r
     nc = sum((b - v for b, v in zip(brv, own)), flint.fmpq(0))
-    return Evaluation(True, [fraction_of(v) for v in own], [fraction_of(v) for v in brv], fraction_of(nc),
-                      fraction_of(nc / N), regret, reached, fraction_of(best_r), best_i, renormalised, tree)
+    return Evaluation(
+        True,
+        [fraction_of(v) for v in own],
+        [fraction_of(v) for v in brv],
+        fraction_of(nc),
+        fraction_of(nc / N),
+        regret,
+        reached,
+        fraction_of(best_r),
+        best_i,
+        renormalised,
+        tree,
+    )
 
 
 def _evaluate_float(tree: Tree, profile: Profile) -> Evaluation:
     from seqform.verify.exploitability import exploitability
     from seqform.verify.infosetregret import infoset_regret
+
     validate_profile(tree, profile)
     ex = exploitability(tree, profile, validate=False)
     ir = infoset_regret(tree, profile, validate=False)
-    return Evaluation(False, ex.values.tolist(), ex.best_response_values.tolist(), float(ex.nash_conv),
-                      float(ex.exploitability), ir.regret.tolist(), ir.reached.tolist(), float(ir.max_regret),
-                      int(ir.argmax), [], tree)
+    return Evaluation(
+        False,
+        ex.values.tolist(),
+        ex.best_response_values.tolist(),
+        float(ex.nash_conv),
+        float(ex.exploitability),
+        ir.regret.tolist(),
+        ir.reached.tolist(),
+        float(ir.max_regret),
+        int(ir.argmax),
+        [],
+        tree,
+    )
 
 
 def evaluate(tree: Tree | Game, profile: Profile | Sequence, exact: bool | None = None) -> Evaluation:

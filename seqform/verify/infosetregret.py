@@ -5,7 +5,7 @@ Bayes' rule (chance times the other players' reach; p's own reach is the same at
 under perfect recall), and measure how much p gains, in expectation over those nodes, by
 best-responding at I and at every one of p's information sets below it, the others' strategies
 fixed. With ``W(I)`` the total weight of I's nodes and ``V_best``, ``V_cur`` the unnormalised
-values of the backward pass (``bestresponse.backward_pass``),
+values of the backward pass (``seqform.verify.exploitability.backward_pass``),
 
     regret(I) = (V_best(I) - V_cur(I)) / W(I).
 
@@ -17,15 +17,16 @@ References:
 
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from seqform.verify.exploitability import backward_pass, others_reach, sequence_payoffs
 from seqform.model.strategy import Profile, validate_profile
 from seqform.model.tree import Tree
+from seqform.verify.exploitability import backward_pass, others_reach, sequence_payoffs
 
 
 @dataclass

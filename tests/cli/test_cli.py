@@ -1,4 +1,5 @@
 """The command line, run as a user runs it (a subprocess), including its errors."""
+
 import json
 import subprocess
 import sys
@@ -23,6 +24,7 @@ def test_solve_kuhn_json():
     assert out["exploitability"] < 1e-12
     # every information set's exact probabilities sum to one
     from fractions import Fraction
+
     assert out["strategy"]["game"] == "kuhn" and out["strategy"]["players"] == 2
     for player in out["strategy"]["strategies"]:
         assert len(player["infosets"]) == 6
@@ -44,13 +46,16 @@ def test_info():
     assert json.loads(r.stdout)["sizes"]["histories"] == 55361
 
 
-@pytest.mark.parametrize("spec,needle", [
-    ("nope", "unknown game 'nope'"),
-    ("leduc(rank=5)", "unexpected keyword argument 'rank'"),
-    ("leduc(ranks='a')", "should be an integer"),
-    ("leduc(ranks=1)", "at least 3 cards"),
-    ("leduc(", "cannot read game"),
-])
+@pytest.mark.parametrize(
+    "spec,needle",
+    [
+        ("nope", "unknown game 'nope'"),
+        ("leduc(rank=5)", "unexpected keyword argument 'rank'"),
+        ("leduc(ranks='a')", "should be an integer"),
+        ("leduc(ranks=1)", "at least 3 cards"),
+        ("leduc(", "cannot read game"),
+    ],
+)
 def test_bad_game_names_are_one_line_errors(spec, needle):
     r = run("solve", spec)
     assert r.returncode == 2
@@ -61,9 +66,14 @@ def test_bad_game_names_are_one_line_errors(spec, needle):
 def test_ctrl_c_stops_the_lp_cleanly():
     import signal
     import time
-    p = subprocess.Popen([sys.executable, "-m", "seqform", "solve", "leduc(ranks=8)", "--no-certify"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+    p = subprocess.Popen(
+        [sys.executable, "-m", "seqform", "solve", "leduc(ranks=8)", "--no-certify"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     # wait until the LP is running, then interrupt
     deadline = time.time() + 120
     seen = ""
@@ -121,10 +131,13 @@ def test_openspiel_game_names():
     assert json.loads(r.stdout)["value"] == "-1/18"
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["solve", "/nonexistent/game.efg"], "no such file: /nonexistent/game.efg"),
-    (["convert", "kuhn", "out.txt"], "seqform writes Gambit .efg files"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["solve", "/nonexistent/game.efg"], "no such file: /nonexistent/game.efg"),
+        (["convert", "kuhn", "out.txt"], "seqform writes Gambit .efg files"),
+    ],
+)
 def test_file_errors_are_one_line(args, needle):
     r = run(*args)
     assert r.returncode == 2 and needle in r.stderr
@@ -149,8 +162,12 @@ def test_file_too_large_refused_before_reading(tmp_path):
 def test_output_into_a_closed_pipe_is_quiet():
     """``seqform solve ... | head -1``: no traceback when the reader goes away."""
     # Leduc's strategies (~80 kB) overflow the pipe buffer, so the write really hits a closed pipe
-    p = subprocess.Popen([sys.executable, "-m", "seqform", "solve", "leduc", "--strategy", "--no-certify", "--quiet"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "seqform", "solve", "leduc", "--strategy", "--no-certify", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     p.stdout.readline()
     p.stdout.close()
     err = p.stderr.read()
@@ -160,6 +177,7 @@ def test_output_into_a_closed_pipe_is_quiet():
 
 # ---- issue 19: what a new user hit -------------------------------------------------------------
 
+
 def one_line_error(r):
     """A refusal: exit 2, nothing on stdout, exactly one line on stderr, no traceback."""
     assert r.returncode == 2, (r.returncode, r.stderr)
@@ -168,12 +186,15 @@ def one_line_error(r):
     return r.stderr
 
 
-@pytest.mark.parametrize("content,expect", [
-    (None, "no such file"),
-    ("dir", "is a directory"),
-    (b"\xff\xfe{", "not UTF-8"),
-    (b'{"a":', "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "content,expect",
+    [
+        (None, "no such file"),
+        ("dir", "is a directory"),
+        (b"\xff\xfe{", "not UTF-8"),
+        (b'{"a":', "not valid JSON"),
+    ],
+)
 def test_evaluate_bad_strategy_files(tmp_path, content, expect):
     path = tmp_path / "s.json"
     if content == "dir":
@@ -194,13 +215,16 @@ def test_openspiel_typo_is_one_line_with_a_suggestion():
 
 def test_version():
     from importlib import metadata
+
     r = run("--version")
     assert r.returncode == 0 and r.stdout.strip() == f"seqform {metadata.version('seqform')}"
 
 
 def test_games_lists_every_registered_game_with_its_parameters():
     import inspect
+
     import seqform
+
     r = run("games", "--json")
     assert r.returncode == 0, r.stderr
     rows = {g["name"]: g for g in json.loads(r.stdout)["games"]}
@@ -215,7 +239,9 @@ def test_games_lists_every_registered_game_with_its_parameters():
 
 def test_every_argument_has_help():
     import argparse
+
     from seqform.cli import build_parser
+
     top = build_parser()
     sub = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
     for name, parser in sub.choices.items():
@@ -226,31 +252,34 @@ def test_every_argument_has_help():
     assert all(a.help for a in top._actions)
 
 
-@pytest.mark.parametrize("args,flags", [
-    (("solve", "kuhn", "--method", "doracle", "--refine", "qpe"), ["--method doracle", "--refine"]),
-    (("solve", "kuhn", "--do-mode", "alternating"), ["--do-mode", "--method doracle"]),
-    (("solve", "kuhn", "--time-limit", "-1"), ["--time-limit"]),
-    (("solve", "kuhn", "--time-limit", "0"), ["--time-limit"]),
-    (("solve", "kuhn", "--memory-limit", "-2"), ["--memory-limit"]),
-    (("solve", "kuhn", "--exact-limit", "-1"), ["--exact-limit"]),
-    (("solve", "kuhn", "--refine", "qpe", "--eps", "0"), ["--eps"]),
-    (("solve", "kuhn", "--refine", "qpe", "--eps", "1.5"), ["--eps"]),
-    (("solve", "kuhn", "--eps", "0.1"), ["--eps", "--refine"]),
-    (("solve", "kuhn", "--refine", "efpe", "--no-certify"), ["--no-certify", "--refine"]),
-    (("verify", "cfr", "kuhn", "--iterations", "0"), ["--iterations"]),
-    (("verify", "cfr", "kuhn", "--iterations", "5", "--every", "0"), ["--every"]),
-    (("verify", "cfr", "kuhn", "--iterations", "5", "--eps", "0.1"), ["--eps"]),
-    (("verify", "cfr", "kuhn", "--iterations", "5", "--refined", "nash"), ["--refined"]),
-    (("efce", "sample", "job_market", "--rounds", "0"), ["--rounds"]),
-    (("efce", "sample", "job_market", "--option", "sample_size=0"), ["sample_size"]),
-    (("efce", "sample", "job_market", "--validate", "-1"), ["--validate"]),
-    (("efce", "sample", "job_market", "--target", "0"), ["--target"]),
-    (("efce", "maxent", "job_market", "--welfare"), ["--welfare"]),
-    (("efce", "maxent", "job_market", "--time-limit", "5"), ["--time-limit"]),
-    (("efce", "welfare", "job_market", "--base", "reduced"), ["--base"]),
-    (("shrink", "four_card", "--method", "simplex"), ["--method", "--solve"]),
-    (("solve", "kuhn", "--bogus"), ["--bogus"]),
-])
+@pytest.mark.parametrize(
+    "args,flags",
+    [
+        (("solve", "kuhn", "--method", "doracle", "--refine", "qpe"), ["--method doracle", "--refine"]),
+        (("solve", "kuhn", "--do-mode", "alternating"), ["--do-mode", "--method doracle"]),
+        (("solve", "kuhn", "--time-limit", "-1"), ["--time-limit"]),
+        (("solve", "kuhn", "--time-limit", "0"), ["--time-limit"]),
+        (("solve", "kuhn", "--memory-limit", "-2"), ["--memory-limit"]),
+        (("solve", "kuhn", "--exact-limit", "-1"), ["--exact-limit"]),
+        (("solve", "kuhn", "--refine", "qpe", "--eps", "0"), ["--eps"]),
+        (("solve", "kuhn", "--refine", "qpe", "--eps", "1.5"), ["--eps"]),
+        (("solve", "kuhn", "--eps", "0.1"), ["--eps", "--refine"]),
+        (("solve", "kuhn", "--refine", "efpe", "--no-certify"), ["--no-certify", "--refine"]),
+        (("verify", "cfr", "kuhn", "--iterations", "0"), ["--iterations"]),
+        (("verify", "cfr", "kuhn", "--iterations", "5", "--every", "0"), ["--every"]),
+        (("verify", "cfr", "kuhn", "--iterations", "5", "--eps", "0.1"), ["--eps"]),
+        (("verify", "cfr", "kuhn", "--iterations", "5", "--refined", "nash"), ["--refined"]),
+        (("efce", "sample", "job_market", "--rounds", "0"), ["--rounds"]),
+        (("efce", "sample", "job_market", "--option", "sample_size=0"), ["sample_size"]),
+        (("efce", "sample", "job_market", "--validate", "-1"), ["--validate"]),
+        (("efce", "sample", "job_market", "--target", "0"), ["--target"]),
+        (("efce", "maxent", "job_market", "--welfare"), ["--welfare"]),
+        (("efce", "maxent", "job_market", "--time-limit", "5"), ["--time-limit"]),
+        (("efce", "welfare", "job_market", "--base", "reduced"), ["--base"]),
+        (("shrink", "four_card", "--method", "simplex"), ["--method", "--solve"]),
+        (("solve", "kuhn", "--bogus"), ["--bogus"]),
+    ],
+)
 def test_contradictory_or_invalid_options_are_refused(args, flags):
     err = one_line_error(run(*args))
     for flag in flags:
@@ -259,31 +288,61 @@ def test_contradictory_or_invalid_options_are_refused(args, flags):
 
 
 def test_efce_time_limit_is_not_cut_short_by_a_hidden_round_limit():
-    r = run("efce", "sample", "job_market", "--target", "1e-12", "--time-limit", "4", "--option", "expectations=mcmc",
-            "--json", "--quiet")
+    r = run(
+        "efce",
+        "sample",
+        "job_market",
+        "--target",
+        "1e-12",
+        "--time-limit",
+        "4",
+        "--option",
+        "expectations=mcmc",
+        "--json",
+        "--quiet",
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["stopped_by"] == "time_limit" and out["round_limit"] is None
-    assert out["seconds"] >= 4
+    assert out["seconds"]["total"] >= 4
     # without either limit, the documented default round limit applies, and the output says so
     r = run("efce", "sample", "job_market", "--target", "1e-12", "--option", "expectations=mcmc", "--json", "--quiet")
     out = json.loads(r.stdout)
     assert out["stopped_by"] == "rounds" and out["rounds"] == out["round_limit"] == 1000
     assert out["round_limit_is_default"] is True
-    text = run("efce", "sample", "job_market", "--target", "1e-12", "--option", "expectations=mcmc", "--rounds", "20",
-               "--quiet").stdout
+    text = run(
+        "efce",
+        "sample",
+        "job_market",
+        "--target",
+        "1e-12",
+        "--option",
+        "expectations=mcmc",
+        "--rounds",
+        "20",
+        "--quiet",
+    ).stdout
     assert "stopped by       the round limit of 20" in text
 
 
-@pytest.mark.parametrize("args,started", [
-    (("solve", "flipit(depth=6)", "--method", "doracle", "--json"), "iteration 2:"),
-    (("efce", "sample", "indian_poker(cards=8)", "--target", "1e-12", "--time-limit", "300", "--json"), "round "),
-])
+@pytest.mark.parametrize(
+    "args,started",
+    [
+        (("solve", "flipit(depth=6)", "--method", "doracle", "--json"), "iteration 2:"),
+        (("efce", "sample", "indian_poker(cards=8)", "--target", "1e-12", "--time-limit", "300", "--json"), "round "),
+    ],
+)
 def test_ctrl_c_exits_130_with_the_partial_result(args, started):
     import signal
+
     # the child must not inherit an ignored SIGINT (a test run started in the background has one)
-    p = subprocess.Popen([sys.executable, "-m", "seqform", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    p = subprocess.Popen(
+        [sys.executable, "-m", "seqform", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         for line in p.stderr:
             if started in line:
@@ -303,10 +362,31 @@ def test_ctrl_c_with_worker_processes_exits_130_without_tracebacks():
     processes) ignore it and the parent returns the partial result."""
     import os
     import signal
-    p = subprocess.Popen([sys.executable, "-m", "seqform", "efce", "sample", "indian_poker(cards=4)", "--target",
-                          "1e-12", "--time-limit", "300", "--option", "expectations=mcmc", "--workers", "2", "--json"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "seqform",
+            "efce",
+            "sample",
+            "indian_poker(cards=4)",
+            "--target",
+            "1e-12",
+            "--time-limit",
+            "300",
+            "--option",
+            "expectations=mcmc",
+            "--workers",
+            "2",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         for line in p.stderr:
             if "round " in line:
@@ -324,8 +404,10 @@ def test_solve_a_game_of_wide_payoffs_prints_its_exact_value(tmp_path):
     """The 10^16-beside-single-digits game (tests/test_solve.py): certified, and the value the
     human output prints is the exact one, at the independent oracle's value."""
     from fractions import Fraction
+
     from seqform.io.efgread import read_efg
     from tests.test_solve import WIDE_EFG, _exact_oracle_value
+
     path = tmp_path / "big.efg"
     path.write_text(WIDE_EFG)
     want = _exact_oracle_value(read_efg(str(path)))
@@ -342,6 +424,7 @@ def test_solve_a_game_of_wide_payoffs_prints_its_exact_value(tmp_path):
 def test_solve_stopped_by_its_time_limit_prints_an_exact_bracket():
     """``--time-limit`` that HiGHS reaches is a clean stop: exit 0, the bracket, no error."""
     from fractions import Fraction
+
     r = run("solve", "leduc", "--time-limit", "1e-9", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)

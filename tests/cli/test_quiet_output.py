@@ -5,6 +5,7 @@ Each case runs in a fresh process, because highspy (1.16 and newer) prints its b
 process, at the first ``Highs()``: a test in a process that had already made one would pass
 whatever the code does.
 """
+
 import json
 import subprocess
 import sys
@@ -14,8 +15,9 @@ import pytest
 
 
 def run_cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "seqform", *args], capture_output=True, text=True,
-                          timeout=600, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "seqform", *args], capture_output=True, text=True, timeout=600, cwd=cwd
+    )
 
 
 def one_json_object(stdout: str) -> dict:
@@ -114,7 +116,7 @@ SCRIPT = textwrap.dedent("""
     max_entropy(prof)
     solve_lp(prof, "welfare")
     efce.sample_efce(efce.job_market(), max_rounds=3, options=efce.SamplerOptions(expectations="mcmc"))
-    from seqform.study.convergence import verify
+    from seqform.study.verifyharness import verify
     verify("cfr+", seqform.compile_tree(kuhn), 10)
 """)
 
@@ -132,7 +134,8 @@ def test_public_api_writes_nothing(tmp_path):
 def test_highs_log_reaches_a_sink_not_the_terminal(tmp_path):
     """With a log sink (the CLI's progress), a long solve's HiGHS log goes there, never to fd 1."""
     script = tmp_path / "log.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import sys
         import seqform.lp.highs as H
         from seqform.games import load
@@ -145,7 +148,8 @@ def test_highs_log_reaches_a_sink_not_the_terminal(tmp_path):
             solve_lp(sf, method="simplex")
         solve_lp(sf, method="simplex")   # outside the block: nowhere
         sys.stderr.write(f"{len(lines)} {sum(l.startswith('HiGHS: ') for l in lines)}")
-    """))
+    """)
+    )
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert r.stdout == ""
@@ -156,7 +160,8 @@ def test_highs_log_reaches_a_sink_not_the_terminal(tmp_path):
 def test_cli_progress_receives_the_highs_log(tmp_path):
     """The command line's progress (unless --quiet) is where a long solve's HiGHS log goes."""
     script = tmp_path / "prog.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import sys
         import seqform.lp.highs as H
         from seqform.cli import Progress
@@ -168,7 +173,8 @@ def test_cli_progress_receives_the_highs_log(tmp_path):
         assert H._log_sink.get() is None
         Progress(quiet=False)
         solve_lp(sequence_form(compile_tree(load("kuhn"))), method="simplex")
-    """))
+    """)
+    )
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert r.stdout == ""

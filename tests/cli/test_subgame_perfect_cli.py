@@ -2,6 +2,7 @@
 backward-induction strategy plays the optimal action also at a node that the player's own
 earlier choice cuts off (subgame perfection), and ``seqform evaluate --per-infoset`` measures
 regret 0 there; the LP's Nash equilibrium is uniform there, with positive regret."""
+
 import json
 import subprocess
 import sys

@@ -1,6 +1,7 @@
 """The implicit best-response oracle (``doracle.oracle``), with and without pruning, against
 the compiled tree's exact best responses (``seqform.evaluate``), on textbook, poker, Flip-It and
 random games."""
+
 from fractions import Fraction
 
 import pytest
@@ -8,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 
 import seqform
 from doracle.oracle import best_response
-from seqform.verify.evaluate import evaluate
 from seqform.games.flipit import flipit
 from seqform.model.tree import compile_tree
+from seqform.verify.evaluate import evaluate
 from tests.strategies import random_games
 
 
@@ -19,7 +20,7 @@ def strategy_dict(tree, behaviour, player):
     out = {}
     for m in tree.player_infosets[player].tolist():
         f, n = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
-        out[tree.infoset_key[m]] = list(behaviour[f:f + n])
+        out[tree.infoset_key[m]] = list(behaviour[f : f + n])
     return out
 
 
@@ -39,14 +40,25 @@ def check(game, profile, tree):
         assert evaluate(tree, pure, exact=True).values[p] == br.value
 
 
-@pytest.mark.parametrize("game", [seqform.games.kuhn(), seqform.games.leduc(), flipit(2),
-                                  flipit(2, observe="actions"), seqform.games.liars_dice(1, 3)],
-                         ids=lambda g: g.name)
+@pytest.mark.parametrize(
+    "game",
+    [
+        seqform.games.kuhn(),
+        seqform.games.leduc(),
+        flipit(2),
+        flipit(2, observe="actions"),
+        seqform.games.liars_dice(1, 3),
+    ],
+    ids=lambda g: g.name,
+)
 def test_against_equilibrium_and_uniform_strategies(game):
     tree = compile_tree(game)
     check(game, seqform.solve(tree).exact_profile, tree)
-    exact_uniform = [[Fraction(1)] + [Fraction(1, int(tree.infoset_num_actions[tree.seq_infoset[p][s]]))
-                                      for s in range(1, tree.num_sequences[p])] for p in (0, 1)]
+    exact_uniform = [
+        [Fraction(1)]
+        + [Fraction(1, int(tree.infoset_num_actions[tree.seq_infoset[p][s]])) for s in range(1, tree.num_sequences[p])]
+        for p in (0, 1)
+    ]
     check(game, seqform.Profile(exact_uniform), tree)
 
 
@@ -69,7 +81,7 @@ def test_missing_information_sets_play_the_first_action():
     for m in tree.player_infosets[1].tolist():
         if tree.infoset_key[m] in dropped:
             f, n = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
-            b1[f:f + n] = [Fraction(1)] + [Fraction(0)] * (n - 1)
+            b1[f : f + n] = [Fraction(1)] + [Fraction(0)] * (n - 1)
     want = evaluate(tree, [sol.behaviour[0], b1], exact=True).best_response_values[0]
     assert best_response(game, 0, strat).value == want
 
@@ -77,8 +89,10 @@ def test_missing_information_sets_play_the_first_action():
 def test_the_walk_stays_in_the_opponents_support():
     game = flipit(3)
     tree = compile_tree(game)
-    first = {tree.infoset_key[m]: [1] + [0] * (int(tree.infoset_num_actions[m]) - 1)
-             for m in tree.player_infosets[1].tolist()}
+    first = {
+        tree.infoset_key[m]: [1] + [0] * (int(tree.infoset_num_actions[m]) - 1)
+        for m in tree.player_infosets[1].tolist()
+    }
     br = best_response(game, 0, first)
     assert br.nodes < tree.num_nodes / 3  # the attacker's pure strategy prunes the tree
 

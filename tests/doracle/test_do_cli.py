@@ -1,4 +1,5 @@
 """``seqform solve GAME --method doracle``, run as a user runs it."""
+
 import json
 import subprocess
 import sys
@@ -27,31 +28,35 @@ def test_doracle_text_and_progress():
 
 def test_bench_doracle_smoke(tmp_path):
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[2]
-    r = subprocess.run([sys.executable, str(root / "bench" / "bench_doracle.py"), "--games", "kuhn",
-                        "--out-dir", str(tmp_path)], cwd=str(root), capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, str(root / "bench" / "bench_doracle.py"), "--games", "kuhn", "--out-dir", str(tmp_path)],
+        cwd=str(root),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     row = next(ln for ln in r.stdout.splitlines() if ln.startswith("| kuhn |"))
     assert row.rstrip().endswith("| yes |")
 
 
 def test_doracle_strategies_extend_to_an_equilibrium():
-    """The printed strategies, completed by the first action elsewhere, are an equilibrium of the
-    full game (exact best responses of the compiled tree)."""
+    """The printed strategy (``"strategy"``: the restricted strategies completed by the first action
+    elsewhere, in seqform's strategy JSON) is an equilibrium of the full game (exact best responses
+    of the compiled tree)."""
     from fractions import Fraction
-    from seqform.verify.evaluate import evaluate
+
+    from seqform.io.strategyjson import profile_from_json
     from seqform.model.tree import compile_tree
+    from seqform.verify.evaluate import evaluate
+
     r = run("solve", "leduc", "--method", "doracle", "--do-mode", "alternating", "--strategy", "--json", "--quiet")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
+    assert "strategies" not in out  # the legacy key is gone: "strategy" is the standard one
     tree = compile_tree(seqform.games.leduc())
-    behaviour = []
-    for p in (0, 1):
-        b = [Fraction(1)] + [Fraction(0)] * (tree.num_sequences[p] - 1)
-        for m in tree.player_infosets[p].tolist():
-            f, n = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
-            got = out["strategies"][p].get(repr(tree.infoset_key[m]))
-            b[f:f + n] = [Fraction(got[a]) for a in tree.infoset_actions[m]] if got else [Fraction(1)] + [Fraction(0)] * (n - 1)
-        behaviour.append(b)
-    ev = evaluate(tree, seqform.Profile(behaviour), exact=True)
+    profile = profile_from_json(tree, out["strategy"])
+    ev = evaluate(tree, profile, exact=True)
     assert ev.best_response_values[0] == Fraction(out["value"]) == -ev.best_response_values[1]

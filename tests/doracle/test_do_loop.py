@@ -2,6 +2,7 @@
 value of the full game (``seqform.solve``, an independent computation), on poker, Goofspiel,
 Flip-It and random games; its restricted games are valid games (they compile: perfect recall, and
 every history continues or is a leaf, real or temporary) and smaller than the full game."""
+
 from fractions import Fraction
 
 import pytest
@@ -15,8 +16,18 @@ from seqform.model.tree import compile_tree
 from tests.strategies import random_games
 
 
-@pytest.mark.parametrize("game", [seqform.games.kuhn(), seqform.games.leduc(), seqform.games.goofspiel(4),
-                                  flipit(2), flipit(3), flipit(3, observe="actions")], ids=lambda g: g.name)
+@pytest.mark.parametrize(
+    "game",
+    [
+        seqform.games.kuhn(),
+        seqform.games.leduc(),
+        seqform.games.goofspiel(4),
+        flipit(2),
+        flipit(3),
+        flipit(3, observe="actions"),
+    ],
+    ids=lambda g: g.name,
+)
 def test_value_equals_the_full_lp(game):
     res = double_oracle(game)
     full = seqform.solve(game)
@@ -34,6 +45,7 @@ def test_value_equals_the_full_lp(game):
 def check_profile_extends_to_an_equilibrium(game, res):
     from doracle.extend import extended_profile
     from seqform.verify.evaluate import evaluate
+
     tree = compile_tree(game)
     ev = evaluate(tree, extended_profile(tree, res.profile), exact=True)
     assert res.converged
@@ -55,6 +67,7 @@ def test_restricted_game_with_temporary_leaves_is_a_valid_game():
     game = seqform.games.leduc()
     from doracle.loop import _default_sequences
     from doracle.oracle import best_response
+
     seqs = _default_sequences(game)
     br = best_response(game, 1, {})  # player 1's best response to player 0's default strategy
     seqs[1] |= br.sequences

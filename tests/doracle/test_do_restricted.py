@@ -4,6 +4,7 @@ subset of the original actions, or is a real leaf with the real payoff, or is a 
 temporary-leaf values against brute force over the other player's pure strategies below the leaf,
 and the double-oracle profile, extended by the default strategy, evaluated in the compiled full
 game by ``seqform.evaluate`` (exact best responses)."""
+
 import itertools
 from fractions import Fraction
 
@@ -11,14 +12,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import seqform
-from doracle.oracle import best_response
 from doracle.extend import extended_profile
 from doracle.loop import _default_sequences, double_oracle
+from doracle.oracle import best_response
 from doracle.restricted import RestrictedGame
-from seqform.verify.evaluate import evaluate
-from seqform.model.game import CHANCE, TERMINAL
 from seqform.games.flipit import flipit
+from seqform.model.game import CHANCE, TERMINAL
 from seqform.model.tree import compile_tree
+from seqform.verify.evaluate import evaluate
 from tests.strategies import random_games
 
 

@@ -2,12 +2,13 @@
 ``if __name__ == "__main__":``: the pool's spawned workers import the script again and would start
 a pool again; ``DrawPool`` raises ``UnguardedMainError`` at once, one line naming the fix. The same
 script guarded samples. Each script runs as a user runs it, ``python script.py``."""
+
 from tests.spawnscripts import assert_stopped_with_one_line, run_script, script
 
-BODY = '''res = sample_efce(job_market(), None, max_rounds=3, seed=0,
+BODY = """res = sample_efce(job_market(), None, max_rounds=3, seed=0,
                   options=SamplerOptions(expectations="mcmc", sample_size=200, workers=2))
 print("ran", res.rounds)
-'''
+"""
 HEAD = "from efce import SamplerOptions, job_market, sample_efce\n"
 
 

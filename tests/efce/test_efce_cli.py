@@ -1,5 +1,6 @@
 """``seqform efce sample|maxent|welfare|ranges``, run as a user runs it: JSON keys, exact and sampling
 modes, the same run as the library's, clear errors, and the form before subcommands refused."""
+
 import json
 import subprocess
 import sys
@@ -9,6 +10,37 @@ import pytest
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "seqform", "efce", *args], capture_output=True, text=True, timeout=300)
+
+
+_BATCH = """
+import contextlib, io, json, sys
+from seqform.cli import main
+out = []
+for argv in json.loads(sys.argv[1]):
+    o, e = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+        try:
+            code = main(["efce", *argv])
+        except SystemExit as x:  # argparse's own refusals
+            code = x.code
+    out.append([code, o.getvalue(), e.getvalue()])
+with open(sys.argv[2], "w") as f:
+    json.dump(out, f)
+"""
+
+
+def run_batch(cases: list, tmp_path) -> list:
+    """``seqform efce ARGS`` for every ARGS in ``cases``, in one fresh interpreter
+    (``seqform.cli.main``, what the console script calls), as (exit status, stdout, stderr)
+    each: the refusals tested here end before any computation, so an interpreter each (two
+    seconds of imports) would only measure start-up. An uncaught exception fails the batch."""
+    result = tmp_path / "batch.json"
+    r = subprocess.run(
+        [sys.executable, "-c", _BATCH, json.dumps(cases), str(result)], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    got = json.loads(result.read_text())
+    return [subprocess.CompletedProcess(["seqform", "efce", *c], *g) for c, g in zip(cases, got)]
 
 
 def test_exact_json():
@@ -31,16 +63,31 @@ def test_sampling_text_reports_rounds_samples_time_memory():
     for word in ("payoffs", "max regret", "rounds", "samples", "memory", "seconds"):
         assert word in r.stdout
     assert "round 1:" in r.stderr
-    out = json.loads(run("sample", "job_market", "--rounds", "5", "--seed", "3", "--json", "--quiet", "--option",
-                         "expectations=mcmc").stdout)
+    out = json.loads(
+        run(
+            "sample", "job_market", "--rounds", "5", "--seed", "3", "--json", "--quiet", "--option", "expectations=mcmc"
+        ).stdout
+    )
     assert len(out["payoffs"]) == 2 and 1 <= out["rounds"] <= 5 and "max_regret" in out
 
 
 def test_sampling_validates_on_fresh_samples_and_runs_large_grids():
     """An 8 x 8 grid (3^64 profiles; the polymatrix engine) and the re-estimated regret, its
     burn-in in two worker processes."""
-    r = run("sample", "grid_game(size=8)", "--rounds", "30", "--validate", "300", "--option", "max_reuse=none",
-            "--workers", "2", "--json", "--quiet")
+    r = run(
+        "sample",
+        "grid_game(size=8)",
+        "--rounds",
+        "30",
+        "--validate",
+        "300",
+        "--option",
+        "max_reuse=none",
+        "--workers",
+        "2",
+        "--json",
+        "--quiet",
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert len(out["payoffs"]) == 64 and out["rounds"] == 30
@@ -55,6 +102,7 @@ def test_default_job_market_run_ends_near_the_maximum_entropy_efce(seed):
     import efce
     from efce.strategies import profiles
     from seqform.model.tree import compile_tree
+
     truth = efce.max_entropy(profiles(compile_tree(efce.job_market())))
     out = json.loads(run("sample", "job_market", "--seed", seed, "--json", "--quiet").stdout)
     assert out["expectations"] == "exact" and out["stopped_by"] == "target"
@@ -66,6 +114,7 @@ def test_payoff_ranges_equal_column_generation():
 
     from efce.colgen import EFCEColumnGeneration
     from efce.games import job_market
+
     out = json.loads(run("ranges", "job_market", "--json", "--quiet").stdout)
     assert out["certified"] and out["proved_optimal"] and out["max_regret"] <= 0
     cg = EFCEColumnGeneration(job_market())
@@ -87,6 +136,7 @@ def test_payoff_ranges_over_the_eps_polytope_equal_the_full_lp():
     from efce.games import job_market
     from efce.strategies import profiles
     from seqform.model.tree import compile_tree
+
     out = json.loads(run("ranges", "job_market", "--allowance", "1/10", "--json", "--quiet").stdout)
     assert out["certified"] and out["proved_optimal"] and out["eps_exact"] == "1/10"
     assert Fraction(out["max_regret_exact"]) <= Fraction(1, 10)
@@ -96,12 +146,12 @@ def test_payoff_ranges_over_the_eps_polytope_equal_the_full_lp():
         lo, hi = (float(Fraction(x)) for x in out["ranges_exact"][n])
         assert hi == pytest.approx(solve_lp(prof, e, eps=0.1).objective, abs=1e-7)
         assert lo == pytest.approx(-solve_lp(prof, -e, eps=0.1).objective, abs=1e-7)
-    assert out["ranges"][0][0] < 0 < 4.5 < out["ranges"][0][1]      # wider than the EFCE polytope's [0, 9/2]
+    assert out["ranges"][0][0] < 0 < 4.5 < out["ranges"][0][1]  # wider than the EFCE polytope's [0, 9/2]
     assert "over the 1/10-EFCE polytope" in run("ranges", "job_market", "--allowance", "0.1").stdout
 
 
 def test_four_card_indian_poker_welfare_is_an_exact_efce():
-    """Issue 26's check: beyond enumeration (~10^31 reduced profiles), column generation returns a
+    """Beyond enumeration (~10^31 reduced profiles), column generation returns a
     distribution whose largest causal-deviation gain, by the dynamic program in rationals, is at
     most 0. Any EFCE is welfare-optimal in this zero-sum game, so the exact welfare must be 0; the
     3-card game's distribution is also checked by the independent oracle in
@@ -109,8 +159,13 @@ def test_four_card_indian_poker_welfare_is_an_exact_efce():
     smoothing; 159 rounds and 3 minutes without it, which kept this test in the slow tier); the
     default has no warm start, so the run depends on the seed alone."""
     from fractions import Fraction
-    r = subprocess.run([sys.executable, "-m", "seqform", "efce", "welfare", "indian_poker(cards=4)", "--json",
-                        "--quiet"], capture_output=True, text=True, timeout=900)
+
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "efce", "welfare", "indian_poker(cards=4)", "--json", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     out = json.loads(r.stdout)
     assert out["certified"] and out["proved_optimal"] and Fraction(out["max_regret_exact"]) <= 0
@@ -119,48 +174,64 @@ def test_four_card_indian_poker_welfare_is_an_exact_efce():
     assert [float(x) for x in pay] == pytest.approx(out["payoffs"], abs=1e-12)
 
 
-def test_errors():
-    r = run("sample", "job_market", "--weights", "1,2,3")
-    assert r.returncode == 2 and "2 players, got 3 weights" in r.stderr
-    r = run("maxent", "indian_poker(cards=8)")
-    assert r.returncode == 2 and "reduced pure strategy profiles" in r.stderr and "sampling method" in r.stderr
-    r = run("sample", "indian_poker(cards=3)", "--option", "expectations=exact", "--rounds", "1")
-    assert r.returncode == 2 and "full pure strategy profiles" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    # two exact computations at once: one subcommand is one computation, and the other's old flag is refused
-    r = run("ranges", "job_market", "--welfare")
-    assert r.returncode == 2 and "seqform efce welfare" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    r = run("ranges", "job_market", "--expectations", "mcmc")
-    assert r.returncode == 2 and "--expectations" in r.stderr
-    r = run("sample", "job_market", "--workers", "2")
-    assert r.returncode == 2 and "nothing to draw" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    for bad, why in (("abc", "expected a number"), ("-1/2", "at least 0"), ("1/0", "expected a number")):
-        r = run("ranges", "job_market", f"--allowance={bad}")
-        assert r.returncode == 2 and why in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    # a regret allowance belongs to welfare and ranges only, and --workers to sample only
-    r = run("sample", "job_market", "--allowance", "0.1")
-    assert r.returncode == 2 and "--allowance" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    r = run("welfare", "job_market", "--workers", "2")
-    assert r.returncode == 2 and "--workers" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    for option, why in (("colour=red", "NAME one of"), ("thin=x", "whole number"), ("max_reuse=0", "max_reuse"),
-                        ("overlap=maybe", "true or false"), ("workers=2", "NAME one of")):
-        r = run("sample", "job_market", "--option", option)
-        assert r.returncode == 2 and why in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+def test_errors(tmp_path):
+    one_line = [
+        # (arguments, what the one-line message must say)
+        (
+            ("sample", "indian_poker(cards=3)", "--option", "expectations=exact", "--rounds", "1"),
+            "full pure strategy profiles",
+        ),
+        # two exact computations at once: one subcommand is one computation, and the other's old flag is refused
+        (("ranges", "job_market", "--welfare"), "seqform efce welfare"),
+        (("sample", "job_market", "--workers", "2"), "nothing to draw"),
+        *[
+            (("ranges", "job_market", f"--allowance={bad}"), why)
+            for bad, why in (("abc", "expected a number"), ("-1/2", "at least 0"), ("1/0", "expected a number"))
+        ],
+        # a regret allowance belongs to welfare and ranges only, and --workers to sample only
+        (("sample", "job_market", "--allowance", "0.1"), "--allowance"),
+        (("welfare", "job_market", "--workers", "2"), "--workers"),
+        *[
+            (("sample", "job_market", "--option", option), why)
+            for option, why in (
+                ("colour=red", "NAME one of"),
+                ("thin=x", "whole number"),
+                ("max_reuse=0", "max_reuse"),
+                ("overlap=maybe", "true or false"),
+                ("workers=2", "NAME one of"),
+            )
+        ],
+    ]
+    other = [
+        (("sample", "job_market", "--weights", "1,2,3"), ["2 players, got 3 weights"]),
+        (("maxent", "indian_poker(cards=8)"), ["reduced pure strategy profiles", "sampling method"]),
+        (("ranges", "job_market", "--expectations", "mcmc"), ["--expectations"]),
+    ]
+    cases = [list(a) for a, _ in one_line] + [list(a) for a, _ in other]
+    results = run_batch(cases, tmp_path)
+    for (args, why), r in zip(one_line, results):
+        assert r.returncode == 2 and why in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
         assert "Traceback" not in r.stderr
+    for (args, whys), r in zip(other, results[len(one_line) :]):
+        assert r.returncode == 2 and all(w in r.stderr for w in whys), (args, r.stderr)
 
 
-@pytest.mark.parametrize("args,new", [
-    (("job_market", "--exact"), "seqform efce maxent job_market"),
-    (("job_market", "--welfare", "--json"), "seqform efce welfare job_market"),
-    (("job_market", "--ranges"), "seqform efce ranges job_market"),
-    (("job_market", "--ranges", "--eps", "1/100"), "seqform efce ranges job_market"),
-    (("job_market", "--eps", "0.1"), "--allowance"),
-    (("job_market",), "seqform efce sample job_market"),
-    (("indian_poker(cards=4)", "--time-limit", "4"), "seqform efce sample 'indian_poker(cards=4)'"),
-    (("--welfare", "job_market"), "seqform efce welfare GAME"),
-    (("welfare", "job_market", "--eps", "0.1"), "--allowance"),
-    (("sample", "job_market", "--exact"), "seqform efce maxent GAME"),
-    (("sample", "job_market", "--max-reuse", "0"), "--option max_reuse"),
-])
+@pytest.mark.parametrize(
+    "args,new",
+    [
+        (("job_market", "--exact"), "seqform efce maxent job_market"),
+        (("job_market", "--welfare", "--json"), "seqform efce welfare job_market"),
+        (("job_market", "--ranges"), "seqform efce ranges job_market"),
+        (("job_market", "--ranges", "--eps", "1/100"), "seqform efce ranges job_market"),
+        (("job_market", "--eps", "0.1"), "--allowance"),
+        (("job_market",), "seqform efce sample job_market"),
+        (("indian_poker(cards=4)", "--time-limit", "4"), "seqform efce sample 'indian_poker(cards=4)'"),
+        (("--welfare", "job_market"), "seqform efce welfare GAME"),
+        (("welfare", "job_market", "--eps", "0.1"), "--allowance"),
+        (("sample", "job_market", "--exact"), "seqform efce maxent GAME"),
+        (("sample", "job_market", "--max-reuse", "0"), "--option max_reuse"),
+    ],
+)
 def test_the_form_before_subcommands_is_refused_naming_the_new_command(args, new):
     r = run(*args)
     assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
@@ -174,43 +245,76 @@ def test_each_subcommand_has_at_most_eight_options_of_its_own():
     import argparse
 
     from seqform.cli.main import build_parser
+
     top = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     efce = top.choices["efce"]
     sub = next(a for a in efce._actions if isinstance(a, argparse._SubParsersAction))
     shared = {"--json", "--memory-limit", "--quiet", "--help"}
     for name in ("sample", "maxent", "welfare", "ranges"):
-        own = [a.option_strings[-1] for a in sub._name_parser_map[name]._actions
-               if a.option_strings and a.help is not argparse.SUPPRESS and a.option_strings[-1] not in shared]
+        own = [
+            a.option_strings[-1]
+            for a in sub._name_parser_map[name]._actions
+            if a.option_strings and a.help is not argparse.SUPPRESS and a.option_strings[-1] not in shared
+        ]
         assert 1 <= len(own) <= 8, (name, own)
         assert "--eps" not in own and "--exact" not in own
 
 
-@pytest.mark.parametrize("spec,cli,lib,expectations", [
-    ("job_market", (), dict(), "exact"),
-    ("job_market", ("--seed", "7", "--rounds", "40"), dict(seed=7, max_rounds=40), "exact"),
-    ("indian_poker(cards=3)", ("--seed", "2", "--rounds", "5"), dict(seed=2, max_rounds=5), "mcmc"),
-])
+@pytest.mark.parametrize(
+    "spec,cli,lib,expectations",
+    [
+        ("job_market", (), dict(), "exact"),
+        ("job_market", ("--seed", "7", "--rounds", "40"), dict(seed=7, max_rounds=40), "exact"),
+        ("indian_poker(cards=3)", ("--seed", "2", "--rounds", "5"), dict(seed=2, max_rounds=5), "mcmc"),
+    ],
+)
 def test_the_command_line_runs_the_library_run(spec, cli, lib, expectations):
     """``seqform efce sample GAME`` is ``efce.sample_efce(game)``: the same algorithm with the same
     defaults ("auto" expectations and the refit decided in the library), so the same seed gives the
     same numbers, on a game small enough for exact expectations and on one that needs MCMC."""
     import efce
     import seqform
+
     out = json.loads(run("sample", spec, *cli, "--json", "--quiet").stdout)
     res = efce.sample_efce(seqform.games.load(spec), **lib)
     assert out["expectations"] == res.expectations == expectations
     assert out["payoffs"] == [float(x) for x in res.payoffs]
-    assert (out["max_regret"], out["initial_regret"], out["rounds"], out["samples"], out["deviations"]) == \
-        (res.max_regret, res.initial_regret, res.rounds, res.samples, len(res.deviations))
+    assert (out["max_regret"], out["initial_regret"], out["rounds"], out["samples"], out["deviations"]) == (
+        res.max_regret,
+        res.initial_regret,
+        res.rounds,
+        res.samples,
+        len(res.deviations),
+    )
     assert out["stopped_by"] == res.stopped_by and out["round_limit"] == res.round_limit
 
 
 def test_bench_efce_smoke(tmp_path):
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[2]
-    r = subprocess.run([sys.executable, str(root / "bench" / "bench_efce.py"), "--poker", "3", "--grids", "2",
-                        "--time-limit", "3", "--workers", "2", "--check-workers", "2", "--out-dir", str(tmp_path)], cwd=str(root), capture_output=True,
-                       text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            str(root / "bench" / "bench_efce.py"),
+            "--poker",
+            "3",
+            "--grids",
+            "2",
+            "--time-limit",
+            "3",
+            "--workers",
+            "2",
+            "--check-workers",
+            "2",
+            "--out-dir",
+            str(tmp_path),
+        ],
+        cwd=str(root),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     # the children's progress reaches the parent's stderr, as whole lines
     assert "\nround 1: largest regret" in r.stderr and "grid_game(size=2,seed=0): sampling" in r.stderr
@@ -225,16 +329,46 @@ def test_bench_efce_saved_runs_validate_again_alike(tmp_path):
     """--save-state keeps a run's q_lambda; --revalidate with the same settings must reproduce
     the validation the run itself reported (same seeds, so the same chains)."""
     from pathlib import Path
+
     root = Path(__file__).resolve().parents[2]
-    bench = [sys.executable, str(root / "bench" / "bench_efce.py"), "--check", "200", "--burn-in", "20",
-             "--out-dir", str(tmp_path)]
-    r = subprocess.run(bench + ["--poker", "3", "--grids", "", "--time-limit", "2", "--save-state",
-                                str(tmp_path / "state"), "--name", "run"], cwd=str(root), capture_output=True,
-                       text=True, timeout=300)
+    bench = [
+        sys.executable,
+        str(root / "bench" / "bench_efce.py"),
+        "--check",
+        "200",
+        "--burn-in",
+        "20",
+        "--out-dir",
+        str(tmp_path),
+    ]
+    r = subprocess.run(
+        bench
+        + [
+            "--poker",
+            "3",
+            "--grids",
+            "",
+            "--time-limit",
+            "2",
+            "--save-state",
+            str(tmp_path / "state"),
+            "--name",
+            "run",
+        ],
+        cwd=str(root),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     run_row = json.loads(next(tmp_path.glob("run-*.json")).read_text())[0]
-    r = subprocess.run(bench + ["--revalidate", *map(str, (tmp_path / "state").glob("*.pkl")), "--name", "again"],
-                       cwd=str(root), capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        bench + ["--revalidate", *map(str, (tmp_path / "state").glob("*.pkl")), "--name", "again"],
+        cwd=str(root),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     again = json.loads(next(tmp_path.glob("again-*.json")).read_text())
     assert len(again) == 1 and again[0]["rounds"] == run_row["rounds"] and "| indian_poker(cards=3) |" in r.stdout

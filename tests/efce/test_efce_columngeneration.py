@@ -7,6 +7,7 @@
 * the exact distribution's regret against ``efce.causalregret``'s dynamic program, which walks the
   tree in rationals over the distribution's own profiles (not the LP's statistics).
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -82,8 +83,10 @@ def test_map_profile_is_the_brute_force_maximum(game, cluster_limit):
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True),
-       st.sampled_from([1, 4, 4096]))
+@given(
+    random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True),
+    st.sampled_from([1, 4, 4096]),
+)
 def test_map_profile_on_random_games(tree, cluster_limit):
     game = TreeGame(tree, "random")
     rng = np.random.default_rng(3)
@@ -140,8 +143,7 @@ def test_dropping_idle_profiles_keeps_the_full_lp_optimum(game):
 @given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True))
 def test_dropping_idle_profiles_on_random_games(tree):
     game = TreeGame(tree, "random")
-    _check_against_full_lp(game, [np.ones(game.num_players), -np.eye(game.num_players)[0]], 0.8,
-                           pool_cap=0, max_idle=1)
+    _check_against_full_lp(game, [np.ones(game.num_players), -np.eye(game.num_players)[0]], 0.8, pool_cap=0, max_idle=1)
 
 
 # smoothing 0.8: the cheap pricing looks at smoothed duals (Wentges), the end is proved as without
@@ -158,8 +160,10 @@ def test_grid_payoff_ranges_equal_the_full_lp(smoothing):
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True),
-       st.sampled_from([0.0, 0.8]))
+@given(
+    random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True),
+    st.sampled_from([0.0, 0.8]),
+)
 def test_random_games_equal_the_full_lp(tree, smoothing):
     game = TreeGame(tree, "random")
     _check_against_full_lp(game, [np.ones(game.num_players), np.eye(game.num_players)[0]], smoothing)
@@ -176,7 +180,7 @@ def test_a_basis_infeasible_in_rationals_is_solved_again_tightly():
     e = np.eye(game.num_players)
     failed = 0
     for w in (e[0], -e[0], e[3], -e[3]):
-        cg.solve(w)                                  # the pool now holds the optimum's profiles
+        cg.solve(w)  # the pool now holds the optimum's profiles
         res, _, _ = cg.lp.solve(cg.U @ w, False, eps=0.1)
         failed += not cg.certify(res, w, Fraction(0), tight=False).certified
         out = cg.certify(res, w, Fraction(0))
@@ -196,8 +200,10 @@ def test_eps_polytope_equals_the_full_lp(game, eps):
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True),
-       st.fractions(min_value=0, max_value=1, max_denominator=50))
+@given(
+    random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True),
+    st.fractions(min_value=0, max_value=1, max_denominator=50),
+)
 def test_eps_polytope_on_random_games(tree, eps):
     game = TreeGame(tree, "random")
     _check_against_full_lp(game, [np.eye(game.num_players)[0], -np.eye(game.num_players)[-1]], 0.8, eps=eps)
@@ -231,6 +237,7 @@ def _sampler_against_eps_ranges(game, rounds: int) -> tuple:
     polytope's ranges and outside the r-EFCE polytope's (the largest over players)."""
     from efce.causalregret import max_regret
     from efce.sampling import SamplerOptions, exact_distribution, sample_efce
+
     res = sample_efce(game, None, max_rounds=rounds, seed=0, options=SamplerOptions(expectations="exact"))
     q, prof = exact_distribution(game, res)
     q = [Fraction(x) for x in q]
@@ -256,8 +263,7 @@ def test_an_unfinished_sampler_lies_in_its_eps_ranges():
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True),
-       st.integers(1, 4))
+@given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True), st.integers(1, 4))
 def test_sampler_lies_in_its_eps_ranges_on_random_games(tree, rounds):
     _, _, off_eps = _sampler_against_eps_ranges(TreeGame(tree, "random"), rounds)
     assert off_eps <= 1e-9
@@ -274,10 +280,12 @@ def _grid_ce_regret(game, res) -> Fraction:
             for b in range(3):
                 gain = Fraction(0)
                 for k in keep:
-                    s = res.columns[k][:game.num_players].tolist()
+                    s = res.columns[k][: game.num_players].tolist()
                     if s[i] != a:
                         continue
-                    d = sum(int(game.payoff[i][j][b, s[j]]) - int(game.payoff[i][j][a, s[j]]) for j in game.neighbours[i])
+                    d = sum(
+                        int(game.payoff[i][j][b, s[j]]) - int(game.payoff[i][j][a, s[j]]) for j in game.neighbours[i]
+                    )
                     gain += res.p_exact[k] * Fraction(d, 1000)
                 worst = max(worst, gain)
     return worst
@@ -293,13 +301,19 @@ def test_grid_beyond_enumeration_is_an_exact_efce():
         res = cg.solve(w)
         assert res.certified and res.max_regret <= 0 and sum(res.p_exact) == 1
         assert _grid_ce_regret(game, res) <= 0
-        welfare = sum(res.p_exact[k] * sum(Fraction(x).limit_denominator(1000) for x in game.profile_utility(
-            res.columns[k][:16])) for k in range(len(res.p_exact)) if res.p_exact[k])
+        welfare = sum(
+            res.p_exact[k] * sum(Fraction(x).limit_denominator(1000) for x in game.profile_utility(res.columns[k][:16]))
+            for k in range(len(res.p_exact))
+            if res.p_exact[k]
+        )
         if case == 0:
             assert welfare == res.objective
         else:  # player 5's own payoff, by the game's tables
-            own = sum(res.p_exact[k] * Fraction(game.profile_utility(res.columns[k][:16])[5]).limit_denominator(1000)
-                      for k in range(len(res.p_exact)) if res.p_exact[k])
+            own = sum(
+                res.p_exact[k] * Fraction(game.profile_utility(res.columns[k][:16])[5]).limit_denominator(1000)
+                for k in range(len(res.p_exact))
+                if res.p_exact[k]
+            )
             assert own == res.payoffs[5] and res.objective == own * int(w[5])
 
 
@@ -309,7 +323,7 @@ def test_indian_poker_beyond_enumeration_is_an_exact_efce():
     res = EFCEColumnGeneration(game, seed=1).solve(np.ones(3))
     assert res.certified and res.proved_optimal and res.max_regret <= 0 and sum(res.p_exact) == 1
     assert _independent_regret(game, res) <= 0
-    assert sum(res.payoffs) == 0            # the game is zero-sum: every EFCE has welfare 0
+    assert sum(res.payoffs) == 0  # the game is zero-sum: every EFCE has welfare 0
 
 
 def test_time_limit_bounds_every_pricing_integer_program():
@@ -345,6 +359,7 @@ def _fake_clock_run(monkeypatch, game, w, time_limit: float | None, seed: int = 
     relaxations, integer programs stopped empty, and the fake times the integer programs
     started at)."""
     from efce.factormap import MapSolution
+
     clock = [0.0]
     monkeypatch.setattr(efcecolgen, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))
     cg = EFCEColumnGeneration(game, seed=seed)
@@ -367,6 +382,7 @@ def _fake_clock_run(monkeypatch, game, w, time_limit: float | None, seed: int = 
         clock[0] += MIP_SECONDS
         runs["mip"] += 1
         return real_map(*a, **kw)
+
     cg.lp.solve, cg.pricer.solve = lp, priced
     try:
         out = cg.solve(w, time_limit=time_limit)
@@ -421,13 +437,16 @@ def test_an_integer_program_stopped_by_the_clock_is_a_clean_stop(monkeypatch):
     done, runs = _fake_clock_run(monkeypatch, game, w, None)
     assert done.certified and done.proved_optimal and float(done.objective) == pytest.approx(0.0, abs=1e-9)
     first = runs["mip_at"][0]
-    limits = {"before the first LP ends": 0.5, "just before an integer program": first - 0.5,
-              "inside an integer program": first + MIP_SECONDS / 4,
-              "after the last integer program": runs["mip_at"][-1] + MIP_SECONDS + 100.0}
+    limits = {
+        "before the first LP ends": 0.5,
+        "just before an integer program": first - 0.5,
+        "inside an integer program": first + MIP_SECONDS / 4,
+        "after the last integer program": runs["mip_at"][-1] + MIP_SECONDS + 100.0,
+    }
     inside = phase2 = 0
     for where, t in limits.items():
         e, runs = _fake_clock_run(monkeypatch, game, w, t)
-        if not isinstance(e, SeqformError):   # finished within the limit: the optimum, proved
+        if not isinstance(e, SeqformError):  # finished within the limit: the optimum, proved
             assert e.certified and e.proved_optimal and float(e.objective) == pytest.approx(0.0, abs=1e-9), where
             continue
         phase2 += _check_stop(game, e)
@@ -443,7 +462,7 @@ def test_pricing_stopped_empty_by_its_own_limit_leaves_the_optimum_unproved():
     res = EFCEColumnGeneration(game, seed=1).solve(-np.eye(3)[0], pricing_time_limit=0.0)
     assert res.certified and not res.proved_optimal and res.bound == np.inf
     assert res.max_regret <= 0 and _independent_regret(game, res) <= 0
-    assert res.objective == 0   # every EFCE of 3-card Indian poker pays player 0 exactly 0
+    assert res.objective == 0  # every EFCE of 3-card Indian poker pays player 0 exactly 0
 
 
 def test_the_map_stopped_at_its_time_limit_without_a_profile_is_a_stop_not_an_error():
@@ -465,13 +484,14 @@ def test_stalled_cheap_rounds_hand_over_to_the_integer_program():
     w = -np.eye(4)[0]
     full = solve_lp(profiles(compile_tree(game)), w).objective
     calls = {}
-    for rounds, gain in ((10**9, 0.0), (0, 1e9)):     # never; every round
+    for rounds, gain in ((10**9, 0.0), (0, 1e9)):  # never; every round
         cg = EFCEColumnGeneration(game, stall_rounds=rounds, stall_gain=gain)
         real, n = cg.pricer.solve, [0]
 
         def spy(*a, _real=real, _n=n, **kw):
             _n[0] += 1
             return _real(*a, **kw)
+
         cg.pricer.solve = spy
         res = cg.solve(w)
         assert res.certified and res.proved_optimal
@@ -497,6 +517,7 @@ def test_a_stopped_solve_brackets_the_optimum(monkeypatch):
             # the fake second is all the integer program takes: HiGHS runs without a real limit
             clock[0] += 1.0
             return real(**{**kw, "time_limit": None})
+
         return solve
 
     monkeypatch.setattr(efcecolgen, "time", type("Clock", (), {"perf_counter": staticmethod(lambda: clock[0])}))

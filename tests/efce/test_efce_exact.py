@@ -2,6 +2,7 @@
 the exact EFCE polytope (``efce.exact``): its LP and maximum-entropy solutions have zero regret by
 that independent dynamic program; and, on the job market game, EFCE reach the cooperative outcome
 that no correlated (hence no Nash) equilibrium reaches (Dudik & Gordon 2009)."""
+
 from __future__ import annotations
 
 import itertools
@@ -12,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from efce.causalregret import causal_regrets
 from efce.exact import max_entropy, solve_lp
 from efce.games import job_market
-from efce.causalregret import causal_regrets
 from efce.strategies import profiles
+from seqform.games.explicit import TreeGame
 from seqform.model.tree import compile_tree
 from tests.strategies import random_trees
-from seqform.games.explicit import TreeGame
 
 
 def plan_utility(tree, plans, n):
@@ -103,11 +104,11 @@ def test_job_market_regrets():
     # 1 hire on yes, 2 hire on no, 3 never
     code = [Fraction(0)] * 16
     code[prof.index((0, 1))] = code[prof.index((1, 2))] = Fraction(1, 2)
-    assert max(d.regret for d in causal_regrets(prof, code)) == 0   # the code-word EFCE
+    assert max(d.regret for d in causal_regrets(prof, code)) == 0  # the code-word EFCE
     always = [Fraction(0)] * 16
-    always[prof.index((0, 0))] = Fraction(1)                          # study and always be hired
+    always[prof.index((0, 0))] = Fraction(1)  # study and always be hired
     worst = max(causal_regrets(prof, always), key=lambda d: d.regret)
-    assert worst.regret == 1 and worst.player == 0                   # skip studying: 5 instead of 4
+    assert worst.regret == 1 and worst.player == 0  # skip studying: 5 instead of 4
 
 
 def test_job_market_efce_is_cooperative_but_no_correlated_equilibrium_is():
@@ -125,6 +126,7 @@ def test_job_market_efce_is_cooperative_but_no_correlated_equilibrium_is():
     # strategic-form correlated equilibria (a separate LP): no player gains by any switch of its
     # whole reduced strategy; they never reach the cooperative outcome
     from scipy.optimize import linprog
+
     rows = []
     for n in range(2):
         for a, b in itertools.permutations(range(prof.shape[n]), 2):
@@ -137,8 +139,15 @@ def test_job_market_efce_is_cooperative_but_no_correlated_equilibrium_is():
                 t[n] = b
                 r[k] = prof.utility[prof.index(tuple(t)), n] - prof.utility[k, n]
             rows.append(r)
-    res = linprog(-coop, A_ub=np.array(rows), b_ub=np.zeros(len(rows)), A_eq=np.ones((1, prof.count)), b_eq=[1],
-                  bounds=[(0, None)] * prof.count, method="highs")
+    res = linprog(
+        -coop,
+        A_ub=np.array(rows),
+        b_ub=np.zeros(len(rows)),
+        A_eq=np.ones((1, prof.count)),
+        b_eq=[1],
+        bounds=[(0, None)] * prof.count,
+        method="highs",
+    )
     assert res.status == 0 and -res.fun <= 1e-9
 
 

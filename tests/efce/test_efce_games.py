@@ -1,6 +1,7 @@
 """Dudik & Gordon (2009)'s games (``efce.games``) against the paper's own counts: Indian poker's sequence
 complexity 24 C (C-1), its C (C-1) (C-2) deals and 9, 10 and 16 reduced strategies per
 observation; the grid game's 3 L^2; the job market game's payoffs."""
+
 import pytest
 
 from efce.games import grid_game, indian_poker, job_market
@@ -14,12 +15,17 @@ def test_indian_poker_counts(cards):
     tree = compile_tree(indian_poker(cards))
     assert sum(n - 1 for n in tree.num_sequences) == 24 * cards * (cards - 1)
     assert tree.terminal_chance.size and len({tuple(tree.node_seq[:, z]) for z in tree.terminals}) > 0
-    deals = sum(1 for node in range(tree.num_nodes) if tree.player[node] != CHANCE
-                and tree.parent[node] >= 0 and tree.player[tree.parent[node]] == CHANCE
-                and all(tree.player[a] == CHANCE for a in _ancestors(tree, node)))
+    deals = sum(
+        1
+        for node in range(tree.num_nodes)
+        if tree.player[node] != CHANCE
+        and tree.parent[node] >= 0
+        and tree.player[tree.parent[node]] == CHANCE
+        and all(tree.player[a] == CHANCE for a in _ancestors(tree, node))
+    )
     assert deals == cards * (cards - 1) * (cards - 2)
     obs = cards * (cards - 1)
-    assert [count_reduced(tree, n) for n in range(3)] == [9 ** obs, 10 ** obs, 16 ** obs]
+    assert [count_reduced(tree, n) for n in range(3)] == [9**obs, 10**obs, 16**obs]
 
 
 def _ancestors(tree, node):
@@ -44,7 +50,7 @@ def test_count_reduced_equals_enumeration():
     jm = compile_tree(job_market())
     for n in range(2):
         assert count_reduced(jm, n) == len(reduced_strategies(jm, n)) == 4
-    assert count_reduced(tree, 2) == 16 ** 6
+    assert count_reduced(tree, 2) == 16**6
 
 
 def test_grid_game():
@@ -69,5 +75,6 @@ def test_job_market_payoffs():
 
 def test_regret_bounds_cover_the_payoff_ranges():
     from efce.sampling import regret_bound
+
     for g in (grid_game(2, seed=1), grid_game(3, seed=2), indian_poker(3), indian_poker(4)):
         assert g.regret_bound() >= regret_bound(g) > 0  # the hook against a walk of every leaf

@@ -4,6 +4,7 @@ exact dynamic program of ``efce.causalregret`` on the same explicit distribution
 causal-deviation program (``efce.deviationdp``) against every deviation plan enumerated, the polymatrix engine
 against the tree engine on small grids, and the Gibbs sweeps' stationary distribution against
 softmax(energy) over every full profile."""
+
 from __future__ import annotations
 
 import itertools
@@ -14,14 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from efce.causalregret import max_regret
 from efce.games import grid_game, indian_poker, job_market
 from efce.polymatrix import PolymatrixModel
-from efce.causalregret import max_regret
 from efce.sampling import reduced_indices
 from efce.strategies import profiles
 from efce.treemodel import TreeModel
-from seqform.model.game import CHANCE, TERMINAL
 from seqform.games.explicit import TreeGame
+from seqform.model.game import CHANCE, TERMINAL
 from seqform.model.tree import compile_tree
 from tests.oracle.deviation_tree import best_deviation, deviation_plans
 from tests.strategies import random_trees
@@ -37,8 +38,7 @@ def walk_energy(game, tree, row, w, devs, lams) -> float:
         if p == TERMINAL:
             return np.array([float(x) for x in game.utility(h)])
         if p == CHANCE:
-            return sum(float(pr) * value(game.next(h, a), dev, deviating)
-                       for a, pr in enumerate(game.chance(h)) if pr)
+            return sum(float(pr) * value(game.next(h, a), dev, deviating) for a, pr in enumerate(game.chance(h)) if pr)
         key = game.infoset(h)
         a = row[key_of[(p, key)]]
         if dev is not None and p == dev.player:
@@ -191,8 +191,11 @@ def test_leaf_table_follows_every_change_of_lambda():
     S = model.new_profiles(200, rng)
     some_deviations(model, S, rng)
     before = model.energy(S)
-    for change in (lambda: model.add(model.devs[0], 0.7), lambda: model.L.__imul__(2.0),
-                   lambda: model.Lam.__imul__(0.5)):
+    for change in (
+        lambda: model.add(model.devs[0], 0.7),
+        lambda: model.L.__imul__(2.0),
+        lambda: model.Lam.__imul__(0.5),
+    ):
         change()
         e = model.energy(S)
         model.use_table = False
@@ -202,7 +205,7 @@ def test_leaf_table_follows_every_change_of_lambda():
         before = e
     # a table built a few combinations at a time (as for deep games) is the same table
     whole = model.table().copy()
-    model.table_limit = model.K * model.radix.shape[1]   # still a table, but K / D combinations a chunk
+    model.table_limit = model.K * model.radix.shape[1]  # still a table, but K / D combinations a chunk
     model._table = None
     assert model.K // model.radix.shape[0] < model.K and np.allclose(model.table(), whole, rtol=0, atol=1e-12)
 
@@ -304,7 +307,7 @@ def test_gibbs_sweeps_sample_q_lambda_polymatrix():
     model = PolymatrixModel(g.polymatrix(), np.array([0.18, -0.18, 0.12, 0.0]))
     some_deviations(model, model.new_profiles(30, rng), rng)
     tv, spread = _stationary_tv(model, [3] * 4, rng)
-    assert 0.2 <= spread <= 0.9 and tv <= 0.06   # energies off by 20%: 0.16 (measured)
+    assert 0.2 <= spread <= 0.9 and tv <= 0.06  # energies off by 20%: 0.16 (measured)
 
 
 @settings(max_examples=15, deadline=None)
@@ -335,12 +338,13 @@ def test_scenario_weights_estimate_chance():
     sampled = TreeModel(tree, np.zeros(3), scenarios=4000, rng=np.random.default_rng(7))
     S = exact.new_profiles(20, rng)
     ue, us = exact.statistics(S).U, sampled.statistics(S).U
-    assert np.abs(ue - us).max() <= 0.15 and np.abs(ue - us).max() > 0   # sampled, so not identical
+    assert np.abs(ue - us).max() <= 0.15 and np.abs(ue - us).max() > 0  # sampled, so not identical
 
 
 def _random_polymatrix(rng, N: int):
     """A polymatrix game on a random graph (isolated players allowed), 1 to 3 actions each."""
     from efce.polymatrix import Polymatrix
+
     A = tuple(int(x) for x in rng.integers(1, 4, size=N))
     nb = [[] for _ in range(N)]
     for i, j in itertools.combinations(range(N), 2):
@@ -359,9 +363,13 @@ def test_polymatrix_edge_counts_give_the_sparse_statistics_products(seed, grid):
     sparse statistics G and B, on grids up to 6 x 6 and on random graphs with unequal action
     counts."""
     from efce.family import DeviationFamily
+
     rng = np.random.default_rng(seed)
-    pm = grid_game(int(rng.integers(2, 7)), seed=seed % 7).polymatrix() if grid else \
-        _random_polymatrix(rng, int(rng.integers(1, 7)))
+    pm = (
+        grid_game(int(rng.integers(2, 7)), seed=seed % 7).polymatrix()
+        if grid
+        else _random_polymatrix(rng, int(rng.integers(1, 7)))
+    )
     model = PolymatrixModel(pm, rng.normal(size=len(pm.num_actions)))
     S = model.new_profiles(int(rng.integers(1, 40)), rng)
     st_fast, st_generic = model.statistics(S), model.statistics(S)
@@ -371,8 +379,12 @@ def test_polymatrix_edge_counts_give_the_sparse_statistics_products(seed, grid):
     assert np.allclose(fast[1], generic[1], rtol=1e-12, atol=1e-10)
     for _ in range(3):
         _, dev, _ = model.best_deviation(st_fast, rng.random(len(S)))
-        assert np.allclose(model.deviation_regrets(st_fast, dev),
-                           DeviationFamily.deviation_regrets(model, st_generic, dev), rtol=1e-12, atol=1e-10)
+        assert np.allclose(
+            model.deviation_regrets(st_fast, dev),
+            DeviationFamily.deviation_regrets(model, st_generic, dev),
+            rtol=1e-12,
+            atol=1e-10,
+        )
 
 
 @settings(max_examples=15, deadline=None)
@@ -383,6 +395,7 @@ def test_polymatrix_reweighting_carries_the_edge_counts_over(seed):
     ones on the final weights, and the weights equal the plain formula om exp(-sum step rs),
     scaled to a largest weight of 1."""
     from efce.family import DeviationFamily
+
     rng = np.random.default_rng(seed)
     pm = grid_game(int(rng.integers(2, 6)), seed=seed % 7).polymatrix()
     model = PolymatrixModel(pm, np.zeros(len(pm.num_actions)))

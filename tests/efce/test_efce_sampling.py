@@ -7,6 +7,7 @@ r_max / sqrt(M) (Dudik & Gordon 2009, eq. 6): with M = 1,000 and r_max = 10, abo
 less on average. We evaluate the distribution it returns exactly (every full pure profile of the
 job market game enumerated) and require its payoffs within 0.15 of the maximum-entropy EFCE's and
 its largest causal-deviation regret below 0.2 (2% of r_max)."""
+
 from __future__ import annotations
 
 import math
@@ -16,12 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from efce.exact import max_entropy, solve_lp
-from seqform.errors import SeqformError
-from efce.games import job_market
 from efce.causalregret import max_regret
+from efce.exact import max_entropy, solve_lp
+from efce.games import job_market
 from efce.sampling import SamplerOptions, exact_distribution, sample_efce
 from efce.strategies import profiles
+from seqform.errors import SeqformError
 from seqform.games.explicit import TreeGame
 from seqform.model.tree import compile_tree
 from tests.strategies import random_trees
@@ -29,8 +30,14 @@ from tests.strategies import random_trees
 
 def test_maximum_entropy_job_market():
     g = job_market()
-    res = sample_efce(g, None, target=2e-3, max_rounds=40, seed=0,
-                      options=SamplerOptions(expectations="mcmc", sample_size=1000, max_reuse=5, measure_memory=True))
+    res = sample_efce(
+        g,
+        None,
+        target=2e-3,
+        max_rounds=40,
+        seed=0,
+        options=SamplerOptions(expectations="mcmc", sample_size=1000, max_reuse=5, measure_memory=True),
+    )
     q, prof = exact_distribution(g, res)
     exact = max_entropy(prof)
     pay = q @ prof.utility
@@ -41,8 +48,9 @@ def test_maximum_entropy_job_market():
 
 def test_welfare_weighted_job_market_is_the_best_welfare_efce():
     g = job_market()
-    res = sample_efce(g, (1, 1), target=1e-3, max_rounds=50, seed=0,
-                      options=SamplerOptions(expectations="mcmc", sample_size=300))
+    res = sample_efce(
+        g, (1, 1), target=1e-3, max_rounds=50, seed=0, options=SamplerOptions(expectations="mcmc", sample_size=300)
+    )
     q, prof = exact_distribution(g, res)
     pay = q @ prof.utility
     exact = max_entropy(prof, (1, 1))
@@ -57,9 +65,11 @@ def test_welfare_weighted_job_market_is_the_best_welfare_efce():
 @given(random_trees(max_depth=3, max_actions=2, max_nodes=16, max_pure_strategies=8, chance=True))
 def test_random_games_stop_below_the_target(tree):
     g = TreeGame(tree, "random")
-    res = sample_efce(g, None, target=0.02, max_rounds=300, seed=0,
-                      options=SamplerOptions(expectations="mcmc", sample_size=200))
+    res = sample_efce(
+        g, None, target=0.02, max_rounds=300, seed=0, options=SamplerOptions(expectations="mcmc", sample_size=200)
+    )
     from efce.sampling import regret_bound
+
     assert res.converged and res.max_regret <= 0.02 * max(regret_bound(g), 0) + 1e-12
     # the deviations it used are real causal deviations of the game: zero regret ones excepted,
     # each one's information set belongs to its player
@@ -71,6 +81,7 @@ def test_random_games_stop_below_the_target(tree):
 def test_sampled_scenarios_run():
     """Chance sampled once (``SamplerOptions(scenarios=k)``); ``test_efce_models`` checks the scenario weights."""
     from efce.games import indian_poker
+
     res = sample_efce(indian_poker(4), None, max_rounds=3, seed=0, options=SamplerOptions(scenarios=30, sample_size=20))
     assert res.rounds == 3 and len(res.payoffs) == 3 and res.scenarios == 30
 
@@ -88,9 +99,14 @@ def test_reuse_time_bounds_how_long_a_sample_serves():
 
 def test_same_seed_same_run():
     from efce.games import indian_poker
+
     a = sample_efce(indian_poker(3), None, max_rounds=30, seed=5, options=SamplerOptions(sample_size=50))
     b = sample_efce(indian_poker(3), None, max_rounds=30, seed=5, options=SamplerOptions(sample_size=50))
-    assert a.payoffs == b.payoffs and a.lam == b.lam and [h["regret"] for h in a.history] == [h["regret"] for h in b.history]
+    assert (
+        a.payoffs == b.payoffs
+        and a.lam == b.lam
+        and [h["regret"] for h in a.history] == [h["regret"] for h in b.history]
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -105,6 +121,7 @@ def test_line_search_minimises_the_sample_log_partition(seed, scale, zeros, posi
     from scipy.special import logsumexp
 
     from efce.boosting import line_search as _line_search
+
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 200))
     om = rng.random(n) ** 3
@@ -117,6 +134,7 @@ def test_line_search_minimises_the_sample_log_partition(seed, scale, zeros, posi
 
     def F(x):
         return logsumexp(-x * rs, b=om)
+
     x = _line_search(om, rs, 0.0, hi, hi / 10, ess_floor=0.0)
     ref = minimize_scalar(F, bounds=(0.0, hi), method="bounded", options={"xatol": 1e-12 * hi})
     best = min(ref.fun, F(0.0), F(hi))
@@ -133,6 +151,7 @@ def test_line_search_stops_where_the_effective_sample_size_would_fall_below_its_
     if it stopped short of the minimiser, the floor breaks within one grid step past it."""
     from efce.boosting import effective_size as _ess
     from efce.boosting import line_search as _line_search
+
     rng = np.random.default_rng(seed)
     n = int(rng.integers(5, 300))
     om = rng.random(n) + 0.05
@@ -150,6 +169,7 @@ def test_line_search_stops_where_the_effective_sample_size_would_fall_below_its_
     def ess(t):
         z = np.log(om) - t * rs
         return _ess(np.exp(z - z.max()))
+
     assert min(step0, free) - 1e-12 <= x <= max(step0, free) + 1e-12
     if ess(step0) < floor:
         assert x == step0
@@ -169,14 +189,22 @@ def test_validation_reports_chains_still_drifting():
     chains mix at once)."""
     from efce.games import indian_poker
     from efce.sampling import validated_regret
+
     g = indian_poker(3)
-    res = sample_efce(g, None, max_rounds=2000, seed=0,
-                      options=SamplerOptions(sample_size=200, step_cap=100, max_reuse=10**9))
+    res = sample_efce(
+        g, None, max_rounds=2000, seed=0, options=SamplerOptions(sample_size=200, step_cap=100, max_reuse=10**9)
+    )
     assert validated_regret(g, res, samples=500, burn_in=2).energy_drift > 8
     assert abs(validated_regret(g, res, samples=500, burn_in=100).energy_drift) < 4
     jm = job_market()
-    res = sample_efce(jm, None, target=2e-3, max_rounds=40, seed=0,
-                      options=SamplerOptions(expectations="mcmc", sample_size=1000, max_reuse=5))
+    res = sample_efce(
+        jm,
+        None,
+        target=2e-3,
+        max_rounds=40,
+        seed=0,
+        options=SamplerOptions(expectations="mcmc", sample_size=1000, max_reuse=5),
+    )
     v = validated_regret(jm, res, samples=1000, burn_in=30)
     assert abs(v.energy_drift) < 4 and v.burn_in == 30
 
@@ -187,6 +215,7 @@ def test_validated_payoffs_estimate_the_exact_distributions():
     errors, for each player of the job market game and of a 2 x 2 grid."""
     from efce.games import grid_game
     from efce.sampling import exact_distribution, validated_regret
+
     for g in (job_market(), grid_game(2, 0)):
         res = sample_efce(g, None, max_rounds=30, seed=0, options=SamplerOptions(sample_size=300, expectations="mcmc"))
         v = validated_regret(g, res, samples=2000, burn_in=30)
@@ -206,9 +235,11 @@ def test_validation_split_over_worker_processes():
     unbiased estimate of a regret no larger than the largest)."""
     from efce.games import indian_poker
     from efce.sampling import validated_regret
+
     g = indian_poker(3)
-    res = sample_efce(g, None, max_rounds=2000, seed=0,
-                      options=SamplerOptions(sample_size=200, step_cap=100, max_reuse=10**9))
+    res = sample_efce(
+        g, None, max_rounds=2000, seed=0, options=SamplerOptions(sample_size=200, step_cap=100, max_reuse=10**9)
+    )
     assert validated_regret(g, res, samples=500, burn_in=2, workers=2).energy_drift > 8
     two = validated_regret(g, res, samples=1500, burn_in=100, workers=2)
     one = validated_regret(g, res, samples=1500, burn_in=100)
@@ -251,6 +282,7 @@ def test_memory_is_traced_only_when_asked_and_the_trace_always_ends():
     import tracemalloc
 
     from efce.games import indian_poker
+
     assert not tracemalloc.is_tracing()
     g = job_market()
     off = sample_efce(g, None, max_rounds=3, options=SamplerOptions(expectations="mcmc"))
@@ -258,7 +290,7 @@ def test_memory_is_traced_only_when_asked_and_the_trace_always_ends():
     assert not tracemalloc.is_tracing()
     on = sample_efce(g, None, max_rounds=3, options=SamplerOptions(expectations="mcmc", measure_memory=True))
     assert on.peak_memory > 0 and all(h["memory"] > 0 for h in on.history)
-    assert on.lam == off.lam and on.payoffs == off.payoffs    # tracing changes nothing else
+    assert on.lam == off.lam and on.payoffs == off.payoffs  # tracing changes nothing else
     assert not tracemalloc.is_tracing()
     with pytest.raises(SeqformError, match="full pure strategy profiles"):
         sample_efce(indian_poker(3), None, options=SamplerOptions(expectations="exact", measure_memory=True))
@@ -273,17 +305,23 @@ def test_memory_is_traced_only_when_asked_and_the_trace_always_ends():
 
 def test_options_are_checked_when_made():
     """Bad ``SamplerOptions`` are refused at once, naming the option (``SeqformError``)."""
-    for bad, name in ((dict(sample_size=0), "sample_size"), (dict(workers=0), "workers"),
-                      (dict(max_reuse=0), "max_reuse"), (dict(engine="graph"), "engine"),
-                      (dict(workers=2, scenarios=10), "workers"), (dict(thin=-1), "thin")):
+    for bad, name in (
+        (dict(sample_size=0), "sample_size"),
+        (dict(workers=0), "workers"),
+        (dict(max_reuse=0), "max_reuse"),
+        (dict(engine="graph"), "engine"),
+        (dict(workers=2, scenarios=10), "workers"),
+        (dict(thin=-1), "thin"),
+    ):
         with pytest.raises(SeqformError, match=name):
             SamplerOptions(**bad)
     with pytest.raises(SeqformError, match="max_rounds"):
         sample_efce(job_market(), None, max_rounds=-1)
     with pytest.raises(SeqformError, match="weights"):
         sample_efce(job_market(), (1, 2, 3))
-    with pytest.raises(SeqformError, match="corrective"):   # "auto" resolves to MCMC on 3-card poker
+    with pytest.raises(SeqformError, match="corrective"):  # "auto" resolves to MCMC on 3-card poker
         from efce.games import indian_poker
+
         sample_efce(indian_poker(3), None, max_rounds=1, options=SamplerOptions(corrective=True))
 
 
@@ -292,6 +330,7 @@ def test_the_round_limit_applies_by_default_only_without_a_time_limit():
     with one (about 1,000 rounds a second here: 2 s runs past 1,000 unless the machine is very
     slow, and then it still stops by the time limit, not at a round)."""
     from efce.sampling import DEFAULT_ROUNDS
+
     g = job_market()
     opts = SamplerOptions(expectations="mcmc")
     assert sample_efce(g, target=1e-12, max_rounds=2, options=opts).round_limit == 2
@@ -304,6 +343,7 @@ def test_the_defaults_decide_exact_expectations_and_the_refit_in_the_library():
     """On a game small enough to enumerate, the default run takes exact expectations with the
     totally corrective refit, and says so in ``options``; forcing MCMC turns the refit off."""
     from efce.sampling import chosen_expectations
+
     g = job_market()
     res = sample_efce(g)
     assert res.expectations == "exact" and res.options.expectations == "exact" and res.options.corrective

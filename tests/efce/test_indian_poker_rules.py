@@ -6,6 +6,7 @@ Extensive-Form Games", section 2.1, leave open what a bettor nobody calls gets; 
 utility values {-2, -1, 0, 3, 4} matches "refund" (the hand is not contested) and not "pot" (the
 lone bettor takes the antes: +2). docs/indian-poker-sign.md has the readings and measurements.
 """
+
 from fractions import Fraction
 
 import pytest
@@ -109,7 +110,7 @@ def test_same_tree_and_counts(rule):
     assert list(tree.num_sequences) == list(default.num_sequences)
     assert tree.num_nodes == default.num_nodes and list(tree.player) == list(default.player)
     obs = cards * (cards - 1)
-    assert [count_reduced(tree, n) for n in range(3)] == [9 ** obs, 10 ** obs, 16 ** obs]
+    assert [count_reduced(tree, n) for n in range(3)] == [9**obs, 10**obs, 16**obs]
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -120,6 +121,7 @@ def test_regret_bound_is_the_payoff_range(rule):
 
 def test_names_and_loading():
     import seqform.games
+
     assert indian_poker().name == "indian_poker(cards=8)"
     assert indian_poker(4).name == indian_poker(4, uncalled="pot").name == "indian_poker(cards=4)"
     r = indian_poker(4, uncalled="refund")

@@ -3,6 +3,7 @@ brute-force oracle (reduced normal form, exact simplex), the recursive backward-
 (``tests/oracle/backward_induction.py``: optimal action sets at every node, reached or not, and
 exact values), the sequence-form LP with its exact certificate, and exact evaluation of the
 strategies it returns."""
+
 from fractions import Fraction
 
 import pytest
@@ -18,10 +19,12 @@ from seqform.io.efgread import parse_efg
 from seqform.model.strategy import Profile, realization_plan_exact
 from seqform.solve import GeneralSumSolution, Solution
 from seqform.verify.evaluate import evaluate
-from tests.oracle.backward_induction import backward_induction as oracle, highest
+from tests.oracle.backward_induction import backward_induction as oracle
+from tests.oracle.backward_induction import highest
 from tests.oracle.brute_force import OracleTooLarge, brute_force_value_exact
 from tests.strategies import random_games
-from tests.test_deep_trees import backward_induction as chain_value, chain_efg
+from tests.test_deep_trees import backward_induction as chain_value
+from tests.test_deep_trees import chain_efg
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -35,8 +38,13 @@ def with_singleton_infosets(tree: tuple, path: tuple = ()) -> tuple:
         _, labels, probs, kids = tree
         return (CHANCE_NODE, labels, probs, tuple(with_singleton_infosets(c, path + (i,)) for i, c in enumerate(kids)))
     _, player, _, labels, kids = tree
-    return (tree[0], player, "n" + "".join(map(str, path)), labels,
-            tuple(with_singleton_infosets(c, path + (i,)) for i, c in enumerate(kids)))
+    return (
+        tree[0],
+        player,
+        "n" + "".join(map(str, path)),
+        labels,
+        tuple(with_singleton_infosets(c, path + (i,)) for i, c in enumerate(kids)),
+    )
 
 
 def perfect_information(game: TreeGame) -> TreeGame:
@@ -85,7 +93,7 @@ def test_auto_keeps_the_lp_for_imperfect_information():
 
 def test_payoffs_of_any_size_on_a_chain():
     """Exact arithmetic all the way: payoffs near 1e300 that differ in their last digits."""
-    payoffs = [10 ** 300 + k * (-1) ** k for k in range(41)]
+    payoffs = [10**300 + k * (-1) ** k for k in range(41)]
     sol = seqform.solve(parse_efg(chain_efg(payoffs), "chain.efg"))
     assert sol.method == "backward-induction" and sol.certified
     assert sol.value == chain_value(payoffs)
@@ -94,11 +102,21 @@ def test_payoffs_of_any_size_on_a_chain():
 def test_chance_nodes_are_averaged_exactly():
     leaf = lambda u: (LEAF, (Fraction(u), -Fraction(u)))  # noqa: E731
     # chance picks one of two subgames with probability 1/3, 2/3; player 0 then player 1 move
-    sub = lambda a, b, c, d: ("decision", 0, None, ("l", "r"), (  # noqa: E731
-        ("decision", 1, None, ("L", "R"), (leaf(a), leaf(b))),
-        ("decision", 1, None, ("L", "R"), (leaf(c), leaf(d)))))
-    game = perfect_information(TreeGame((CHANCE_NODE, ("x", "y"), (Fraction(1, 3), Fraction(2, 3)),
-                                         (sub(3, 1, 0, 7), sub(-2, 5, 4, 4))), "chance"))
+    sub = lambda a, b, c, d: (
+        "decision",
+        0,
+        None,
+        ("l", "r"),
+        (  # noqa: E731
+            ("decision", 1, None, ("L", "R"), (leaf(a), leaf(b))),
+            ("decision", 1, None, ("L", "R"), (leaf(c), leaf(d))),
+        ),
+    )
+    game = perfect_information(
+        TreeGame(
+            (CHANCE_NODE, ("x", "y"), (Fraction(1, 3), Fraction(2, 3)), (sub(3, 1, 0, 7), sub(-2, 5, 4, 4))), "chance"
+        )
+    )
     # subgame x: max(min(3,1), min(0,7)) = 1; subgame y: max(min(-2,5), min(4,4)) = 4
     assert seqform.solve(game).value == Fraction(1, 3) * 1 + Fraction(2, 3) * 4
 
@@ -120,8 +138,9 @@ def pure_actions(tree, profile: Profile, exact: bool) -> dict:
         one = (lambda q: q == 1) if exact else (lambda q: abs(q - 1) <= FLOAT_TOL)
         zero = (lambda q: q == 0) if exact else (lambda q: abs(q) <= FLOAT_TOL)
         ones = [a for a, q in enumerate(probs) if one(q)]
-        assert len(ones) == 1 and all(zero(q) for a, q in enumerate(probs) if a != ones[0]), \
+        assert len(ones) == 1 and all(zero(q) for a, q in enumerate(probs) if a != ones[0]), (
             f"{tree.infoset_label(i)}: not pure: {probs}"
+        )
         out[int(tree.infoset_player[i]), tree.infoset_key[i]] = ones[0]
     return out
 
@@ -152,8 +171,9 @@ def assert_plans_are_the_behaviours(tree, sol) -> None:
 
 
 @st.composite
-def perfect_information_games(draw, num_players: int, max_depth: int = 4, max_nodes: int = 30,
-                              payoff_bound: int = 2) -> TreeGame:
+def perfect_information_games(
+    draw, num_players: int, max_depth: int = 4, max_nodes: int = 30, payoff_bound: int = 2
+) -> TreeGame:
     """A random general-sum game of perfect information with ``num_players`` players and chance
     nodes (probabilities Fractions, some 0): each decision node its own information set (keyed by
     its path), its player drawn anew, so a player often moves twice on a path; integer payoffs in
@@ -243,8 +263,15 @@ def _cut_off_branch(tag: str, out: int) -> tuple:
 def cut_off_game() -> TreeGame:
     """Chance (1/3, 2/3) picks a branch: in "_h" player 0 cuts "late_h" off himself (out = 4 > 3),
     in "_t" he goes in (out = 2 < 3) and "late_t" is reached. Value 1/3 * 4 + 2/3 * 3 = 10/3."""
-    return TreeGame((CHANCE_NODE, ("h", "t"), (Fraction(1, 3), Fraction(2, 3)),
-                     (_cut_off_branch("_h", 4), _cut_off_branch("_t", 2))), "cut_off")
+    return TreeGame(
+        (
+            CHANCE_NODE,
+            ("h", "t"),
+            (Fraction(1, 3), Fraction(2, 3)),
+            (_cut_off_branch("_h", 4), _cut_off_branch("_t", 2)),
+        ),
+        "cut_off",
+    )
 
 
 def infoset_id(tree, player: int, key) -> int:
@@ -259,7 +286,7 @@ def test_a_node_its_own_player_cuts_off_plays_the_optimal_action():
     tree = sol.tree
     i = infoset_id(tree, 0, "late_h")
     f = int(tree.infoset_first_seq[i])
-    assert sol.exact_realization[0][f:f + 2] == [0, 0]  # the plan says nothing there
+    assert sol.exact_realization[0][f : f + 2] == [0, 0]  # the plan says nothing there
     assert sol.exact_profile.action_probabilities(tree, i) == [1, 0]  # a: the optimal action
     assert list(sol.profile.action_probabilities(tree, i)) == [1.0, 0.0]
     assert sol.value == Fraction(10, 3) == truth.values[0]

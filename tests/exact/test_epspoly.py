@@ -1,5 +1,6 @@
 """``seqform.exact.epspoly``: integer polynomials in eps ordered as their values for small eps > 0,
 checked against exact evaluation at an eps small enough for the lowest term to dominate."""
+
 from fractions import Fraction
 
 from hypothesis import given
@@ -11,7 +12,7 @@ coeffs = st.lists(st.integers(-20, 20), min_size=1, max_size=5)
 
 
 def value(c, eps):
-    return sum(Fraction(a) * eps ** k for k, a in enumerate(c))
+    return sum(Fraction(a) * eps**k for k, a in enumerate(c))
 
 
 @given(coeffs, coeffs)

@@ -3,6 +3,7 @@ the optimality conditions exactly (primal feasible, dual feasible, complementary
 duality, whatever algorithm found it) and agrees with HiGHS; on zero-sum games whose payoffs span
 1 to 10^300 it turns HiGHS's wrong basis into one whose plans the exact best responses certify,
 at the value of an independent exact solve of the reduced normal form."""
+
 import re
 from fractions import Fraction
 
@@ -58,8 +59,8 @@ def _check_optimal(K, cost, lo, up, rl, ru, res):
     for j in range(n):
         assert lo[j] <= w[j] <= up[j]
         d = Q(cost[j]) - sum((Q(K[i][j]) * y[i] for i in range(m)), Q(0))
-        assert d <= 0 or w[j] == up[j], (j, d)    # could still rise with profit
-        assert d >= 0 or w[j] == lo[j], (j, d)    # could still fall with profit
+        assert d <= 0 or w[j] == up[j], (j, d)  # could still rise with profit
+        assert d >= 0 or w[j] == lo[j], (j, d)  # could still fall with profit
     for i in range(m):
         assert (rl[i] is None or act[i] >= rl[i]) and (ru[i] is None or act[i] <= ru[i])
         # slack s_i = row i's activity, column -e_i, cost 0: its reduced cost is y_i
@@ -75,14 +76,26 @@ def test_random_lps_from_the_slack_basis_meet_the_optimality_conditions(data):
     runs) the result is optimal by the conditions above, at HiGHS's objective."""
     K, cost, lo, up, rl, ru = data
     m, n = len(K), len(cost)
-    lp = ExactLP([{j: Q(v) for j, v in enumerate(r) if v} for r in K], [Q(c) for c in cost],
-                 [Q(v) for v in lo], [Q(v) for v in up], [_q(v) for v in rl], [_q(v) for v in ru])
+    lp = ExactLP(
+        [{j: Q(v) for j, v in enumerate(r) if v} for r in K],
+        [Q(c) for c in cost],
+        [Q(v) for v in lo],
+        [Q(v) for v in up],
+        [_q(v) for v in rl],
+        [_q(v) for v in ru],
+    )
     res = exact_simplex(lp, list(range(n, n + m)))
     _check_optimal(K, cost, lo, up, rl, ru, res)
     inf = lambda v, s: s * INF if v is None else float(v)
-    hi = solve_highs(sp.csc_matrix(np.array(K, dtype=float)), np.array(cost, dtype=float), np.array(lo, float),
-                     np.array(up, float), np.array([inf(v, -1) for v in rl]), np.array([inf(v, 1) for v in ru]),
-                     maximize=True)
+    hi = solve_highs(
+        sp.csc_matrix(np.array(K, dtype=float)),
+        np.array(cost, dtype=float),
+        np.array(lo, float),
+        np.array(up, float),
+        np.array([inf(v, -1) for v in rl]),
+        np.array([inf(v, 1) for v in ru]),
+        maximize=True,
+    )
     assert abs(float(res.objective) - hi.objective) <= 1e-9
 
 
@@ -105,8 +118,11 @@ def widened(spec: str, exponents=(0, 16, 1, 300, 3, 0, 50, 8)) -> seqform.Game:
 
     def times(m):
         k = next(ks)
-        return m.group(1) + "{ " + ", ".join(str(Fraction(v) * 10 ** k) for v in m.group(2).split(",")) + " }"
-    text = re.sub(r'^(t "[^"]*" \d+ "[^"]*" )\{ ([^}]*) \}', times, efg_string(seqform.games.load(spec)), flags=re.MULTILINE)
+        return m.group(1) + "{ " + ", ".join(str(Fraction(v) * 10**k) for v in m.group(2).split(",")) + " }"
+
+    text = re.sub(
+        r'^(t "[^"]*" \d+ "[^"]*" )\{ ([^}]*) \}', times, efg_string(seqform.games.load(spec)), flags=re.MULTILINE
+    )
     return parse_efg(text, f"{spec} widened")
 
 
@@ -115,6 +131,7 @@ def _no_lemke(monkeypatch):
 
     def refused(*a, **k):
         raise AssertionError("the exact simplex should have certified without Lemke's algorithm")
+
     monkeypatch.setattr(lcp, "solve_lcp", refused)
 
 

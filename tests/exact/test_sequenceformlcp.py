@@ -1,6 +1,7 @@
 """The sequence-form LCP by Lemke's algorithm (``seqform.exact.sequenceformlcp``): exact Nash
 equilibria of general-sum games, checked by exact best responses (an evaluation independent of
 the pivoting), by the certified LP on zero-sum games, and against pygambit's ``lcp_solve``."""
+
 import io
 from fractions import Fraction
 
@@ -23,7 +24,7 @@ def check_equilibrium(tree, plans) -> list:
         assert all(isinstance(v, Fraction) and v >= 0 for v in x) and x[0] == 1
         for I in tree.player_infosets[p]:  # sum over I's actions = the parent sequence's
             f, k = int(tree.infoset_first_seq[I]), int(tree.infoset_num_actions[I])
-            assert sum(x[f:f + k]) == x[int(tree.infoset_parent_seq[I])]
+            assert sum(x[f : f + k]) == x[int(tree.infoset_parent_seq[I])]
     prof = Profile([behaviour_from_realization_exact(tree, p, plans[p]) for p in (0, 1)])
     ev = evaluate(tree, prof, exact=True)
     assert ev.gains == [0, 0], ev.gains
@@ -70,6 +71,7 @@ def test_pygambit_lcp_equilibrium_is_certified_too(g):
     gbt = pytest.importorskip("pygambit")
     from seqform.io.efgwrite import efg_string
     from seqform.io.strategyjson import from_pygambit_behavior
+
     tree = seqform.compile_tree(g)
     ours = check_equilibrium(tree, solve_lcp(tree).plans)
     game = gbt.read_efg(io.StringIO(efg_string(tree)))
@@ -85,6 +87,7 @@ def battle_of_the_sexes():
     """Simultaneous moves (player 1 does not see player 0's choice): three equilibria, values
     (2, 1), (1, 2) and (2/3, 2/3)."""
     from seqform.games.explicit import TreeGame
+
     q = lambda a, b: ("decision", 1, "Q", ("o", "f"), (("leaf", a), ("leaf", b)))  # noqa: E731
     return TreeGame(("decision", 0, "P", ("O", "F"), (q((2, 1), (0, 0)), q((0, 0), (1, 2)))), "bos")
 
@@ -100,6 +103,7 @@ def test_backward_induction_for_any_number_of_players():
     """A three-player centipede: each mover prefers passing only if the end pays it more; the
     subgame-perfect outcome is (4, 4, 4), and exact best responses gain nothing."""
     from seqform.games.explicit import TreeGame
+
     c = ("decision", 2, "c", ("T", "P"), (("leaf", (0, 0, 3)), ("leaf", (4, 4, 4))))
     b = ("decision", 1, "b", ("T", "P"), (("leaf", (0, 2, 0)), c))
     sol = seqform.solve(TreeGame(("decision", 0, "a", ("T", "P"), (("leaf", (1, 0, 0)), b)), "centipede3"))
@@ -110,16 +114,24 @@ def test_backward_induction_for_any_number_of_players():
     assert sol.values == [1, 0, 0]  # player 2 would take: player 1 takes, so player 0 takes first
 
 
-@pytest.mark.parametrize("args,words", [
-    (["leduc(rake=5)", "--refine", "efpe"], ["perturbed LCP of 'leduc(rake=5)'", "solve it at a fixed eps"]),
-    (["selten_horse", "--method", "lcp"], ["3 players"]),
-    (["selten_fig3"], ["3 players", "imperfect information", "backward induction"]),
-])
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["leduc(rake=5)", "--refine", "efpe"], ["perturbed LCP of 'leduc(rake=5)'", "solve it at a fixed eps"]),
+        (["selten_horse", "--method", "lcp"], ["3 players"]),
+        (["selten_fig3"], ["3 players", "imperfect information", "backward induction"]),
+    ],
+)
 def test_refusals_are_one_line(args, words):
     import subprocess
     import sys
-    r = subprocess.run([sys.executable, "-m", "seqform", "solve", *args, "--json", "--quiet"], capture_output=True, text=True,
-                       timeout=300)
+
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "solve", *args, "--json", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and all(w in lines[0] for w in words), r.stderr
@@ -151,17 +163,37 @@ def test_a_float_path_ending_on_a_ray_tries_another_prior():
     outcomes of probability 0. The float path used to crash on an empty ratio test (a ValueError
     from numpy); it now raises SolverError, and the default method tries another prior."""
     from fractions import Fraction
+
     from seqform.games.explicit import TreeGame
+
     F = Fraction
     z, one, m1 = ("leaf", (0, 0)), ("leaf", (0, 1)), ("leaf", (0, -1))
     p1 = ("decision", 0, "P1", ("L", "R"), (z, z))
-    spec = ("chance", ("c0", "c1", "c2"), (F(1), F(0), F(0)), (
-        ("decision", 0, "P0", ("L", "R"), (
-            ("decision", 1, "Q0", ("l", "m", "r"), (z, ("decision", 1, "Q1", ("l", "r"), (m1, z)), z)),
-            ("decision", 1, "Q0", ("l", "m", "r"), (z, ("decision", 1, "Q1", ("l", "r"), (one, z)), p1)))),
-        ("decision", 1, "Q2", ("l", "r"), (("decision", 0, "P0", ("L", "R"), (z, p1)),
-                                           ("decision", 0, "P0", ("L", "R"), (z, p1)))),
-        ("decision", 0, "P0", ("L", "R"), (z, z))))
+    spec = (
+        "chance",
+        ("c0", "c1", "c2"),
+        (F(1), F(0), F(0)),
+        (
+            (
+                "decision",
+                0,
+                "P0",
+                ("L", "R"),
+                (
+                    ("decision", 1, "Q0", ("l", "m", "r"), (z, ("decision", 1, "Q1", ("l", "r"), (m1, z)), z)),
+                    ("decision", 1, "Q0", ("l", "m", "r"), (z, ("decision", 1, "Q1", ("l", "r"), (one, z)), p1)),
+                ),
+            ),
+            (
+                "decision",
+                1,
+                "Q2",
+                ("l", "r"),
+                (("decision", 0, "P0", ("L", "R"), (z, p1)), ("decision", 0, "P0", ("L", "R"), (z, p1))),
+            ),
+            ("decision", 0, "P0", ("L", "R"), (z, z)),
+        ),
+    )
     tree = seqform.compile_tree(TreeGame(spec, "ci-example"))
     check_equilibrium(tree, solve_lcp(tree).plans)
     check_equilibrium(tree, solve_lcp(tree, method="exact").plans)
@@ -169,6 +201,7 @@ def test_a_float_path_ending_on_a_ray_tries_another_prior():
 
 def test_a_float_basis_that_fails_its_exact_check_falls_back_to_exact_pivoting(monkeypatch):
     import seqform.exact.sequenceformlcp as lcp
+
     tree = seqform.compile_tree(seqform.games.load("kuhn"))
     monkeypatch.setattr(lcp, "_solve_basis", lambda *a, **k: None)
     eq = lcp.solve_lcp(tree)
@@ -180,6 +213,7 @@ def test_a_float_basis_that_fails_its_exact_check_falls_back_to_exact_pivoting(m
 
 def test_a_failed_float_path_tries_another_prior(monkeypatch):
     import seqform.exact.sequenceformlcp as lcp
+
     real, calls = lcp.lemke_path, []
 
     def flaky(*a, **k):
@@ -187,6 +221,7 @@ def test_a_failed_float_path_tries_another_prior(monkeypatch):
         if len(calls) == 1:
             raise seqform.errors.SolverError("Lemke (floating point): a basis repeated after 7 pivots (rounding)")
         return real(*a, **k)
+
     monkeypatch.setattr(lcp, "lemke_path", flaky)
     tree = seqform.compile_tree(seqform.games.load("kuhn"))
     eq = lcp.solve_lcp(tree, seed=3)
@@ -212,13 +247,14 @@ def test_qpe_lower_bounds_symbolic_and_at_a_fixed_eps_agree():
     (an exact check at that eps by exact best responses inside the polytope is in
     tests/refinements); here: they meet every bound and sum correctly."""
     from refinements.perturbation import qpe
+
     tree = seqform.compile_tree(seqform.games.load("liars_dice(1,3)"))
     pert = qpe(tree)
     bounds = [(None, pert.realization[p]) for p in range(2)]
     sym = solve_lcp(tree, bounds=bounds)
     eps = Fraction(1, 1000)
     for p in range(2):
-        x = [sum(sym.series[p][k][s] * eps ** k for k in range(len(sym.series[p]))) for s in range(tree.num_sequences[p])]
+        x = [sum(sym.series[p][k][s] * eps**k for k in range(len(sym.series[p]))) for s in range(tree.num_sequences[p])]
         lam = pert.lam_exact(p, eps)
         assert all(x[s] >= lam[s] for s in range(1, len(x)))
     check_equilibrium(tree, sym.plans)
@@ -234,6 +270,7 @@ def test_unique_equilibrium_agrees_with_pygambit(u):
     from seqform.games.explicit import TreeGame
     from seqform.io.efgwrite import efg_string
     from seqform.io.strategyjson import from_pygambit_behavior
+
     a = [[u[0], u[1]], [u[2], u[3]]]  # player 0's payoffs: rows T/B, columns l/r
     b = [[u[4], u[5]], [u[6], u[7]]]
     # a tie could allow more equilibria

@@ -1,10 +1,12 @@
 """The exact sparse solver against FLINT's dense solve (an independent method), on random sparse
 systems."""
+
 import random
 
 import flint
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from seqform.errors import CertificateError
 from seqform.exact.sparselu import TooLarge, solve_sparse
@@ -61,20 +63,27 @@ def test_transposed_and_singular_solves_from_one_factorization():
     """``SparseLU`` of M also solves M^T (``transposed``), and on singular systems gives null
     vectors and consistency residuals for both, checked against the definitions directly."""
     import random
+
     from seqform.exact.sparselu import SparseLU
+
     rng = random.Random(7)
     zero = flint.fmpq(0)
     singular = 0
     for _ in range(300):
         n = rng.randint(1, 9)
-        rows = [{c: flint.fmpq(rng.randint(-2, 2), rng.randint(1, 3)) for c in rng.sample(range(n), rng.randint(1, n))}
-                for _ in range(n)]
+        rows = [
+            {c: flint.fmpq(rng.randint(-2, 2), rng.randint(1, 3)) for c in rng.sample(range(n), rng.randint(1, n))}
+            for _ in range(n)
+        ]
         rows = [{c: v for c, v in r.items() if v} for r in rows]
         if n > 1 and rng.random() < 0.5:
             rows[-1] = dict(rows[0])
         lu = SparseLU(rows, n, allow_singular=True)
         singular += bool(lu.free_cols)
-        for view, mat in ((lu, lambda r, c: rows[r].get(c, zero)), (lu.transposed(), lambda r, c: rows[c].get(r, zero))):
+        for view, mat in (
+            (lu, lambda r, c: rows[r].get(c, zero)),
+            (lu.transposed(), lambda r, c: rows[c].get(r, zero)),
+        ):
             for f in view.free_cols:
                 v = view.null_vector(f)
                 assert any(v) and all(sum((mat(r, c) * v[c] for c in range(n)), zero) == 0 for r in range(n))

@@ -1,6 +1,7 @@
 """Flip-It (Bosansky (2019)'s network-security game): its tree sizes are the lecture's, its rules are
 checked on hand-computed plays, and small depths are solved and checked against the brute-force
 normal form (tests/oracle/brute_force.py)."""
+
 from __future__ import annotations
 
 import pytest
@@ -31,7 +32,7 @@ def play(game, moves):
     """Follow (defender host or None for pass, attacker host or None) rounds; return the leaf."""
     h = game.root()
     for d, a in moves:
-        for who, m in ((0, d), (1, a)):
+        for _who, m in ((0, d), (1, a)):
             label = "pass" if m is None else f"host {m}"
             h = game.next(h, list(game.actions(h)).index(label))
     return h

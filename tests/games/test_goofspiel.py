@@ -1,5 +1,6 @@
 """Goofspiel (turn-based, imperfect information): the same tree, partition, payoffs and value as
 OpenSpiel's ``convert_to_turn_based(goofspiel(imp_info=true, ...))``."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -10,8 +11,7 @@ import seqform.games
 from seqform.errors import UnknownGameError
 from seqform.games.goofspiel import goofspiel
 from seqform.model.tree import compile_tree
-from tests.oracle.peers import (assert_same_tree_as_openspiel, openspiel_lp_value, openspiel_sizes,
-                                tree_lp_value)
+from tests.oracle.peers import assert_same_tree_as_openspiel, openspiel_lp_value, openspiel_sizes, tree_lp_value
 
 # (cards, points_order) -> (histories, terminals, infosets per player, sequences per player),
 # as counted on OpenSpiel's turn-based goofspiel(imp_info=true)
@@ -73,15 +73,22 @@ def test_public_bids_variant_has_perfect_recall():
 
 # --- against OpenSpiel ---------------------------------------------------------------------------
 
+
 def _os_game(cards, order="descending", returns="win_loss", imp_info=True):
     pyspiel = pytest.importorskip("pyspiel")
-    return pyspiel.convert_to_turn_based(pyspiel.load_game(
-        f"goofspiel(num_cards={cards},points_order={order},returns_type={returns},"
-        f"imp_info={str(imp_info).lower()})"))
+    return pyspiel.convert_to_turn_based(
+        pyspiel.load_game(
+            f"goofspiel(num_cards={cards},points_order={order},returns_type={returns},imp_info={str(imp_info).lower()})"
+        )
+    )
 
 
-@pytest.mark.parametrize("cards,order", [(c, o) for c in (1, 2, 3, 4) for o in ("descending", "ascending")]
-                         + [(5, "descending")] + [(c, "random") for c in (1, 2, 3, 4)])
+@pytest.mark.parametrize(
+    "cards,order",
+    [(c, o) for c in (1, 2, 3, 4) for o in ("descending", "ascending")]
+    + [(5, "descending")]
+    + [(c, "random") for c in (1, 2, 3, 4)],
+)
 def test_sizes_match_openspiel(cards, order):
     assert compile_tree(goofspiel(cards, order)).sizes() == openspiel_sizes(_os_game(cards, order))
 
@@ -91,19 +98,38 @@ def test_public_bids_variant_matches_openspiel_when_small(cards):
     assert compile_tree(goofspiel(cards, imp_info=False)).sizes() == openspiel_sizes(_os_game(cards, imp_info=False))
 
 
-@pytest.mark.parametrize("cards,order,returns", [(4, "descending", "win_loss"), (4, "ascending", "point_difference"),
-                                                 (3, "random", "win_loss"), (4, "random", "point_difference")])
+@pytest.mark.parametrize(
+    "cards,order,returns",
+    [
+        (4, "descending", "win_loss"),
+        (4, "ascending", "point_difference"),
+        (3, "random", "win_loss"),
+        (4, "random", "point_difference"),
+    ],
+)
 def test_same_tree_as_openspiel(cards, order, returns):
     """Walk both trees in step: same players, actions (cards), chance probabilities, payoffs, and
     the same information-set partition (a bijection between our keys and OpenSpiel's strings)."""
-    assert_same_tree_as_openspiel(goofspiel(cards, order, returns), _os_game(cards, order, returns),
-                                  lambda st, a: f"Deal {a + 1}", lambda st, pl, a: f"Bid {a + 1}")
+    assert_same_tree_as_openspiel(
+        goofspiel(cards, order, returns),
+        _os_game(cards, order, returns),
+        lambda st, a: f"Deal {a + 1}",
+        lambda st, pl, a: f"Bid {a + 1}",
+    )
 
 
 # --- game value: OpenSpiel's sequence-form LP vs an independent LP on our tree ---------------------
 
-@pytest.mark.parametrize("cards,order,returns", [(3, "descending", "win_loss"), (4, "descending", "win_loss"),
-                                                 (4, "descending", "point_difference"), (3, "random", "win_loss")])
+
+@pytest.mark.parametrize(
+    "cards,order,returns",
+    [
+        (3, "descending", "win_loss"),
+        (4, "descending", "win_loss"),
+        (4, "descending", "point_difference"),
+        (3, "random", "win_loss"),
+    ],
+)
 def test_value_matches_openspiel(cards, order, returns):
     game = _os_game(cards, order, returns)
     ours = tree_lp_value(compile_tree(goofspiel(cards, order, returns)))

@@ -1,4 +1,5 @@
 """Liar's Dice: sizes from the spec, and the same tree, partition, payoffs and value as OpenSpiel."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,8 +9,7 @@ import seqform.games
 from seqform.errors import UnknownGameError
 from seqform.games.liars_dice import liars_dice
 from seqform.model.tree import compile_tree
-from tests.oracle.peers import (assert_same_tree_as_openspiel, openspiel_lp_value, openspiel_sizes,
-                                tree_lp_value)
+from tests.oracle.peers import assert_same_tree_as_openspiel, openspiel_lp_value, openspiel_sizes, tree_lp_value
 
 SMALL = [(1, 2), (1, 3), (1, 4), (2, 2)]
 
@@ -21,8 +21,12 @@ def ld16():
 
 def test_sizes_of_the_default_game(ld16):
     # from the spec: OpenSpiel liars_dice(numdice=1, dice_sides=6)
-    assert ld16.sizes() == {"histories": 294_883, "terminals": 147_420,
-                            "infosets": [12_288, 12_288], "sequences": [24_571, 24_571]}
+    assert ld16.sizes() == {
+        "histories": 294_883,
+        "terminals": 147_420,
+        "infosets": [12_288, 12_288],
+        "sequences": [24_571, 24_571],
+    }
 
 
 def test_zero_sum(ld16):
@@ -44,15 +48,16 @@ def test_closed_form_sizes():
     # (S^(2D)-1)/(S-1) chance nodes, then S^(2D) deals each with 2^N + 2^N - 1 bid histories
     for d, s in SMALL:
         n, deals = 2 * d * s, s ** (2 * d)
-        chance = sum(s ** k for k in range(2 * d))
+        chance = sum(s**k for k in range(2 * d))
         multisets = len({tuple(sorted(r)) for r in np.ndindex(*(s,) * d)})
         t = compile_tree(liars_dice(d, s))
         assert t.num_nodes == chance + deals * (2 ** (n + 1) - 1)
-        assert t.num_terminals == deals * (2 ** n - 1)
+        assert t.num_terminals == deals * (2**n - 1)
         assert t.num_infosets == (multisets * 2 ** (n - 1),) * 2
 
 
 # --- against OpenSpiel ---------------------------------------------------------------------------
+
 
 def _os_game(d, s):
     pyspiel = pytest.importorskip("pyspiel")
@@ -72,6 +77,7 @@ def test_same_tree_as_openspiel(d, s):
 
 
 # --- game value: OpenSpiel's sequence-form LP vs an independent LP on our tree ---------------------
+
 
 def test_value_matches_openspiel():
     game = _os_game(1, 3)

@@ -2,25 +2,35 @@
 large for memory is refused at once, not after minutes. The hint is checked against the compiled
 tree (an independent count: the real walk); the refusal is checked by counting the game calls it
 made, not by a clock."""
+
 import subprocess
 import sys
 
 import pytest
 
 import seqform
-from seqform.model.limits import TooLargeError
 from seqform.games import load
+from seqform.model.limits import TooLargeError
 
 SMALL = {
     "kuhn": ["kuhn"],
     "leduc": ["leduc", "leduc(ranks=4,suits=3)", "leduc(ranks=3,suits=3)"],
     "liars_dice": ["liars_dice(1,3)", "liars_dice(2,2)", "liars_dice(1,5)"],
-    "goofspiel": ["goofspiel(3)", "goofspiel(4)", "goofspiel(3,points_order='random')",
-                  "goofspiel(3,imp_info=False)", "goofspiel(3,returns='point_difference')"],
+    "goofspiel": [
+        "goofspiel(3)",
+        "goofspiel(4)",
+        "goofspiel(3,points_order='random')",
+        "goofspiel(3,imp_info=False)",
+        "goofspiel(3,returns='point_difference')",
+    ],
     "flipit": ["flipit(depth=2)", "flipit(depth=3)"],
-    "threat_zero_sum": ["threat_zero_sum"], "threat_general_sum": ["threat_general_sum"],
-    "guess_the_ace": ["guess_the_ace"], "selten_horse": ["selten_horse"],
-    "selten_fig2": ["selten_fig2"], "selten_fig3": ["selten_fig3"], "mertens_voting": ["mertens_voting"],
+    "threat_zero_sum": ["threat_zero_sum"],
+    "threat_general_sum": ["threat_general_sum"],
+    "guess_the_ace": ["guess_the_ace"],
+    "selten_horse": ["selten_horse"],
+    "selten_fig2": ["selten_fig2"],
+    "selten_fig3": ["selten_fig3"],
+    "mertens_voting": ["mertens_voting"],
     "job_market": ["job_market"],
     "indian_poker": ["indian_poker(cards=4)", "indian_poker(cards=5)"],
     "grid_game": ["grid_game(size=2)"],
@@ -56,10 +66,15 @@ class Counting:
         game.next = counted
 
 
-@pytest.mark.parametrize("spec,nodes_at_least", [
-    ("leduc(ranks=100)", 5 * 10**8), ("liars_dice(dice=2,sides=6)", 4 * 10**10),
-    ("goofspiel(8)", 3 * 10**9), ("liars_dice(dice=3,sides=6)", 10**15),
-])
+@pytest.mark.parametrize(
+    "spec,nodes_at_least",
+    [
+        ("leduc(ranks=100)", 5 * 10**8),
+        ("liars_dice(dice=2,sides=6)", 4 * 10**10),
+        ("goofspiel(8)", 3 * 10**9),
+        ("liars_dice(dice=3,sides=6)", 10**15),
+    ],
+)
 def test_hopeless_games_are_refused_before_they_are_built(spec, nodes_at_least):
     game = load(spec)
     assert game.num_nodes_hint() >= nodes_at_least
@@ -71,8 +86,9 @@ def test_hopeless_games_are_refused_before_they_are_built(spec, nodes_at_least):
 
 
 def test_cli_refuses_a_hopeless_game_in_one_line():
-    r = subprocess.run([sys.executable, "-m", "seqform", "info", "leduc(ranks=100)"], capture_output=True,
-                       text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "info", "leduc(ranks=100)"], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 2 and r.stdout == ""
     assert len(r.stderr.splitlines()) == 1 and "over the memory limit" in r.stderr
 

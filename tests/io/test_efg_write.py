@@ -1,6 +1,7 @@
 """The Gambit .efg writer (``seqform.io.efgwrite``): format, exact numbers, labels, and read-back by
 pygambit (counts, and for small games the equilibrium value of ``pygambit.nash.lp_solve`` in
 rational arithmetic equal to seqform's certified value) and by OpenSpiel's EFG reader."""
+
 from __future__ import annotations
 
 import io
@@ -11,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import seqform
+from seqform.games import load
 from seqform.io.efgwrite import chance_probabilities, efg_label, efg_string, write_efg
 from seqform.model.game import CHANCE
-from seqform.games import load
 from seqform.model.tree import compile_tree
-from tests.strategies import TreeGame, random_games
 from tests.oracle.peers import openspiel_sizes
+from tests.strategies import TreeGame, random_games
 
 # ----------------------------------------------------------------------------------------------
 # helpers
@@ -60,26 +61,59 @@ def _gambit_value(g, rational: bool = True) -> Fraction:
 # a hand-made game: nested chance with a probability-0 outcome above another chance node,
 # rational payoffs, labels that need sanitising, an information set spanning chance branches
 ODD = TreeGame(
-    ("chance", ('"a"', "b\\c"), (Fraction(2, 3), Fraction(1, 3)), (
-        ("decision", 0, 'K"1', ("x", "x"), (
-            ("chance", ("h", "t"), (Fraction(1, 7), Fraction(6, 7)), (
-                ("leaf", (Fraction(1, 2), Fraction(-1, 2))),
-                ("chance", ("z0", "z1"), (Fraction(0), Fraction(1)), (
-                    ("chance", ("u", "v", "w"), (Fraction(1, 5), Fraction(3, 5), Fraction(1, 5)), (
-                        ("leaf", (7, -7)), ("leaf", (8, -8)), ("leaf", (9, -9)))),
-                    ("leaf", (-3, 3)))))),
-            ("decision", 1, "é", ("l", "r"), (
-                ("leaf", (2, -2)), ("leaf", (Fraction(-5, 3), Fraction(5, 3))))))),
-        ("decision", 0, 'K"1', ("x", "x"), (
-            ("leaf", (1, -1)),
-            ("decision", 1, "", ("l", "r"), (("leaf", (0, 0)), ("leaf", (4, -4))))))),
+    (
+        "chance",
+        ('"a"', "b\\c"),
+        (Fraction(2, 3), Fraction(1, 3)),
+        (
+            (
+                "decision",
+                0,
+                'K"1',
+                ("x", "x"),
+                (
+                    (
+                        "chance",
+                        ("h", "t"),
+                        (Fraction(1, 7), Fraction(6, 7)),
+                        (
+                            ("leaf", (Fraction(1, 2), Fraction(-1, 2))),
+                            (
+                                "chance",
+                                ("z0", "z1"),
+                                (Fraction(0), Fraction(1)),
+                                (
+                                    (
+                                        "chance",
+                                        ("u", "v", "w"),
+                                        (Fraction(1, 5), Fraction(3, 5), Fraction(1, 5)),
+                                        (("leaf", (7, -7)), ("leaf", (8, -8)), ("leaf", (9, -9))),
+                                    ),
+                                    ("leaf", (-3, 3)),
+                                ),
+                            ),
+                        ),
+                    ),
+                    ("decision", 1, "é", ("l", "r"), (("leaf", (2, -2)), ("leaf", (Fraction(-5, 3), Fraction(5, 3))))),
+                ),
+            ),
+            (
+                "decision",
+                0,
+                'K"1',
+                ("x", "x"),
+                (("leaf", (1, -1)), ("decision", 1, "", ("l", "r"), (("leaf", (0, 0)), ("leaf", (4, -4))))),
+            ),
+        ),
     ),
-    name='odd "game"')
+    name='odd "game"',
+)
 
 
 # ----------------------------------------------------------------------------------------------
 # the text itself (no pygambit needed)
 # ----------------------------------------------------------------------------------------------
+
 
 def test_kuhn_text_format():
     text = efg_string(load("kuhn"))
@@ -114,9 +148,12 @@ def test_no_decimals_and_exact_chance():
     probs = chance_probabilities(tree)
     chance = [int(c) for c in (tree.player == CHANCE).nonzero()[0]]
     assert [probs[c] for c in chance] == [
-        [Fraction(2, 3), Fraction(1, 3)], [Fraction(1, 7), Fraction(6, 7)], [0, 1],
+        [Fraction(2, 3), Fraction(1, 3)],
+        [Fraction(1, 7), Fraction(6, 7)],
+        [0, 1],
         # below a probability-0 outcome: still the game's own probabilities
-        [Fraction(1, 5), Fraction(3, 5), Fraction(1, 5)]]
+        [Fraction(1, 5), Fraction(3, 5), Fraction(1, 5)],
+    ]
     assert '{ "h" 1/7 "t" 6/7 }' in text
     assert '{ "u" 1/5 "v" 3/5 "w" 1/5 }' in text
     assert "{ 1/2, -1/2 }" in text and "{ -5/3, 5/3 }" in text
@@ -134,6 +171,7 @@ def test_numbers_beyond_cpythons_digit_limit():
     big = Fraction(1, 10**5000)
     tree = ("decision", 0, "I", ("x", "y"), (("leaf", (big, -big)), ("leaf", (0, 0))))
     from tests.strategies import TreeGame
+
     text = efg_string(TreeGame(tree, "big"))
     assert "1/1" + "0" * 5000 in text
 
@@ -158,9 +196,15 @@ def test_labels_sanitised_and_unique():
 
 def test_infoset_labels_unique_per_player():
     # two different keys with the same str() for player 0
-    g = TreeGame(("decision", 0, 1, ("a", "b"), (
-        ("decision", 0, "1", ("c", "d"), (("leaf", (1, -1)), ("leaf", (2, -2)))),
-        ("leaf", (0, 0)))))
+    g = TreeGame(
+        (
+            "decision",
+            0,
+            1,
+            ("a", "b"),
+            (("decision", 0, "1", ("c", "d"), (("leaf", (1, -1)), ("leaf", (2, -2)))), ("leaf", (0, 0))),
+        )
+    )
     body = efg_string(g).splitlines()[3:]
     assert body[0] == 'p "" 1 1 "1" { "a" "b" } 0'
     assert body[1] == 'p "" 1 2 "1 #2" { "c" "d" } 0'
@@ -185,6 +229,7 @@ def test_write_to_path_and_file(tmp_path):
 # ----------------------------------------------------------------------------------------------
 # read back by pygambit
 # ----------------------------------------------------------------------------------------------
+
 
 def test_pygambit_reads_kuhn_and_solves_it(tmp_path):
     gbt = pytest.importorskip("pygambit")
@@ -231,8 +276,11 @@ def test_pygambit_reads_leduc_sizes():
     # too large for pygambit's rational LP in a unit test: load and count only
     tree = compile_tree(load("leduc"))
     g = _gambit_read(efg_string(tree))
-    assert _gambit_counts(g) == _our_counts(tree) == {
-        "nodes": 9457, "terminals": 5520, "infosets": [468, 468], "chance_nodes": 157}
+    assert (
+        _gambit_counts(g)
+        == _our_counts(tree)
+        == {"nodes": 9457, "terminals": 5520, "infosets": [468, 468], "chance_nodes": 157}
+    )
     assert g.is_perfect_recall
 
 
@@ -245,8 +293,9 @@ def test_pygambit_lp_on_goofspiel4_is_wrong_and_ours_is_right():
     the profile is an exact equilibrium of value 0 by our exact evaluation. If pygambit is fixed,
     the first assertion fails and this test should become a plain value check."""
     gbt = pytest.importorskip("pygambit")
-    from seqform.verify.evaluate import evaluate
     from seqform.io.strategyjson import from_pygambit_behavior
+    from seqform.verify.evaluate import evaluate
+
     tree = compile_tree(load("goofspiel(4)"))
     g = _gambit_read(efg_string(tree))
     assert _gambit_counts(g) == _our_counts(tree)
@@ -265,8 +314,9 @@ def test_pygambit_random_games(game):
     lp_solve hits the bug of the goofspiel(4) test below: then its own profile must fail exact
     verification (invalid as given, or not an equilibrium of the value it reports)."""
     gbt = pytest.importorskip("pygambit")
-    from seqform.verify.evaluate import evaluate
     from seqform.io.strategyjson import from_pygambit_behavior
+    from seqform.verify.evaluate import evaluate
+
     tree = compile_tree(game)
     g = _gambit_read(efg_string(tree))
     assert _gambit_counts(g) == _our_counts(tree)
@@ -288,6 +338,7 @@ def test_pygambit_random_games(game):
 # read back by OpenSpiel's EFG reader (an independent second reader)
 # ----------------------------------------------------------------------------------------------
 
+
 def _uniform_value(tree) -> float:
     """Player 0's expected payoff when everyone plays uniformly, from the tree."""
     w = [1.0] * tree.num_nodes
@@ -295,8 +346,9 @@ def _uniform_value(tree) -> float:
         p = int(tree.parent[v])
         pl = int(tree.player[p])
         w[v] = w[p] / (int(tree.infoset_num_actions[tree.infoset[p]]) if pl >= 0 else 1)
-    return sum(w[int(t)] * float(tree.terminal_chance[k]) * float(tree.payoff[k, 0])
-               for k, t in enumerate(tree.terminals))
+    return sum(
+        w[int(t)] * float(tree.terminal_chance[k]) * float(tree.payoff[k, 0]) for k, t in enumerate(tree.terminals)
+    )
 
 
 @pytest.mark.parametrize("name", ["kuhn", "goofspiel(3)", "liars_dice(1,2)"])
@@ -307,9 +359,14 @@ def test_openspiel_reads_our_file(name):
     counts = openspiel_sizes(game, chance_nodes=True)
     ours = _our_counts(tree)
     assert (counts["histories"], counts["terminals"], counts["infosets"], counts["chance_nodes"]) == (
-        ours["nodes"], ours["terminals"], ours["infosets"], ours["chance_nodes"])
+        ours["nodes"],
+        ours["terminals"],
+        ours["infosets"],
+        ours["chance_nodes"],
+    )
     if name == "kuhn":
-        from open_spiel.python.algorithms import expected_game_score
         from open_spiel.python import policy
+        from open_spiel.python.algorithms import expected_game_score
+
         v = expected_game_score.policy_value(game.new_initial_state(), [policy.UniformRandomPolicy(game)] * 2)
         assert abs(v[0] - _uniform_value(tree)) < 1e-12

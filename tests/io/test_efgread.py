@@ -5,6 +5,7 @@ files with their exact messages, exact numbers, fuzzing (mutated files and token
 load or raise a ``SeqformError``, never anything else, never hang), messages that quote any bytes
 as one printable line at the right LINE:COL, and files other tools write (OpenSpiel's, compared
 with OpenSpiel's own reader; the departures from Gambit's rules in ``docs/efg-format.md``)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -22,12 +23,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import seqform
-from seqform.io.efgwrite import efg_string
-from seqform.io.efgread import EfgGame, EfgParseError, InfosetKey, normalize_labels, parse_efg, read_efg
-from seqform.errors import (ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError,
-                            UnsupportedGameError)
-from seqform.model.game import CHANCE, TERMINAL
+from seqform.errors import ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError, UnsupportedGameError
 from seqform.games import load
+from seqform.io.efgread import EfgGame, EfgParseError, InfosetKey, normalize_labels, parse_efg, read_efg
+from seqform.io.efgwrite import efg_string
+from seqform.model.game import CHANCE, TERMINAL
 from seqform.model.tree import compile_tree
 from tests.strategies import TreeGame, random_games
 
@@ -37,9 +37,14 @@ from tests.strategies import TreeGame, random_games
 
 
 def _tree_facts(tree) -> dict:
-    return {"sizes": tree.sizes(), "payoff": tree.payoff_exact, "chance": tree.chance_probs,
-            "terminal_chance": tree.terminal_chance_exact, "constant_sum": tree.constant_sum,
-            "num_players": tree.num_players}
+    return {
+        "sizes": tree.sizes(),
+        "payoff": tree.payoff_exact,
+        "chance": tree.chance_probs,
+        "terminal_chance": tree.terminal_chance_exact,
+        "constant_sum": tree.constant_sum,
+        "num_players": tree.num_players,
+    }
 
 
 def _round_trip(tree, filename="rt.efg"):
@@ -102,6 +107,7 @@ def test_round_trip_odd_labels_after_first_write():
     # labels with quotes, backslashes, non-ASCII, duplicates, an empty key, a reach-0 chance node:
     # the first write sanitises them; from then on writer -> reader -> writer is a fixed point
     from tests.io.test_efg_write import ODD
+
     text = efg_string(ODD)
     tree = compile_tree(parse_efg(text))
     assert efg_string(tree) == text
@@ -112,6 +118,7 @@ def test_round_trip_odd_labels_after_first_write():
 # ----------------------------------------------------------------------------------------------
 # 2. pygambit's catalog
 # ----------------------------------------------------------------------------------------------
+
 
 def _catalog() -> list:
     try:
@@ -124,6 +131,7 @@ def _catalog() -> list:
 
 def _catalog_path(rel: str) -> str:
     import pygambit
+
     return os.path.join(os.path.dirname(pygambit.__file__), "catalog_data", rel)
 
 
@@ -152,10 +160,13 @@ PYGAMBIT_LP_MAX_NODES = 2000
 
 def _gambit_sizes(g) -> dict:
     nodes = list(g.nodes)
-    return {"nodes": len(nodes), "terminals": sum(1 for n in nodes if n.is_terminal),
-            "chance_nodes": sum(1 for n in nodes if not n.is_terminal and n.infoset.player.is_chance),
-            "infosets": [len(p.infosets) for p in g.players],
-            "chance_infosets": len(g.players.chance.infosets)}
+    return {
+        "nodes": len(nodes),
+        "terminals": sum(1 for n in nodes if n.is_terminal),
+        "chance_nodes": sum(1 for n in nodes if not n.is_terminal and n.infoset.player.is_chance),
+        "infosets": [len(p.infosets) for p in g.players],
+        "chance_infosets": len(g.players.chance.infosets),
+    }
 
 
 def _gambit_leaf_payoffs(g) -> list:
@@ -194,14 +205,20 @@ def test_catalog_file(rel):
     assert game.title == g.title
     assert list(game.player_names) == [p.label for p in g.players]
     ours = sorted((game.player(h), game.actions(h)) for h in range(game.num_nodes) if game.player(h) >= 0)
-    theirs = sorted((list(g.players).index(n.infoset.player), tuple(a.label for a in n.infoset.actions))
-                    for n in g.nodes if not n.is_terminal and not n.infoset.player.is_chance)
+    theirs = sorted(
+        (list(g.players).index(n.infoset.player), tuple(a.label for a in n.infoset.actions))
+        for n in g.nodes
+        if not n.is_terminal and not n.infoset.player.is_chance
+    )
     assert ours == theirs
     leaves = [h for h in range(game.num_nodes) if game.player(h) == TERMINAL]
     assert [game.utility(h) for h in leaves] == _gambit_leaf_payoffs(g)
     chance = [h for h in range(game.num_nodes) if game.player(h) == CHANCE]
-    theirs_p = [tuple(Fraction(str(a.prob)) for a in n.infoset.actions)
-                for n in g.nodes if not n.is_terminal and n.infoset.player.is_chance]
+    theirs_p = [
+        tuple(Fraction(str(a.prob)) for a in n.infoset.actions)
+        for n in g.nodes
+        if not n.is_terminal and n.infoset.player.is_chance
+    ]
     assert [game.chance(h) for h in chance] == theirs_p
 
     if rel in CATALOG_UNSUPPORTED:
@@ -221,6 +238,7 @@ def test_catalog_file(rel):
         # responses, independently of how it was found
         assert tree.num_players != 2 or tree.constant_sum is None
         from seqform.exact.backwardinduction import is_perfect_information
+
         if tree.num_players == 2 or is_perfect_information(tree):
             sol = seqform.solve(tree)
             assert sol.certified and sol.nash_conv == 0
@@ -259,25 +277,35 @@ def test_catalog_three_and_four_players_general_sum():
 # the format: numbers, strings, outcomes, reuse, keys, labels, sources
 # ----------------------------------------------------------------------------------------------
 
+
 def test_numbers_exact():
-    text = H2 + ('p "" 1 1 "" { "a" "b" "c" "d" } 0\n'
-                 't "" 1 "o1" { 1.5, -.5 }\n'
-                 't "" 2 "o2" { 2.5e0 -3. }\n'
-                 't "" 3 "o3" { -1/2,0.1 }\n'
-                 't "" 4 "o4" { 123456789012345678901234567890 1E-30 }\n')
+    text = H2 + (
+        'p "" 1 1 "" { "a" "b" "c" "d" } 0\n'
+        't "" 1 "o1" { 1.5, -.5 }\n'
+        't "" 2 "o2" { 2.5e0 -3. }\n'
+        't "" 3 "o3" { -1/2,0.1 }\n'
+        't "" 4 "o4" { 123456789012345678901234567890 1E-30 }\n'
+    )
     g = parse_efg(text)
     u = [g.utility(h) for h in g.children(0)]
-    assert u == [(Fraction(3, 2), Fraction(-1, 2)), (Fraction(5, 2), -3), (Fraction(-1, 2), Fraction(1, 10)),
-                 (123456789012345678901234567890, Fraction(1, 10 ** 30))]
+    assert u == [
+        (Fraction(3, 2), Fraction(-1, 2)),
+        (Fraction(5, 2), -3),
+        (Fraction(-1, 2), Fraction(1, 10)),
+        (123456789012345678901234567890, Fraction(1, 10**30)),
+    ]
     assert type(u[1][1]) is int and type(u[3][0]) is int  # integral values stay int
     assert g.outcomes[3] == ("o3", (Fraction(-1, 2), Fraction(1, 10)))
 
 
 @settings(max_examples=200, deadline=None, database=None)
-@given(st.one_of(
-    st.fractions(max_denominator=10 ** 6).map(lambda x: f"{x.numerator}/{x.denominator}"),
-    st.integers(-10 ** 40, 10 ** 40).map(str),
-    st.from_regex(r"-?([0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12})([eE][+-]?[0-9]{1,3})?", fullmatch=True)))
+@given(
+    st.one_of(
+        st.fractions(max_denominator=10**6).map(lambda x: f"{x.numerator}/{x.denominator}"),
+        st.integers(-(10**40), 10**40).map(str),
+        st.from_regex(r"-?([0-9]{1,12}(\.[0-9]{0,12})?|\.[0-9]{1,12})([eE][+-]?[0-9]{1,3})?", fullmatch=True),
+    )
+)
 def test_numbers_match_fraction(s):
     expected = Fraction(s)  # Python's own exact reading of the same text
     assume(abs(expected) <= 1e300)
@@ -286,9 +314,11 @@ def test_numbers_match_fraction(s):
 
 
 def test_strings_escapes_and_layout():
-    text = ('EFG 2 D "a \\"quoted\\" title"{"P\\\\1" "P2"}"multi\nline\ncomment"'
-            'c "root" 7 "nature" { "h" 1/2 "t" 1/2 } 0 p"" 1 1 "" {"x" "y"} 0 t "" 1 "o" {1,-1}\n'
-            't "" 2 "o2" {2 -2} p "" 2 1 "" {"x" "y"} 0 t "" 1 t "" 2 ')
+    text = (
+        'EFG 2 D "a \\"quoted\\" title"{"P\\\\1" "P2"}"multi\nline\ncomment"'
+        'c "root" 7 "nature" { "h" 1/2 "t" 1/2 } 0 p"" 1 1 "" {"x" "y"} 0 t "" 1 "o" {1,-1}\n'
+        't "" 2 "o2" {2 -2} p "" 2 1 "" {"x" "y"} 0 t "" 1 t "" 2 '
+    )
     g = parse_efg(text, "lay.efg")
     assert g.title == 'a "quoted" title' and g.number_type == "D"
     assert g.raw_player_names == ("P\\\\1", "P2")  # a backslash not before a quote is itself
@@ -301,21 +331,27 @@ def test_strings_escapes_and_layout():
 
 
 def test_outcomes_add_along_the_path_and_match_pygambit():
-    text = ('EFG 2 R "inner outcomes" { "A" "B" }\n'
-            'c "" 1 "" { "h" 1/3 "t" 2/3 } 1 "ante" { 1, -1 }\n'
-            'p "" 1 1 "" { "x" "y" } 2 "fee" { -1/2 1/2 }\n'
-            't "" 3 "win" { 2 -2 }\n'
-            't "" 0\n'
-            'p "" 1 2 "" { "x" "y" } 0\n'
-            'p "" 2 1 "" { "l" "r" } 2\n'
-            't "" 3\n'
-            't "" 4 "lose" { -3 3 }\n'
-            't "" 1\n')
+    text = (
+        'EFG 2 R "inner outcomes" { "A" "B" }\n'
+        'c "" 1 "" { "h" 1/3 "t" 2/3 } 1 "ante" { 1, -1 }\n'
+        'p "" 1 1 "" { "x" "y" } 2 "fee" { -1/2 1/2 }\n'
+        't "" 3 "win" { 2 -2 }\n'
+        't "" 0\n'
+        'p "" 1 2 "" { "x" "y" } 0\n'
+        'p "" 2 1 "" { "l" "r" } 2\n'
+        't "" 3\n'
+        't "" 4 "lose" { -3 3 }\n'
+        't "" 1\n'
+    )
     g = parse_efg(text)
     leaves = [h for h in range(g.num_nodes) if g.player(h) == TERMINAL]
     assert [g.utility(h) for h in leaves] == [
-        (Fraction(5, 2), Fraction(-5, 2)), (Fraction(1, 2), Fraction(-1, 2)),
-        (Fraction(5, 2), Fraction(-5, 2)), (Fraction(-5, 2), Fraction(5, 2)), (2, -2)]
+        (Fraction(5, 2), Fraction(-5, 2)),
+        (Fraction(1, 2), Fraction(-1, 2)),
+        (Fraction(5, 2), Fraction(-5, 2)),
+        (Fraction(-5, 2), Fraction(5, 2)),
+        (2, -2),
+    ]
     assert g.outcome(0) == 1 and g.outcome(leaves[1]) == 0
     tree = compile_tree(g)
     value = seqform.solve(tree).value
@@ -326,23 +362,28 @@ def test_outcomes_add_along_the_path_and_match_pygambit():
 
 
 def test_reuse_of_information_sets_and_outcomes():
-    text = (H2 + 'c "" 1 "" { "a" 1/4 "b" 3/4 } 0\n'
-            'p "" 1 1 "I" { "x" "y" } 0\n'
-            'c "" 2 "c2" { "u" 1/2 "v" 1/2 } 0\n'
-            't "" 1 "o" { 1, -1 }\n'
-            't "" 2 "q" { 2, -2 }\n'
-            't "" 1 "o" { 1, -1 }\n'     # a repeated definition that agrees
-            'p "" 1 1 0\n'                 # the number alone: the first definition
-            'c "" 2 0\n'
-            't "" 1\n'
-            't "" 2 "q" { 4/2 -2 }\n'    # agrees as an exact value
-            't "" 2\n')
+    text = (
+        H2 + 'c "" 1 "" { "a" 1/4 "b" 3/4 } 0\n'
+        'p "" 1 1 "I" { "x" "y" } 0\n'
+        'c "" 2 "c2" { "u" 1/2 "v" 1/2 } 0\n'
+        't "" 1 "o" { 1, -1 }\n'
+        't "" 2 "q" { 2, -2 }\n'
+        't "" 1 "o" { 1, -1 }\n'  # a repeated definition that agrees
+        'p "" 1 1 0\n'  # the number alone: the first definition
+        'c "" 2 0\n'
+        't "" 1\n'
+        't "" 2 "q" { 4/2 -2 }\n'  # agrees as an exact value
+        't "" 2\n'
+    )
     g = parse_efg(text)
     assert g.sizes() == {"nodes": 11, "terminals": 6, "chance_nodes": 3, "infosets": [1, 0], "chance_infosets": 2}
     t = compile_tree(g)
     assert t.sizes()["infosets"] == [1, 0]
-    assert t.chance_probs == [(Fraction(1, 4), Fraction(3, 4)), (Fraction(1, 2), Fraction(1, 2)),
-                              (Fraction(1, 2), Fraction(1, 2))]
+    assert t.chance_probs == [
+        (Fraction(1, 4), Fraction(3, 4)),
+        (Fraction(1, 2), Fraction(1, 2)),
+        (Fraction(1, 2), Fraction(1, 2)),
+    ]
     assert t.payoff_exact == [(1, -1), (2, -2), (1, -1), (1, -1), (2, -2), (2, -2)]
 
 
@@ -355,6 +396,7 @@ def test_infoset_keys():
     k2 = g.infoset(g.children(0)[1])
     assert k2 == (0, 9) and str(k2) == "infoset 9"
     import pickle
+
     assert pickle.loads(pickle.dumps(k)) == k and pickle.loads(pickle.dumps(k)).label == "Who?"
     with pytest.raises(GameError):
         g.infoset(1)
@@ -390,8 +432,12 @@ def test_sources(tmp_path):
 
 def test_deep_tree_no_recursion():
     depth = 20000  # far beyond Python's recursion limit
-    text = (H2 + 'p "" 1 1 "" { "stop" "go" } 0\nt "" 1 "s" { 1, -1 }\n' + 'p "" 1 1 0\nt "" 1\n' * (depth - 1)
-            + 't "" 2 "end" { 0, 0 }\n')
+    text = (
+        H2
+        + 'p "" 1 1 "" { "stop" "go" } 0\nt "" 1 "s" { 1, -1 }\n'
+        + 'p "" 1 1 0\nt "" 1\n' * (depth - 1)
+        + 't "" 2 "end" { 0, 0 }\n'
+    )
     g = parse_efg(text)
     assert g.num_nodes == 2 * depth + 1
     with pytest.raises(ImperfectRecallError):  # one information set, again and again: absent-minded
@@ -418,75 +464,133 @@ def test_game_interface_errors():
 
 G2 = H2 + 'p "" 1 1 "" { "x" "y" } 0\n'
 BAD = [
-    ("bad header", 'EFG 3 R "t" { "A" }\nt "" 0\n',
-     "bad.efg:1:5: expected the format version '2', found '3'"),
-    ("not an efg file", 'NFG 1 R "t" { "A" } { 2 }\n',
-     "bad.efg:1:1: expected 'EFG' (the start of a Gambit extensive-form file), found 'NFG'"),
-    ("bad number type", 'EFG 2 Q "t" { "A" }\nt "" 0\n',
-     "bad.efg:1:7: expected the number type 'R' or 'D', found 'Q'"),
-    ("missing brace", 'EFG 2 R "t" "A" "B" }\nt "" 0\n',
-     "bad.efg:1:13: expected '{' opening the list of player names, found string \"A\""),
-    ("no players", 'EFG 2 R "t" { }\nt "" 0\n',
-     "bad.efg:1:15: expected at least one player name (a string), found '}'"),
-    ("unterminated string", G2 + 't "" 1 "o" { 1, -1 }\nt "" 2 "o2 { 2, -2 }\n',
-     "bad.efg:4:8: expected a closing '\"' for the string that starts here, found end of file"),
-    ("bad number", G2 + 't "" 1 "o" { 1/, -1 }\nt "" 0\n',
-     "bad.efg:3:14: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '1/'"),
-    ("zero denominator", G2 + 't "" 1 "o" { 1, -1/0 }\nt "" 0\n',
-     "bad.efg:3:17: expected payoff 2 of 2 (a rational with a non-zero denominator), found '-1/0'"),
-    ("number out of float range", G2 + 't "" 1 "o" { 1e309, 0 }\nt "" 0\n',
-     "bad.efg:3:14: expected payoff 1 of 2 within the float range (at most about 1.8e308 in size), "
-     "found '1e309'"),
-    ("unknown node type", G2 + 'x "" 0\nt "" 0\n',
-     "bad.efg:3:1: expected a node ('c', 'p' or 't'), found 'x'"),
-    ("too few payoffs", G2 + 't "" 1 "o" { 1 }\nt "" 0\n',
-     "bad.efg:3:16: expected payoff 2 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '}'"),
-    ("too many payoffs", G2 + 't "" 1 "o" { 1, 2, 3 }\nt "" 0\n',
-     "bad.efg:3:20: expected '}' after the 2 payoffs of outcome 1, found '3'"),
-    ("player out of range", H2 + 'p "" 3 1 "" { "x" "y" } 0\nt "" 0\nt "" 0\n',
-     "bad.efg:2:6: expected a player number 1..2, found '3'"),
-    ("no actions", H2 + 'p "" 1 1 "" { } 0\n',
-     "bad.efg:2:15: expected an action label (a string), found '}'"),
-    ("infoset reused with other actions",
-     H2 + 'c "" 1 "" { "a" 1/2 "b" 1/2 } 0\np "" 1 1 "" { "x" "y" } 0\nt "" 0\nt "" 0\n'
-          'p "" 1 1 "" { "x" "z" } 0\nt "" 0\nt "" 0\n',
-     "bad.efg:6:13: expected the actions { \"x\" \"y\" } of player 1's information set 1 as defined at "
-     "line 3, found { \"x\" \"z\" }"),
-    ("infoset reused with more actions",
-     H2 + 'c "" 1 "" { "a" 1/2 "b" 1/2 } 0\np "" 1 1 "" { "x" "y" } 0\nt "" 0\nt "" 0\n'
-          'p "" 1 1 "" { "x" "y" "z" } 0\nt "" 0\nt "" 0\nt "" 0\n',
-     "bad.efg:6:13: expected the actions { \"x\" \"y\" } of player 1's information set 1 as defined at "
-     "line 3, found { \"x\" \"y\" \"z\" }"),
-    ("infoset reused with another name",
-     H2 + 'c "" 1 "" { "a" 1/2 "b" 1/2 } 0\np "" 1 1 "I" { "x" "y" } 0\nt "" 0\nt "" 0\n'
-          'p "" 1 1 "J" { "x" "y" } 0\nt "" 0\nt "" 0\n',
-     "bad.efg:6:10: expected the name \"I\" of player 1's information set 1 as defined at line 3, found \"J\""),
-    ("chance set reused with other probabilities",
-     H2 + 'p "" 1 1 "" { "x" "y" } 0\nc "" 1 "" { "a" 1/2 "b" 1/2 } 0\nt "" 0\nt "" 0\n'
-          'c "" 1 "" { "a" 1/3 "b" 2/3 } 0\nt "" 0\nt "" 0\n',
-     "bad.efg:6:11: expected the actions { \"a\" 1/2 \"b\" 1/2 } of chance's information set 1 as defined "
-     "at line 3, found { \"a\" 1/3 \"b\" 2/3 }"),
-    ("undefined infoset", H2 + 'p "" 1 1 0\nt "" 0\nt "" 0\n',
-     "bad.efg:2:10: expected the name and actions of player 1's information set 1 (its first node must "
-     "define it), found '0'"),
-    ("outcome reused with other payoffs", G2 + 't "" 1 "o" { 1, 2 }\nt "" 1 "o" { 1, 3 }\n',
-     "bad.efg:4:8: expected the payoffs { 1 2 } of outcome 1 as defined at line 3, found { 1 3 }"),
-    ("outcome reused with another name", G2 + 't "" 1 "o" { 1, 2 }\nt "" 1 "q" { 1, 2 }\n',
-     "bad.efg:4:8: expected the name \"o\" of outcome 1 as defined at line 3, found \"q\""),
-    ("undefined outcome", G2 + 't "" 1\nt "" 0\n',
-     "bad.efg:4:1: expected the name and payoffs of outcome 1 (its first use must define it), found 't'"),
-    ("null outcome defined", G2 + 't "" 0 "o" { 1, 2 }\nt "" 0\n',
-     "bad.efg:3:8: expected no outcome definition after outcome number 0 (which means no outcome), "
-     "found string \"o\""),
-    ("non-integer infoset number", H2 + 'p "" 1 1.5 "" { "x" "y" } 0\nt "" 0\nt "" 0\n',
-     "bad.efg:2:8: expected the information set's number (an integer), found '1.5'"),
-    ("truncated file", G2 + 't "" 1 "o" { 1, 2 }\n',
-     "bad.efg:4:1: expected a node ('c', 'p' or 't'), found end of file"),
-    ("truncated in a payoff list", G2 + 't "" 1 "o" { 1, 2',
-     "bad.efg:3:18: expected '}' after the 2 payoffs of outcome 1, found end of file"),
-    ("trailing garbage", G2 + 't "" 0\nt "" 0\ngarbage here\n',
-     "bad.efg:5:1: expected the end of the file (the tree is complete after the node at line 4), "
-     "found 'garbage'"),
+    ("bad header", 'EFG 3 R "t" { "A" }\nt "" 0\n', "bad.efg:1:5: expected the format version '2', found '3'"),
+    (
+        "not an efg file",
+        'NFG 1 R "t" { "A" } { 2 }\n',
+        "bad.efg:1:1: expected 'EFG' (the start of a Gambit extensive-form file), found 'NFG'",
+    ),
+    ("bad number type", 'EFG 2 Q "t" { "A" }\nt "" 0\n', "bad.efg:1:7: expected the number type 'R' or 'D', found 'Q'"),
+    (
+        "missing brace",
+        'EFG 2 R "t" "A" "B" }\nt "" 0\n',
+        "bad.efg:1:13: expected '{' opening the list of player names, found string \"A\"",
+    ),
+    (
+        "no players",
+        'EFG 2 R "t" { }\nt "" 0\n',
+        "bad.efg:1:15: expected at least one player name (a string), found '}'",
+    ),
+    (
+        "unterminated string",
+        G2 + 't "" 1 "o" { 1, -1 }\nt "" 2 "o2 { 2, -2 }\n',
+        "bad.efg:4:8: expected a closing '\"' for the string that starts here, found end of file",
+    ),
+    (
+        "bad number",
+        G2 + 't "" 1 "o" { 1/, -1 }\nt "" 0\n',
+        "bad.efg:3:14: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '1/'",
+    ),
+    (
+        "zero denominator",
+        G2 + 't "" 1 "o" { 1, -1/0 }\nt "" 0\n',
+        "bad.efg:3:17: expected payoff 2 of 2 (a rational with a non-zero denominator), found '-1/0'",
+    ),
+    (
+        "number out of float range",
+        G2 + 't "" 1 "o" { 1e309, 0 }\nt "" 0\n',
+        "bad.efg:3:14: expected payoff 1 of 2 within the float range (at most about 1.8e308 in size), found '1e309'",
+    ),
+    ("unknown node type", G2 + 'x "" 0\nt "" 0\n', "bad.efg:3:1: expected a node ('c', 'p' or 't'), found 'x'"),
+    (
+        "too few payoffs",
+        G2 + 't "" 1 "o" { 1 }\nt "" 0\n',
+        "bad.efg:3:16: expected payoff 2 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '}'",
+    ),
+    (
+        "too many payoffs",
+        G2 + 't "" 1 "o" { 1, 2, 3 }\nt "" 0\n',
+        "bad.efg:3:20: expected '}' after the 2 payoffs of outcome 1, found '3'",
+    ),
+    (
+        "player out of range",
+        H2 + 'p "" 3 1 "" { "x" "y" } 0\nt "" 0\nt "" 0\n',
+        "bad.efg:2:6: expected a player number 1..2, found '3'",
+    ),
+    ("no actions", H2 + 'p "" 1 1 "" { } 0\n', "bad.efg:2:15: expected an action label (a string), found '}'"),
+    (
+        "infoset reused with other actions",
+        H2 + 'c "" 1 "" { "a" 1/2 "b" 1/2 } 0\np "" 1 1 "" { "x" "y" } 0\nt "" 0\nt "" 0\n'
+        'p "" 1 1 "" { "x" "z" } 0\nt "" 0\nt "" 0\n',
+        'bad.efg:6:13: expected the actions { "x" "y" } of player 1\'s information set 1 as defined at '
+        'line 3, found { "x" "z" }',
+    ),
+    (
+        "infoset reused with more actions",
+        H2 + 'c "" 1 "" { "a" 1/2 "b" 1/2 } 0\np "" 1 1 "" { "x" "y" } 0\nt "" 0\nt "" 0\n'
+        'p "" 1 1 "" { "x" "y" "z" } 0\nt "" 0\nt "" 0\nt "" 0\n',
+        'bad.efg:6:13: expected the actions { "x" "y" } of player 1\'s information set 1 as defined at '
+        'line 3, found { "x" "y" "z" }',
+    ),
+    (
+        "infoset reused with another name",
+        H2 + 'c "" 1 "" { "a" 1/2 "b" 1/2 } 0\np "" 1 1 "I" { "x" "y" } 0\nt "" 0\nt "" 0\n'
+        'p "" 1 1 "J" { "x" "y" } 0\nt "" 0\nt "" 0\n',
+        'bad.efg:6:10: expected the name "I" of player 1\'s information set 1 as defined at line 3, found "J"',
+    ),
+    (
+        "chance set reused with other probabilities",
+        H2 + 'p "" 1 1 "" { "x" "y" } 0\nc "" 1 "" { "a" 1/2 "b" 1/2 } 0\nt "" 0\nt "" 0\n'
+        'c "" 1 "" { "a" 1/3 "b" 2/3 } 0\nt "" 0\nt "" 0\n',
+        'bad.efg:6:11: expected the actions { "a" 1/2 "b" 1/2 } of chance\'s information set 1 as defined '
+        'at line 3, found { "a" 1/3 "b" 2/3 }',
+    ),
+    (
+        "undefined infoset",
+        H2 + 'p "" 1 1 0\nt "" 0\nt "" 0\n',
+        "bad.efg:2:10: expected the name and actions of player 1's information set 1 (its first node must "
+        "define it), found '0'",
+    ),
+    (
+        "outcome reused with other payoffs",
+        G2 + 't "" 1 "o" { 1, 2 }\nt "" 1 "o" { 1, 3 }\n',
+        "bad.efg:4:8: expected the payoffs { 1 2 } of outcome 1 as defined at line 3, found { 1 3 }",
+    ),
+    (
+        "outcome reused with another name",
+        G2 + 't "" 1 "o" { 1, 2 }\nt "" 1 "q" { 1, 2 }\n',
+        'bad.efg:4:8: expected the name "o" of outcome 1 as defined at line 3, found "q"',
+    ),
+    (
+        "undefined outcome",
+        G2 + 't "" 1\nt "" 0\n',
+        "bad.efg:4:1: expected the name and payoffs of outcome 1 (its first use must define it), found 't'",
+    ),
+    (
+        "null outcome defined",
+        G2 + 't "" 0 "o" { 1, 2 }\nt "" 0\n',
+        'bad.efg:3:8: expected no outcome definition after outcome number 0 (which means no outcome), found string "o"',
+    ),
+    (
+        "non-integer infoset number",
+        H2 + 'p "" 1 1.5 "" { "x" "y" } 0\nt "" 0\nt "" 0\n',
+        "bad.efg:2:8: expected the information set's number (an integer), found '1.5'",
+    ),
+    (
+        "truncated file",
+        G2 + 't "" 1 "o" { 1, 2 }\n',
+        "bad.efg:4:1: expected a node ('c', 'p' or 't'), found end of file",
+    ),
+    (
+        "truncated in a payoff list",
+        G2 + 't "" 1 "o" { 1, 2',
+        "bad.efg:3:18: expected '}' after the 2 payoffs of outcome 1, found end of file",
+    ),
+    (
+        "trailing garbage",
+        G2 + 't "" 0\nt "" 0\ngarbage here\n',
+        "bad.efg:5:1: expected the end of the file (the tree is complete after the node at line 4), found 'garbage'",
+    ),
     ("empty file", "", "bad.efg:1:1: expected 'EFG' (the start of a Gambit extensive-form file), found end of file"),
 ]
 
@@ -498,8 +602,9 @@ def test_malformed(case, text, message):
     e = info.value
     assert str(e) == message
     assert isinstance(e, GameError) and isinstance(e, SeqformError)
-    assert e.filename == "bad.efg" and message.startswith(f"bad.efg:{e.line}:{e.column}: expected {e.expected}, "
-                                                          f"found {e.found}")
+    assert e.filename == "bad.efg" and message.startswith(
+        f"bad.efg:{e.line}:{e.column}: expected {e.expected}, found {e.found}"
+    )
 
 
 def test_chance_probabilities_not_one():
@@ -509,26 +614,32 @@ def test_chance_probabilities_not_one():
         compile_tree(g)
     assert str(info.value) == (
         "chance node at bad.efg:3 (path x, chance information set 1, defined at bad.efg:3) of 't' has "
-        "probabilities that sum to 9/10, not exactly 1: { \"a\" 1/2, \"b\" 2/5 }")
+        'probabilities that sum to 9/10, not exactly 1: { "a" 1/2, "b" 2/5 }'
+    )
     neg = parse_efg(H2 + 'c "" 1 "" { "a" 3/2 "b" -1/2 } 0\nt "" 0\nt "" 0\n', "bad.efg")
-    with pytest.raises(ChanceProbabilityError, match=r"chance node at bad.efg:2 \(path \(root\).*a negative "
-                                                     r"probability \(-1/2\)"):
+    with pytest.raises(
+        ChanceProbabilityError,
+        match=r"chance node at bad.efg:2 \(path \(root\).*a negative "
+        r"probability \(-1/2\)",
+    ):
         compile_tree(neg)
 
 
 def test_imperfect_recall_message():
     text = G2.replace('{ "x" "y" }', '{ "L" "R" }') + (
-        'p "" 1 2 "second" { "l" "r" } 0\nt "" 0\nt "" 0\n'
-        'p "" 1 2 "second" { "l" "r" } 0\nt "" 0\nt "" 0\n')
+        'p "" 1 2 "second" { "l" "r" } 0\nt "" 0\nt "" 0\np "" 1 2 "second" { "l" "r" } 0\nt "" 0\nt "" 0\n'
+    )
     with pytest.raises(ImperfectRecallError) as info:
         compile_tree(parse_efg(text, "bad.efg"))
     assert str(info.value) == (
-        "imperfect recall in 't': player 0 information set 2 \"second\" (player 1 \"A\" in the file, defined "
-        "at bad.efg:3) is reached after different own histories, at L and at R")
+        'imperfect recall in \'t\': player 0 information set 2 "second" (player 1 "A" in the file, defined '
+        "at bad.efg:3) is reached after different own histories, at L and at R"
+    )
 
 
 def test_error_pickles():
     import pickle
+
     try:
         parse_efg("EFG 2 R", "x.efg")
     except EfgParseError as e:
@@ -543,24 +654,76 @@ def test_error_pickles():
 
 SEEDS = [
     efg_string(load("kuhn")),
-    efg_string(compile_tree(TreeGame(("chance", ("a", "b"), (Fraction(1, 3), Fraction(2, 3)), (
-        ("decision", 0, "I", ("L", "R"), (("leaf", (1, -1)), ("leaf", (Fraction(-1, 2), Fraction(1, 2))))),
-        ("decision", 0, "I", ("L", "R"), (("leaf", (3, -3)), ("leaf", (0, 0)))))), name="seed"))),
-    ('EFG 2 D "fuzz \\"seed\\"" { "A" "B" "C" } "comment"\n'
-     'c "" 1 "n" { "h" .5 "t" 0.5e0 } 1 "ante" { 1, -1/2, -.5 }\n'
-     'p "x" 1 1 "I" { "a" "b" } 0\n'
-     't "" 2 "o" { 1.5 2 -3. }\n'
-     'p "" 3 1 "K" { "u" } 2\n'
-     't "" 0\n'
-     'p "" 1 1 0\n'
-     't "" 2\n'
-     'p "" 2 4 "" { "l" "r" } 0\n'
-     't "" 3 "w" { 2.5E-1, 0, 0 }\n'
-     't "" 0\n'),
+    efg_string(
+        compile_tree(
+            TreeGame(
+                (
+                    "chance",
+                    ("a", "b"),
+                    (Fraction(1, 3), Fraction(2, 3)),
+                    (
+                        (
+                            "decision",
+                            0,
+                            "I",
+                            ("L", "R"),
+                            (("leaf", (1, -1)), ("leaf", (Fraction(-1, 2), Fraction(1, 2)))),
+                        ),
+                        ("decision", 0, "I", ("L", "R"), (("leaf", (3, -3)), ("leaf", (0, 0)))),
+                    ),
+                ),
+                name="seed",
+            )
+        )
+    ),
+    (
+        'EFG 2 D "fuzz \\"seed\\"" { "A" "B" "C" } "comment"\n'
+        'c "" 1 "n" { "h" .5 "t" 0.5e0 } 1 "ante" { 1, -1/2, -.5 }\n'
+        'p "x" 1 1 "I" { "a" "b" } 0\n'
+        't "" 2 "o" { 1.5 2 -3. }\n'
+        'p "" 3 1 "K" { "u" } 2\n'
+        't "" 0\n'
+        'p "" 1 1 0\n'
+        't "" 2\n'
+        'p "" 2 4 "" { "l" "r" } 0\n'
+        't "" 3 "w" { 2.5E-1, 0, 0 }\n'
+        't "" 0\n'
+    ),
 ]
 ALPHABET = ' \n\t{}",\\0123456789./-+eEcptRD' + "abxyz_"
-TOKENS = ["EFG", "2", "R", "D", '"t"', '""', '"a"', '"\\"q\\""', "{", "}", ",", "c", "p", "t", "0", "1", "2",
-          "3", "-1", "1/2", "1/0", "0.5", ".5", "-3.", "2.5e0", "1e999", "9" * 50, "x", '"', "\\", "\n"]
+TOKENS = [
+    "EFG",
+    "2",
+    "R",
+    "D",
+    '"t"',
+    '""',
+    '"a"',
+    '"\\"q\\""',
+    "{",
+    "}",
+    ",",
+    "c",
+    "p",
+    "t",
+    "0",
+    "1",
+    "2",
+    "3",
+    "-1",
+    "1/2",
+    "1/0",
+    "0.5",
+    ".5",
+    "-3.",
+    "2.5e0",
+    "1e999",
+    "9" * 50,
+    "x",
+    '"',
+    "\\",
+    "\n",
+]
 
 
 def _check_loads_or_seqform_error(text: str) -> None:
@@ -589,17 +752,16 @@ def mutated_files(draw):
     Most mutations fall in the body (after the header), where the interesting grammar is."""
     text = draw(st.sampled_from(SEEDS))
     for _ in range(draw(st.integers(1, 4))):
-        op = draw(st.sampled_from(["delete", "insert", "replace", "number", "drop token", "dup token",
-                                   "swap tokens"]))
+        op = draw(st.sampled_from(["delete", "insert", "replace", "number", "drop token", "dup token", "swap tokens"]))
         n = len(text)
         body = min((k for k in (text.find("\nc "), text.find("\np ")) if k >= 0), default=0)
         i = draw(st.integers(0, n)) if draw(st.integers(0, 4)) == 0 else draw(st.integers(body, n))
         if op == "delete":
-            text = text[:i] + text[i + draw(st.integers(1, 8)):]
+            text = text[:i] + text[i + draw(st.integers(1, 8)) :]
         elif op == "insert":
             text = text[:i] + draw(st.text(ALPHABET, min_size=1, max_size=6)) + text[i:]
         elif op == "replace":
-            text = text[:i] + draw(st.sampled_from(ALPHABET)) + text[i + 1:]
+            text = text[:i] + draw(st.sampled_from(ALPHABET)) + text[i + 1 :]
         else:
             toks = text.split(" ")
             if op == "number":
@@ -631,12 +793,15 @@ def test_a_title_the_writer_sanitises_round_trips():
     # as read ("kuh "), so writing the file read back changed the comment
     text = efg_string(compile_tree(load("kuhn"))).replace('EFG 2 R "kuhn"', 'EFG 2 R "kuh "', 1)
     _check_loads_or_seqform_error(text)
-    assert 'from kuh:' in efg_string(compile_tree(parse_efg(text)))
+    assert "from kuh:" in efg_string(compile_tree(parse_efg(text)))
 
 
 @settings(max_examples=800, deadline=2000, suppress_health_check=list(HealthCheck), database=None)
-@given(st.booleans(), st.lists(st.sampled_from(TOKENS), max_size=60), st.lists(st.sampled_from([" ", "\n", ""]),
-                                                                                 min_size=60, max_size=60))
+@given(
+    st.booleans(),
+    st.lists(st.sampled_from(TOKENS), max_size=60),
+    st.lists(st.sampled_from([" ", "\n", ""]), min_size=60, max_size=60),
+)
 def test_fuzz_token_soup(header, tokens, seps):
     body = "".join(t + s for t, s in zip(tokens, seps))
     _check_loads_or_seqform_error((H2 if header else "") + body)
@@ -663,23 +828,49 @@ def test_huge_inputs_are_bounded():
         compile_tree(g)
     # long unterminated strings and long runs of escaped quotes stay linear
     with _time_limit(5), pytest.raises(EfgParseError, match="closing"):
-        parse_efg(H2 + '"' + "\\\"" * 200000)
+        parse_efg(H2 + '"' + '\\"' * 200000)
 
 
 # ----------------------------------------------------------------------------------------------
 # 5. messages quote the file's bytes safely (issue 19)
 # ----------------------------------------------------------------------------------------------
 
-_VALID = (b'EFG 2 R "g" { "P1" "P2" }\n""\n'
-          b'c "" 1 "deal" { "H" 1/2 "T" 1/2 } 0\n'
-          b'p "" 1 1 "I" { "L" "R" } 0\nt "" 1 "w" { 1, -1 }\nt "" 2 "l" { -1, 1 }\n'
-          b'p "" 2 1 "J" { "l" "r" } 0\nt "" 1\nt "" 2\n')
-_MESSAGE_RE = re.compile(r"(?P<file>.*?):(?P<line>[0-9]+):(?P<col>[0-9]+): expected (?P<expected>.+), "
-                         r"found (?P<found>.+)\Z", re.S)
+_VALID = (
+    b'EFG 2 R "g" { "P1" "P2" }\n""\n'
+    b'c "" 1 "deal" { "H" 1/2 "T" 1/2 } 0\n'
+    b'p "" 1 1 "I" { "L" "R" } 0\nt "" 1 "w" { 1, -1 }\nt "" 2 "l" { -1, 1 }\n'
+    b'p "" 2 1 "J" { "l" "r" } 0\nt "" 1\nt "" 2\n'
+)
+_MESSAGE_RE = re.compile(
+    r"(?P<file>.*?):(?P<line>[0-9]+):(?P<col>[0-9]+): expected (?P<expected>.+), "
+    r"found (?P<found>.+)\Z",
+    re.S,
+)
 # bytes that break a terminal line or a decoder: line breaks, NUL, an escape sequence, invalid
 # UTF-8 (a stray continuation byte, a cut sequence, an encoded lone surrogate), C1 and Unicode breaks
-_NASTY = [b"\n", b"\r", b"\r\n", b"\x00", b"\x1b[2J", b"\x07", b"\xff", b"\xc3", b"\x80", b"\xed\xb2\x80",
-          b"\xc2\x85", "\u2028".encode(), "\xe9".encode(), b'"', b"{", b"}", b",", b" ", b"1", b"t", b"\\"]
+_NASTY = [
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\x00",
+    b"\x1b[2J",
+    b"\x07",
+    b"\xff",
+    b"\xc3",
+    b"\x80",
+    b"\xed\xb2\x80",
+    b"\xc2\x85",
+    "\u2028".encode(),
+    "\xe9".encode(),
+    b'"',
+    b"{",
+    b"}",
+    b",",
+    b" ",
+    b"1",
+    b"t",
+    b"\\",
+]
 
 
 def _one_printable_line(msg: str) -> bool:
@@ -705,7 +896,7 @@ def _check_position(data: bytes, e: EfgParseError) -> None:
     assert m and (int(m["line"]), int(m["col"])) == (e.line, e.column), str(e)
     lines, raw = _universal_lines(data)
     assert 1 <= e.line <= len(lines) and 1 <= e.column <= len(lines[e.line - 1]) + 1, str(e)
-    rest = "\n".join([lines[e.line - 1][e.column - 1:]] + lines[e.line:])
+    rest = "\n".join([lines[e.line - 1][e.column - 1 :]] + lines[e.line :])
     found = e.found
     if found == "end of file":
         assert rest.strip(" \t\n\r\f\v") == "" or (rest.startswith('"') and "closing" in e.expected), str(e)
@@ -719,14 +910,18 @@ def _check_position(data: bytes, e: EfgParseError) -> None:
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-@given(st.integers(0, len(_VALID)), st.integers(0, 8),
-       st.one_of(st.binary(min_size=1, max_size=12),
-                 st.lists(st.sampled_from(_NASTY), min_size=1, max_size=6).map(b"".join)))
+@given(
+    st.integers(0, len(_VALID)),
+    st.integers(0, 8),
+    st.one_of(
+        st.binary(min_size=1, max_size=12), st.lists(st.sampled_from(_NASTY), min_size=1, max_size=6).map(b"".join)
+    ),
+)
 def test_random_bytes_spliced_into_a_file_read_or_fail_in_one_line(at, cut, junk):
     """Any bytes anywhere: either a game or our one-line error, never another exception (no
     UnicodeDecodeError); the message has no control character (NUL, escape sequences and line
     breaks are escaped), keeps the FILE:LINE:COL form, and LINE:COL is where the quoted token is."""
-    data = _VALID[:at] + junk + _VALID[at + cut:]
+    data = _VALID[:at] + junk + _VALID[at + cut :]
     with _time_limit(5):
         try:
             game = parse_efg(data, "spliced.efg")
@@ -740,17 +935,21 @@ def test_random_bytes_spliced_into_a_file_read_or_fail_in_one_line(at, cut, junk
             assert _one_printable_line(str(e)), repr(str(e))
 
 
-@pytest.mark.parametrize("bad,shown", [
-    (b"\x1b[31m\x00", r"'\x1b[31m\x00'"),         # an escape sequence and NUL in a UTF-8 file
-    (b"\xff\xfeoops", r"'\xff\xfeoops'"),         # invalid UTF-8: the bytes, as repr shows bytes
-    (b"\xed\xb2\x80x", r"'\xed\xb2\x80x'"),       # a lone surrogate encoded in UTF-8: invalid too
-    (b"a\xc2\x85b", r"'a\x85b'"),                 # a C1 control (NEL, a line break to some terminals)
-    (b"a\xe2\x80\xa8b", r"'a\u2028b'"),           # U+2028, a line separator
-    (b'"x\ny\r\x00"', r'string "x\ny\r\x00"'),    # a string with line breaks where a number belongs
-])
+@pytest.mark.parametrize(
+    "bad,shown",
+    [
+        (b"\x1b[31m\x00", r"'\x1b[31m\x00'"),  # an escape sequence and NUL in a UTF-8 file
+        (b"\xff\xfeoops", r"'\xff\xfeoops'"),  # invalid UTF-8: the bytes, as repr shows bytes
+        (b"\xed\xb2\x80x", r"'\xed\xb2\x80x'"),  # a lone surrogate encoded in UTF-8: invalid too
+        (b"a\xc2\x85b", r"'a\x85b'"),  # a C1 control (NEL, a line break to some terminals)
+        (b"a\xe2\x80\xa8b", r"'a\u2028b'"),  # U+2028, a line separator
+        (b'"x\ny\r\x00"', r'string "x\ny\r\x00"'),  # a string with line breaks where a number belongs
+    ],
+)
 def test_bad_tokens_are_quoted_escaped(bad, shown):
-    data = (b'EFG 2 R "x" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { -1 '
-            + bad + b" }\n")
+    data = (
+        b'EFG 2 R "x" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { -1 ' + bad + b" }\n"
+    )
     with pytest.raises(EfgParseError) as ei:
         parse_efg(data, "bad.efg")
     msg = str(ei.value)
@@ -764,15 +963,23 @@ def test_text_with_lone_surrogates_and_odd_file_names():
     # name with a line break: both escaped
     with pytest.raises(EfgParseError) as ei:
         parse_efg(H2 + 't "" 1 "" { 1 \udcff }\n', "a\nb.efg")
-    assert str(ei.value) == (r"a\nb.efg:2:15: expected payoff 2 of 2 (a number such as 3, -1/2, 1.5 or "
-                             r"2.5e-1), found '\udcff'")
+    assert str(ei.value) == (
+        r"a\nb.efg:2:15: expected payoff 2 of 2 (a number such as 3, -1/2, 1.5 or "
+        r"2.5e-1), found '\udcff'"
+    )
 
 
 def test_line_breaks_counted_as_universal_newlines():
     """\\n, \\r\\n and a lone \\r end a line, so a position is the same whichever the file uses and
     however it was opened (a text-mode file object turns them all into \\n)."""
-    lines = ['EFG 2 R "t" { "A" "B" }', '""', 'p "" 1 1 "multi', 'line" { "x" "y" } 0', 't "" 1 "o" { 1, -1 }',
-             't "" 2 "q" { 2, x }']
+    lines = [
+        'EFG 2 R "t" { "A" "B" }',
+        '""',
+        'p "" 1 1 "multi',
+        'line" { "x" "y" } 0',
+        't "" 1 "o" { 1, -1 }',
+        't "" 2 "q" { 2, x }',
+    ]
     seen = set()
     for sep in ("\n", "\r\n", "\r"):
         data = sep.join(lines).encode()
@@ -791,54 +998,75 @@ def test_byte_order_mark_before_a_file_that_is_not_utf8():
     assert parse_efg(data).player_names == ("\xe9", "B")
     with pytest.raises(EfgParseError) as ei:
         parse_efg(data + b"\xff", "bom.efg")
-    assert str(ei.value) == r"bom.efg:3:1: expected the end of the file (the tree is complete after the node at " \
-                            r"line 2), found '\xff'"
+    assert (
+        str(ei.value) == r"bom.efg:3:1: expected the end of the file (the tree is complete after the node at "
+        r"line 2), found '\xff'"
+    )
 
 
 def test_text_file_object_that_cannot_decode():
     source = io.TextIOWrapper(io.BytesIO(H2.encode() + b't "" 1 "\xff" { 1 -1 }\n'), encoding="utf-8")
     with pytest.raises(GameError) as ei:
         read_efg(source)
-    assert str(ei.value) == ("<file>: cannot read the file as utf-8 text (invalid start byte: b'\\xff'); open it "
-                             "in binary mode ('rb') or pass its path, and the reader takes any bytes")
+    assert str(ei.value) == (
+        "<file>: cannot read the file as utf-8 text (invalid start byte: b'\\xff'); open it "
+        "in binary mode ('rb') or pass its path, and the reader takes any bytes"
+    )
 
 
 def test_messages_after_reading_stay_one_line():
     """Chance-probability and imperfect-recall messages quote labels, names and the file name:
     escaped too."""
-    text = (H2 + 'p "" 1 1 "I" { "L\n1" "R\x00" } 0\n'
-            'c "" 1 "" { "h\r" 1/2 "t" 1/3 } 0\nt "" 0\nt "" 0\n'
-            'p "" 1 2 "" { "l" "r" } 0\nt "" 0\nt "" 0\n')
+    text = (
+        H2 + 'p "" 1 1 "I" { "L\n1" "R\x00" } 0\n'
+        'c "" 1 "" { "h\r" 1/2 "t" 1/3 } 0\nt "" 0\nt "" 0\n'
+        'p "" 1 2 "" { "l" "r" } 0\nt "" 0\nt "" 0\n'
+    )
     g = parse_efg(text, "dir\n/g.efg")
     with pytest.raises(ChanceProbabilityError) as ei:
         g.chance(1)
-    assert str(ei.value) == (r"chance node at dir\n/g.efg:4 (path L\n1, chance information set 1, defined at "
-                             r"dir\n/g.efg:4) of 't' has probabilities that sum to 5/6, not exactly 1: "
-                             r'{ "h\r" 1/2, "t" 1/3 }')
-    recall = (H2 + 'p "" 1 1 "I" { "L\n1" "R\x00" } 0\n'
-              'p "" 1 2 "S\x1b" { "l" "r" } 0\nt "" 0\nt "" 0\n'
-              'p "" 1 2 "S\x1b" { "l" "r" } 0\nt "" 0\nt "" 0\n')
+    assert str(ei.value) == (
+        r"chance node at dir\n/g.efg:4 (path L\n1, chance information set 1, defined at "
+        r"dir\n/g.efg:4) of 't' has probabilities that sum to 5/6, not exactly 1: "
+        r'{ "h\r" 1/2, "t" 1/3 }'
+    )
+    recall = (
+        H2 + 'p "" 1 1 "I" { "L\n1" "R\x00" } 0\n'
+        'p "" 1 2 "S\x1b" { "l" "r" } 0\nt "" 0\nt "" 0\n'
+        'p "" 1 2 "S\x1b" { "l" "r" } 0\nt "" 0\nt "" 0\n'
+    )
     with pytest.raises(ImperfectRecallError) as ei:
         compile_tree(parse_efg(recall, "dir\n/g.efg"))
-    assert str(ei.value) == ("imperfect recall in 't': player 0 information set 2 \"S\\x1b\" (player 1 \"A\" in the "
-                             r"file, defined at dir\n/g.efg:4) is reached after different own histories, at L\n1 "
-                             r"and at R\x00")
+    assert str(ei.value) == (
+        'imperfect recall in \'t\': player 0 information set 2 "S\\x1b" (player 1 "A" in the '
+        r"file, defined at dir\n/g.efg:4) is reached after different own histories, at L\n1 "
+        r"and at R\x00"
+    )
     latin = parse_efg(H2.encode() + b'c "" 1 "" { "\xe9\x85" 1/2 "b" 1/3 } 0\nt "" 0\nt "" 0\n', "l.efg")
     with pytest.raises(ChanceProbabilityError, match=r'\{ "\\xe9\\x85" 1/2, "b" 1/3 \}\Z'):
         latin.chance(0)
 
 
 def _cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "seqform", *args], capture_output=True, text=True,
-                          encoding="utf-8", errors="surrogateescape")
+    return subprocess.run(
+        [sys.executable, "-m", "seqform", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="surrogateescape",
+    )
 
 
-@pytest.mark.parametrize("data", [
-    b'EFG 2 R "x" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { 1\x1b[2J\x00 1 }\n',
-    b'EFG 2 R "\xff" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { 1\xff\x85 -1 }\n',
-    b'EFG 2 R "x" { "a" "b" }\n""\nc "" 1 "" { "h" 1/2 "t" 1/2 } 0\np "" 1 1 "" { "L\nR" "S" } 0\n'
-    b't "" 1 "" { 1 -1 }\nt "" 2 "" { -1 1 }\np "" 1 1 "" { "L\nR" "T\x1b" } 0\nt "" 0\nt "" 0\n',
-], ids=["control bytes", "not utf-8", "labels with line breaks"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'EFG 2 R "x" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { 1\x1b[2J\x00 1 }\n',
+        b'EFG 2 R "\xff" { "a" "b" }\n""\np "" 1 1 "" { "L" "R" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { 1\xff\x85 -1 }\n',
+        b'EFG 2 R "x" { "a" "b" }\n""\nc "" 1 "" { "h" 1/2 "t" 1/2 } 0\np "" 1 1 "" { "L\nR" "S" } 0\n'
+        b't "" 1 "" { 1 -1 }\nt "" 2 "" { -1 1 }\np "" 1 1 "" { "L\nR" "T\x1b" } 0\nt "" 0\nt "" 0\n',
+    ],
+    ids=["control bytes", "not utf-8", "labels with line breaks"],
+)
 def test_cli_prints_one_line_for_a_file_with_control_characters(tmp_path, data):
     path = tmp_path / "ctl.efg"
     path.write_bytes(data)
@@ -854,11 +1082,13 @@ def test_cli_prints_one_line_for_a_file_with_control_characters(tmp_path, data):
 # 6. files other tools write (issue 19): OpenSpiel's, and the departures from Gambit's rules
 # ----------------------------------------------------------------------------------------------
 
+
 def _openspiel_efg_files() -> dict:
     """OpenSpiel's own .efg files, by name: those an installed open_spiel package ships (its
     games/efg_game/games directory, or the older games/efg), and those in the directory that
     SEQFORM_OPENSPIEL_EFG_DIR names (e.g. a checkout's open_spiel/games/efg_game/games)."""
     import importlib.util
+
     dirs = []
     if os.environ.get("SEQFORM_OPENSPIEL_EFG_DIR"):
         dirs.append(os.environ["SEQFORM_OPENSPIEL_EFG_DIR"])
@@ -872,9 +1102,11 @@ def _openspiel_efg_files() -> dict:
     return found
 
 
-_NO_OPENSPIEL_FILES = ("the installed open_spiel package ships no .efg files (its wheel carries efg_game.cc, "
-                       "not the games/ directory); set SEQFORM_OPENSPIEL_EFG_DIR to a checkout's "
-                       "open_spiel/games/efg_game/games to run this")
+_NO_OPENSPIEL_FILES = (
+    "the installed open_spiel package ships no .efg files (its wheel carries efg_game.cc, "
+    "not the games/ directory); set SEQFORM_OPENSPIEL_EFG_DIR to a checkout's "
+    "open_spiel/games/efg_game/games to run this"
+)
 
 
 def _assert_same_as_openspiel(ours: EfgGame, theirs) -> dict:
@@ -919,8 +1151,9 @@ def _assert_same_as_openspiel(ours: EfgGame, theirs) -> dict:
 def _with_names(text: str) -> str:
     """The same file with a name before every information set's and outcome's '{' (each named
     by its numbers, so that repeated definitions still agree)."""
-    text = re.sub(r'^(\s*[cp] "[^"]*"((?: -?[0-9]+)+)) \{',
-                  lambda m: f'{m[1]} "set{m[2].replace(" ", "_")}" {{', text, flags=re.M)
+    text = re.sub(
+        r'^(\s*[cp] "[^"]*"((?: -?[0-9]+)+)) \{', lambda m: f'{m[1]} "set{m[2].replace(" ", "_")}" {{', text, flags=re.M
+    )
     return re.sub(r'^(\s*t "[^"]*" ([0-9]+)) \{', r'\1 "outcome \2" {', text, flags=re.M)
 
 
@@ -938,6 +1171,7 @@ def _check_against_openspiel(text: str, filename: str, path: str | None = None) 
     assert count == {k: sizes[k] for k in ("nodes", "terminals", "chance_nodes", "infosets")}
     if value is not None and tree.num_nodes <= 500:
         from tests.oracle.peers import openspiel_lp_value
+
         scale = max(1, max(abs(x) for p in tree.payoff_exact for x in p))
         assert abs(openspiel_lp_value(theirs) - float(value)) <= 1e-6 * scale
     return value
@@ -946,7 +1180,7 @@ def _check_against_openspiel(text: str, filename: str, path: str | None = None) 
 # A game in the style of OpenSpiel's guess_the_ace.efg, written for this test: no information set
 # has a name (chance's neither), outcomes are defined in full at every leaf, some without a name,
 # payoffs as integers, decimals, an exponent, separated by commas.
-_OPENSPIEL_STYLE = '''EFG 2 R "Peek (hand-written in OpenSpiel's style)" { "Player 1" "Player 2" }
+_OPENSPIEL_STYLE = """EFG 2 R "Peek (hand-written in OpenSpiel's style)" { "Player 1" "Player 2" }
 ""
 c "Deal" 1 { "high" 2/5 "low" 3/5 } 0
   p "P1_high" 1 1 { "bet" "check" } 0
@@ -959,7 +1193,7 @@ c "Deal" 1 { "high" 2/5 "low" 3/5 } 0
       t "" 4 { -2, 2 }
       t "" 2 "Fold" { 1, -1 }
     t "" 5 { -5e-1, 5E-1 }
-'''
+"""
 
 
 def test_openspiel_style_file_without_names():
@@ -996,7 +1230,7 @@ def test_openspiel_own_files():
     files = _openspiel_efg_files()
     if not files:
         pytest.skip(_NO_OPENSPIEL_FILES)
-    for name, path in files.items():
+    for _name, path in files.items():
         with open(path, "rb") as f:
             _check_against_openspiel(f.read().decode("utf-8"), path, path)
 
@@ -1013,30 +1247,64 @@ def test_openspiel_embedded_files(getter):
 # What other writers put in a file that Gambit's own rules do not show, and how we read it.
 H2E = H2 + '""\n'
 ACCEPTED = [  # (case, text, the leaves' payoffs, information sets per player)
-    ("information set without a name", H2E + 'p "" 1 1 { "a" "b" } 0\nt "" 1 "x" { 1 -1 }\nt "" 2 "y" { 2 -2 }\n',
-     [(1, -1), (2, -2)], [1, 0]),
-    ("chance set without a name", H2E + 'c "" 1 { "a" 1/4 "b" 3/4 } 0\nt "" 1 "x" { 1 -1 }\nt "" 0\n',
-     [(1, -1), (0, 0)], [0, 0]),
-    ("outcome without a name, reused", H2E + 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 { 1, -1 }\nt "" 1\n',
-     [(1, -1), (1, -1)], [1, 0]),
-    ("empty names everywhere, as OpenSpiel's EFGWriter writes", H2E + 'c "" 1 "" { "0" 0.5 "1" 0.5 } 0\n'
-     't "" 1 "" { 1 -1 }\nt "" 2 "" { -1 1 }\n', [(1, -1), (-1, 1)], [0, 0]),
-    ("names repeated: nodes, and two sets of a player", H2E + 'c "n" 1 "" { "h" 1/2 "t" 1/2 } 0\n'
-     'p "n" 1 1 "I" { "a" "b" } 0\nt "n" 1 "" { 1 -1 }\nt "n" 2 "" { 2 -2 }\n'
-     'p "n" 1 2 "I" { "a" "b" } 0\nt "n" 3 "" { 3 -3 }\nt "n" 4 "" { 4 -4 }\n',
-     [(1, -1), (2, -2), (3, -3), (4, -4)], [2, 0]),
-    ("payoffs as C++ streams print them", H2E + 'p "" 1 1 "" { "a" "b" "c" } 0\nt "" 1 "" { 1e+06 -1e+06 }\n'
-     't "" 2 "" { -0 0 }\nt "" 3 "" { 0.333333 -0.333333 }\n',
-     [(10 ** 6, -10 ** 6), (0, 0), (Fraction(333333, 10 ** 6), Fraction(-333333, 10 ** 6))], [1, 0]),
-    ("fractions and decimals mixed, trailing comma", H2E + 't "" 1 "" { 1/3, -.5e1, }\n',
-     [(Fraction(1, 3), -5)], [0, 0]),
-    ("rounded probabilities that happen to sum to 1",
-     H2E + 'c "" 1 "" { "a" 0.3333333333 "b" 0.3333333333 "c" 0.3333333334 } 0\nt "" 0\nt "" 0\nt "" 0\n',
-     [(0, 0)] * 3, [0, 0]),
-    ("information-set numbers shared across players",
-     H2E + 'p "" 1 1 "" { "a" "b" } 0\np "" 2 2 "" { "c" "d" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { 2 -2 }\n'
-     'p "" 2 2 "" { "c" "d" } 0\nt "" 3 "" { 3 -3 }\nt "" 4 "" { 4 -4 }\n',
-     [(1, -1), (2, -2), (3, -3), (4, -4)], [1, 1]),
+    (
+        "information set without a name",
+        H2E + 'p "" 1 1 { "a" "b" } 0\nt "" 1 "x" { 1 -1 }\nt "" 2 "y" { 2 -2 }\n',
+        [(1, -1), (2, -2)],
+        [1, 0],
+    ),
+    (
+        "chance set without a name",
+        H2E + 'c "" 1 { "a" 1/4 "b" 3/4 } 0\nt "" 1 "x" { 1 -1 }\nt "" 0\n',
+        [(1, -1), (0, 0)],
+        [0, 0],
+    ),
+    (
+        "outcome without a name, reused",
+        H2E + 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 { 1, -1 }\nt "" 1\n',
+        [(1, -1), (1, -1)],
+        [1, 0],
+    ),
+    (
+        "empty names everywhere, as OpenSpiel's EFGWriter writes",
+        H2E + 'c "" 1 "" { "0" 0.5 "1" 0.5 } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { -1 1 }\n',
+        [(1, -1), (-1, 1)],
+        [0, 0],
+    ),
+    (
+        "names repeated: nodes, and two sets of a player",
+        H2E + 'c "n" 1 "" { "h" 1/2 "t" 1/2 } 0\n'
+        'p "n" 1 1 "I" { "a" "b" } 0\nt "n" 1 "" { 1 -1 }\nt "n" 2 "" { 2 -2 }\n'
+        'p "n" 1 2 "I" { "a" "b" } 0\nt "n" 3 "" { 3 -3 }\nt "n" 4 "" { 4 -4 }\n',
+        [(1, -1), (2, -2), (3, -3), (4, -4)],
+        [2, 0],
+    ),
+    (
+        "payoffs as C++ streams print them",
+        H2E + 'p "" 1 1 "" { "a" "b" "c" } 0\nt "" 1 "" { 1e+06 -1e+06 }\n'
+        't "" 2 "" { -0 0 }\nt "" 3 "" { 0.333333 -0.333333 }\n',
+        [(10**6, -(10**6)), (0, 0), (Fraction(333333, 10**6), Fraction(-333333, 10**6))],
+        [1, 0],
+    ),
+    (
+        "fractions and decimals mixed, trailing comma",
+        H2E + 't "" 1 "" { 1/3, -.5e1, }\n',
+        [(Fraction(1, 3), -5)],
+        [0, 0],
+    ),
+    (
+        "rounded probabilities that happen to sum to 1",
+        H2E + 'c "" 1 "" { "a" 0.3333333333 "b" 0.3333333333 "c" 0.3333333334 } 0\nt "" 0\nt "" 0\nt "" 0\n',
+        [(0, 0)] * 3,
+        [0, 0],
+    ),
+    (
+        "information-set numbers shared across players",
+        H2E + 'p "" 1 1 "" { "a" "b" } 0\np "" 2 2 "" { "c" "d" } 0\nt "" 1 "" { 1 -1 }\nt "" 2 "" { 2 -2 }\n'
+        'p "" 2 2 "" { "c" "d" } 0\nt "" 3 "" { 3 -3 }\nt "" 4 "" { 4 -4 }\n',
+        [(1, -1), (2, -2), (3, -3), (4, -4)],
+        [1, 1],
+    ),
 ]
 
 
@@ -1047,24 +1315,47 @@ def test_departures_accepted(case, text, payoffs, infosets):
 
 
 REFUSED = [
-    ("outcome 0 with payoffs", H2E + 'p "" 1 1 "" { "a" "b" } 0\nt "" 0 { 1 -1 }\nt "" 0\n',
-     "x.efg:4:8: expected no outcome definition after outcome number 0 (which means no outcome), found '{'"),
-    ("outcome reused with other payoffs", H2E + 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 { 1 -1 }\nt "" 1 { 2 -2 }\n',
-     "x.efg:5:8: expected the payoffs { 1 -1 } of outcome 1 as defined at line 4, found { 2 -2 }"),
-    ("payoff inf", H2E + 't "" 1 "" { inf 0 }\n',
-     "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found 'inf'"),
-    ("payoff nan", H2E + 't "" 1 "" { 0 nan }\n',
-     "x.efg:3:15: expected payoff 2 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found 'nan'"),
-    ("leading plus", H2E + 't "" 1 "" { +1 -1 }\n',
-     "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '+1'"),
-    ("negative denominator", H2E + 't "" 1 "" { 1/-2 1/2 }\n',
-     "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '1/-2'"),
-    ("hexadecimal", H2E + 't "" 1 "" { 0x10 0 }\n',
-     "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '0x10'"),
-    ("node without its name", H2E + 't 1 "" { 1 -1 }\n',
-     "x.efg:3:3: expected the node's name (a string), found '1'"),
-    ("no actions at a set's first node", H2E + 'p "" 1 1 "" 0\nt "" 0\n',
-     "x.efg:3:13: expected '{' opening the list of actions, found '0'"),
+    (
+        "outcome 0 with payoffs",
+        H2E + 'p "" 1 1 "" { "a" "b" } 0\nt "" 0 { 1 -1 }\nt "" 0\n',
+        "x.efg:4:8: expected no outcome definition after outcome number 0 (which means no outcome), found '{'",
+    ),
+    (
+        "outcome reused with other payoffs",
+        H2E + 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 { 1 -1 }\nt "" 1 { 2 -2 }\n',
+        "x.efg:5:8: expected the payoffs { 1 -1 } of outcome 1 as defined at line 4, found { 2 -2 }",
+    ),
+    (
+        "payoff inf",
+        H2E + 't "" 1 "" { inf 0 }\n',
+        "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found 'inf'",
+    ),
+    (
+        "payoff nan",
+        H2E + 't "" 1 "" { 0 nan }\n',
+        "x.efg:3:15: expected payoff 2 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found 'nan'",
+    ),
+    (
+        "leading plus",
+        H2E + 't "" 1 "" { +1 -1 }\n',
+        "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '+1'",
+    ),
+    (
+        "negative denominator",
+        H2E + 't "" 1 "" { 1/-2 1/2 }\n',
+        "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '1/-2'",
+    ),
+    (
+        "hexadecimal",
+        H2E + 't "" 1 "" { 0x10 0 }\n',
+        "x.efg:3:13: expected payoff 1 of 2 (a number such as 3, -1/2, 1.5 or 2.5e-1), found '0x10'",
+    ),
+    ("node without its name", H2E + 't 1 "" { 1 -1 }\n', "x.efg:3:3: expected the node's name (a string), found '1'"),
+    (
+        "no actions at a set's first node",
+        H2E + 'p "" 1 1 "" 0\nt "" 0\n',
+        "x.efg:3:13: expected '{' opening the list of actions, found '0'",
+    ),
 ]
 
 
@@ -1084,8 +1375,9 @@ def test_rounded_chance_probabilities_refused_with_a_hint():
     assert str(ei.value) == (
         "chance node at r.efg:3 (path (root), chance information set 1, defined at r.efg:3) of 't' has "
         "probabilities that sum to 9999999999/10000000000, not exactly 1 (rounded decimals? write exact "
-        "values, such as 1/3 for 0.3333333333): { \"a\" 3333333333/10000000000, \"b\" 3333333333/10000000000, "
-        "\"c\" 3333333333/10000000000 }")
+        'values, such as 1/3 for 0.3333333333): { "a" 3333333333/10000000000, "b" 3333333333/10000000000, '
+        '"c" 3333333333/10000000000 }'
+    )
     far = text.replace("0.3333333333 }", "0.3 }")
     with pytest.raises(ChanceProbabilityError) as ei:
         compile_tree(parse_efg(far, "r.efg"))
@@ -1095,6 +1387,7 @@ def test_rounded_chance_probabilities_refused_with_a_hint():
 def test_pygambit_catalog_files_read():
     """Every .efg file pygambit ships in its catalog (written by Gambit) reads and compiles."""
     import pathlib
+
     gbt = pytest.importorskip("pygambit")
     files = sorted(pathlib.Path(gbt.__file__).parent.glob("catalog_data/**/*.efg"))
     if not files:

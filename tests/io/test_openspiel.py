@@ -1,5 +1,6 @@
 """OpenSpiel interoperability: converted games against OpenSpiel's own sizes, LP values, NashConv and
 exploitability, and policies in both directions (for converted trees and for the built-in games)."""
+
 from __future__ import annotations
 
 import functools
@@ -18,8 +19,15 @@ from open_spiel.python.algorithms import exploitability as os_exploitability  # 
 import seqform  # noqa: E402
 import seqform.games  # noqa: E402
 from seqform.errors import ChanceProbabilityError, GameError, StrategyError, UnsupportedGameError  # noqa: E402
-from seqform.io.openspiel import (OpenSpielGame, _Node, from_openspiel_policy, infoset_map,  # noqa: E402
-                               openspiel_name, to_openspiel_policy, to_rational)
+from seqform.io.openspiel import (  # noqa: E402
+    OpenSpielGame,
+    _Node,
+    from_openspiel_policy,
+    infoset_map,
+    openspiel_name,
+    to_openspiel_policy,
+    to_rational,
+)
 from seqform.model.strategy import Profile  # noqa: E402
 from seqform.model.tree import compile_tree  # noqa: E402
 from tests.oracle.peers import openspiel_lp_value, openspiel_sizes  # noqa: E402
@@ -36,6 +44,7 @@ GOOF = "goofspiel(num_cards=3,imp_info=True,points_order=random)"
 
 
 # --- shared, cached work -------------------------------------------------------------------------
+
 
 @functools.cache
 def os_game(name):
@@ -108,6 +117,7 @@ KINDS = ["converted", "builtin"]
 
 # --- sizes ---------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_sizes_match_openspiel_and_builtin(name):
     expect = openspiel_sizes(os_game(name))
@@ -139,6 +149,7 @@ def test_accepts_game_strings_and_exact_numbers():
 
 # --- values --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_values_match_openspiel_lp_and_builtin(name):
     sol = solution(name, "converted")
@@ -152,8 +163,10 @@ def test_values_match_openspiel_lp_and_builtin(name):
 
 # --- NashConv of OpenSpiel policies ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+# Leduc repeats on a larger game what Kuhn checks: the slow tier
+@pytest.mark.parametrize("name", ["kuhn_poker", pytest.param("leduc_poker", marks=pytest.mark.slow)])
 def test_nash_conv_of_openspiel_policies(name, kind):
     game, tree = os_game(name), tree_of(name, kind)
     uniform = os_policy.UniformRandomPolicy(game)
@@ -189,6 +202,7 @@ def test_equilibrium_is_unexploitable_in_openspiel(name, kind):
 
 # --- round trips ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", list(GAMES))
 def test_round_trip_profile_policy_profile(name, kind):
@@ -218,6 +232,7 @@ def test_default_game_of_builtin_trees():
 
 
 # --- simultaneous-move games ---------------------------------------------------------------------
+
 
 def test_goofspiel_simultaneous():
     game = pyspiel.load_game(GOOF)
@@ -252,6 +267,7 @@ def test_matrix_game_simultaneous():
 
 # --- conversions and errors ----------------------------------------------------------------------
 
+
 def test_to_rational():
     assert to_rational(1 / 3) == Fraction(1, 3)
     assert to_rational(0.1) == Fraction(1, 10)
@@ -285,8 +301,11 @@ class _FakeState:
 
 def test_chance_probabilities_must_sum_to_one():
     g = seqform.from_openspiel("kuhn_poker")
-    assert g.chance(_Node(_FakeState([(1, 0.5), (0, 0.25), (2, 0.25)]))) == [Fraction(1, 4), Fraction(1, 2),
-                                                                             Fraction(1, 4)]
+    assert g.chance(_Node(_FakeState([(1, 0.5), (0, 0.25), (2, 0.25)]))) == [
+        Fraction(1, 4),
+        Fraction(1, 2),
+        Fraction(1, 4),
+    ]
     with pytest.raises(ChanceProbabilityError, match=r"history \[4, 2\]"):
         g.chance(_Node(_FakeState([(0, 0.5), (1, 0.3)])))
     with pytest.raises(GameError, match="outcome 1"):
@@ -314,8 +333,10 @@ def test_bad_policies_are_refused():
         from_openspiel_policy(tree, pol)
 
 
-@pytest.mark.parametrize("name", ["first_sealed_auction(max_value=3)", "sheriff(num_rounds=1,max_bribe=2,max_items=2)",
-                                  "trade_comm(num_items=2)"])
+@pytest.mark.parametrize(
+    "name",
+    ["first_sealed_auction(max_value=3)", "sheriff(num_rounds=1,max_bribe=2,max_items=2)", "trade_comm(num_items=2)"],
+)
 def test_general_sum_games_by_the_lcp_are_nash_in_openspiel(name):
     """General-sum OpenSpiel games: the sequence-form LCP's exact equilibrium (certified by our
     exact best responses) has NashConv 0 by OpenSpiel's own computation too."""

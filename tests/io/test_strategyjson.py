@@ -1,6 +1,7 @@
 """Strategy profiles as JSON and as pygambit behaviour profiles (``seqform.io.strategyjson``): round
 trips (exact and float), the error messages, labels of the built-in games, and pygambit's exact
 equilibria evaluated exactly by ``seqform.evaluate``."""
+
 from __future__ import annotations
 
 import io
@@ -10,22 +11,40 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import seqform
 from seqform import compile_tree, games
-from seqform.io.efgwrite import efg_string
 from seqform.errors import StrategyError
-from seqform.verify.evaluate import evaluate, is_exact_profile
+from seqform.io.efgwrite import efg_string
+from seqform.io.strategyjson import (
+    from_pygambit_behavior,
+    infoset_labels,
+    profile_from_json,
+    profile_to_json,
+    read_profile,
+    to_pygambit_behavior,
+    write_profile,
+)
 from seqform.model.strategy import Profile, uniform
-from seqform.io.strategyjson import (from_pygambit_behavior, infoset_labels, profile_from_json, profile_to_json,
-                                read_profile, to_pygambit_behavior, write_profile)
-from tests.strategies import TreeGame, random_games, random_behaviour_profile
+from seqform.verify.evaluate import evaluate, is_exact_profile
+from tests.strategies import TreeGame, random_behaviour_profile, random_games
 from tests.verify.test_evaluate import exact_behaviour, general_games, random_exact_profile
 
-BUILTIN = ["kuhn", "leduc", "leduc(ranks=4)", "liars_dice(1,3)", "liars_dice(2,2)", "liars_dice(1,6)",
-           "goofspiel(3)", "goofspiel(4)", "goofspiel(3, points_order='random')", "goofspiel(4, imp_info=False)",
-           "goofspiel(3, returns='point_difference')"]
+BUILTIN = [
+    "kuhn",
+    "leduc",
+    "leduc(ranks=4)",
+    "liars_dice(1,3)",
+    "liars_dice(2,2)",
+    "liars_dice(1,6)",
+    "goofspiel(3)",
+    "goofspiel(4)",
+    "goofspiel(3, points_order='random')",
+    "goofspiel(4, imp_info=False)",
+    "goofspiel(3, returns='point_difference')",
+]
 
 
 def kuhn_tree():
@@ -39,6 +58,7 @@ def via_text(obj):
 # ----------------------------------------------------------------------------------------------
 # the form, and round trips
 # ----------------------------------------------------------------------------------------------
+
 
 def test_documented_form():
     tree = kuhn_tree()
@@ -129,26 +149,34 @@ def test_random_games_round_trip(game, seed):
 # errors
 # ----------------------------------------------------------------------------------------------
 
+
 def kuhn_obj(exact=True):
     tree = kuhn_tree()
     prof = random_exact_profile(tree, random.Random(0), zeros=False)
-    return tree, via_text(profile_to_json(tree, prof if exact else Profile(
-        [np.array([float(v) for v in b]) for b in prof.behaviour])))
+    return tree, via_text(
+        profile_to_json(tree, prof if exact else Profile([np.array([float(v) for v in b]) for b in prof.behaviour]))
+    )
 
 
 def test_unknown_information_set():
     tree, obj = kuhn_obj()
     obj["strategies"][0]["infosets"][1]["infoset"] = "(0, 'pbx')"
-    with pytest.raises(StrategyError, match=r"player 0 of kuhn has no information set \"\(0, 'pbx'\)\"; "
-                                            r"did you mean \"\(0, 'pb'\)\""):
+    with pytest.raises(
+        StrategyError,
+        match=r"player 0 of kuhn has no information set \"\(0, 'pbx'\)\"; "
+        r"did you mean \"\(0, 'pb'\)\"",
+    ):
         profile_from_json(tree, obj)
 
 
 def test_missing_information_set():
     tree, obj = kuhn_obj()
     del obj["strategies"][1]["infosets"][2]
-    with pytest.raises(StrategyError, match=r"player 1's strategy leaves out 1 information set\(s\) of kuhn: "
-                                            r"\"\(2, 'p'\)\" \(pass missing=\"uniform\""):
+    with pytest.raises(
+        StrategyError,
+        match=r"player 1's strategy leaves out 1 information set\(s\) of kuhn: "
+        r"\"\(2, 'p'\)\" \(pass missing=\"uniform\"",
+    ):
         profile_from_json(tree, obj)
     prof = profile_from_json(tree, obj, missing="uniform")
     i = int(tree.player_infosets[1][2])
@@ -161,8 +189,11 @@ def test_unknown_action_and_omitted_action():
     tree, obj = kuhn_obj()
     acts = obj["strategies"][0]["infosets"][0]["actions"]
     acts["Raise"] = acts.pop("Bet")
-    with pytest.raises(StrategyError, match=r"player 0 information set \"\(0, ''\)\" of kuhn has no action "
-                                            r"'Raise'; its actions are \['Pass', 'Bet'\]"):
+    with pytest.raises(
+        StrategyError,
+        match=r"player 0 information set \"\(0, ''\)\" of kuhn has no action "
+        r"'Raise'; its actions are \['Pass', 'Bet'\]",
+    ):
         profile_from_json(tree, obj)
     obj["strategies"][0]["infosets"][0]["actions"] = {"Bet": "1"}  # an action left out has probability 0
     prof = profile_from_json(tree, obj)
@@ -172,8 +203,11 @@ def test_unknown_action_and_omitted_action():
 def test_sums_exact_and_float():
     tree, obj = kuhn_obj()
     obj["strategies"][1]["infosets"][3]["actions"] = {"Pass": "1/3", "Bet": "1/2"}
-    with pytest.raises(StrategyError, match=r"player 1 information set \"\(2, 'b'\)\" of kuhn: probabilities "
-                                            r"\{'Pass': '1/3', 'Bet': '1/2'\} sum to 5/6, not exactly 1"):
+    with pytest.raises(
+        StrategyError,
+        match=r"player 1 information set \"\(2, 'b'\)\" of kuhn: probabilities "
+        r"\{'Pass': '1/3', 'Bet': '1/2'\} sum to 5/6, not exactly 1",
+    ):
         profile_from_json(tree, obj)
     tree, fobj = kuhn_obj(exact=False)
     fobj["strategies"][0]["infosets"][5]["actions"] = {"Pass": 0.5, "Bet": 0.5 + 1e-6}
@@ -186,16 +220,19 @@ def test_sums_exact_and_float():
     assert not is_exact_profile(profile_from_json(tree, obj))
 
 
-@pytest.mark.parametrize("value, message", [
-    ("-1/2", "negative probability"),
-    (-0.5, "negative probability"),
-    ("a third", "is not a rational number"),
-    ("1/0", "is not a rational number"),
-    (True, "is not a number"),
-    (None, "is not a number"),
-    ([1], "is not a number"),
-    (float("nan"), "is not finite"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("-1/2", "negative probability"),
+        (-0.5, "negative probability"),
+        ("a third", "is not a rational number"),
+        ("1/0", "is not a rational number"),
+        (True, "is not a number"),
+        (None, "is not a number"),
+        ([1], "is not a number"),
+        (float("nan"), "is not finite"),
+    ],
+)
 def test_bad_probabilities(value, message):
     tree, obj = kuhn_obj()
     obj["strategies"][0]["infosets"][2]["actions"]["Pass"] = value
@@ -208,11 +245,11 @@ def test_shape_errors():
     with pytest.raises(StrategyError, match="for game 'leduc', not 'kuhn'"):
         profile_from_json(tree, {**obj, "game": "leduc"})
     profile_from_json(tree, {**obj, "game": "leduc"}, check_game=False)
-    with pytest.raises(StrategyError, match="\"players\": 3; kuhn has 2 players"):
+    with pytest.raises(StrategyError, match='"players": 3; kuhn has 2 players'):
         profile_from_json(tree, {**obj, "players": 3})
     with pytest.raises(StrategyError, match="list of 2 entries .* got 1 entries"):
         profile_from_json(tree, {**obj, "strategies": obj["strategies"][:1]})
-    with pytest.raises(StrategyError, match="no \"strategies\" member"):
+    with pytest.raises(StrategyError, match='no "strategies" member'):
         profile_from_json(tree, {"game": "kuhn"})
     with pytest.raises(StrategyError, match="must be a JSON object"):
         profile_from_json(tree, [1, 2])
@@ -228,18 +265,30 @@ def test_shape_errors():
 
 def test_duplicate_labels_are_refused():
     # keys 1 and "1" of the same player print the same; two actions named "x" cannot be told apart
-    game = TreeGame(("decision", 0, 1, ("a", "b"), (
-        ("decision", 0, "1", ("c", "d"), (("leaf", (1, -1)), ("leaf", (0, 0)))),
-        ("decision", 1, 1, ("x", "x"), (("leaf", (2, -2)), ("leaf", (3, -3)))))), name="dups")
+    game = TreeGame(
+        (
+            "decision",
+            0,
+            1,
+            ("a", "b"),
+            (
+                ("decision", 0, "1", ("c", "d"), (("leaf", (1, -1)), ("leaf", (0, 0)))),
+                ("decision", 1, 1, ("x", "x"), (("leaf", (2, -2)), ("leaf", (3, -3)))),
+            ),
+        ),
+        name="dups",
+    )
     tree = compile_tree(game)
     prof = uniform(tree)
-    with pytest.raises(StrategyError, match=r"player 0 of dups has 1 information-set label\(s\) shared by several "
-                                            r"information sets.*'1' \(keys 1, '1'\)"):
+    with pytest.raises(
+        StrategyError,
+        match=r"player 0 of dups has 1 information-set label\(s\) shared by several "
+        r"information sets.*'1' \(keys 1, '1'\)",
+    ):
         profile_to_json(tree, prof)
     with pytest.raises(StrategyError, match="player 0 of dups has 1 information-set label"):
         profile_from_json(tree, {"strategies": [{"infosets": []}, {"infosets": []}]})
-    same = compile_tree(TreeGame(("decision", 1, "Y", ("x", "x"), (("leaf", (2, -2)), ("leaf", (3, -3)))),
-                                 name="same"))
+    same = compile_tree(TreeGame(("decision", 1, "Y", ("x", "x"), (("leaf", (2, -2)), ("leaf", (3, -3)))), name="same"))
     with pytest.raises(StrategyError, match=r"player 1 information set 'Y' of same has repeated action labels \['x'\]"):
         profile_to_json(same, uniform(same))
 
@@ -255,6 +304,7 @@ def test_profile_shape_errors_on_writing():
 # ----------------------------------------------------------------------------------------------
 # pygambit
 # ----------------------------------------------------------------------------------------------
+
 
 def gambit_game(tree):
     gbt = pytest.importorskip("pygambit")
@@ -326,15 +376,27 @@ def test_pygambit_undefined_information_sets():
     here the profile is made so by hand."""
     pytest.importorskip("pygambit")
     z = ("leaf", (0, 0))
-    tree = compile_tree(TreeGame(("decision", 0, "P0", ("L", "R"), (
-        ("decision", 0, "P1", ("L", "R"), (z, z)), ("decision", 0, "P2", ("L", "R"), (z, z)))), name="zeros"))
+    tree = compile_tree(
+        TreeGame(
+            (
+                "decision",
+                0,
+                "P0",
+                ("L", "R"),
+                (("decision", 0, "P1", ("L", "R"), (z, z)), ("decision", 0, "P2", ("L", "R"), (z, z))),
+            ),
+            name="zeros",
+        )
+    )
     g = gambit_game(tree)
     prof = g.mixed_behavior_profile(rational=True)
     first = list(list(g.players)[0].infosets)[0]
     for a in first.actions:
         prof[a] = 0
-    message = (r"the pygambit profile at player 0 information set 'P0' \(Gambit 'P0'\) is not a distribution: "
-               r"\{'L': '0', 'R': '%s'\} \(sum %s\); pass undefined=\"uniform\" or \"normalize\"")
+    message = (
+        r"the pygambit profile at player 0 information set 'P0' \(Gambit 'P0'\) is not a distribution: "
+        r"\{'L': '0', 'R': '%s'\} \(sum %s\); pass undefined=\"uniform\" or \"normalize\""
+    )
     with pytest.raises(StrategyError, match=message % ("0", "0")):
         from_pygambit_behavior(tree, prof)
     for how in ("uniform", "normalize"):
@@ -353,8 +415,9 @@ def test_pygambit_undefined_information_sets():
 
 def test_pygambit_game_of_another_tree_is_refused():
     with pytest.raises(StrategyError, match="was it written by seqform.io.efgwrite"):
-        to_pygambit_behavior(compile_tree(games.load("liars_dice(1,3)")), uniform(kuhn_tree()),
-                             gambit_game(kuhn_tree()))
+        to_pygambit_behavior(
+            compile_tree(games.load("liars_dice(1,3)")), uniform(kuhn_tree()), gambit_game(kuhn_tree())
+        )
     kt = kuhn_tree()
     lt = compile_tree(games.load("goofspiel(3)"))
     with pytest.raises(StrategyError, match="was it written by seqform.io.efgwrite|has .* actions"):

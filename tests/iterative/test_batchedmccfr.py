@@ -1,6 +1,7 @@
 """MCCFR in batches (``seqform.iterative.batchedmccfr``): with one episode a batch, external and
 outcome sampling have the same distribution of runs as ``MonteCarloCFR``'s; larger batches
 converge too, and checkpoints resume bit for bit."""
+
 import numpy as np
 import pytest
 from scipy.stats import ks_2samp
@@ -15,8 +16,9 @@ def expl(tree, solver) -> float:
     return seqform.exploitability(tree, solver.average_profile()).exploitability
 
 
-@pytest.mark.parametrize("cls,sampling,iterations", [(BatchedExternalSampling, "external", 300),
-                                                      (BatchedOutcomeSampling, "outcome", 500)])
+@pytest.mark.parametrize(
+    "cls,sampling,iterations", [(BatchedExternalSampling, "external", 300), (BatchedOutcomeSampling, "outcome", 500)]
+)
 def test_one_episode_a_batch_is_the_scalar_algorithm(cls, sampling, iterations):
     """Two-sample Kolmogorov-Smirnov test, 20 seeds each, on Kuhn's exploitability after N
     iterations: batch=1 against the scalar walk (itself tested against OpenSpiel); reject at

@@ -1,6 +1,7 @@
 """The CFR family (``seqform.iterative.cfr``): iterates equal OpenSpiel's solvers', average strategies reach
 stated exploitability thresholds (exploitability from ``seqform.verify.exploitability``, itself checked
 against OpenSpiel in test_openspiel), checkpoints resume bit for bit, and bad use is refused."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import seqform
-from seqform.verify.exploitability import exploitability
-from seqform.iterative.cfr import ALGORITHMS, CheckpointError, RegretMinimizer
 from seqform.errors import SeqformError
+from seqform.iterative.cfr import ALGORITHMS, CheckpointError, RegretMinimizer
 from seqform.model.tree import compile_tree
+from seqform.verify.exploitability import exploitability
 from tests.strategies import random_games
 
 
@@ -19,21 +20,28 @@ def expl(tree, solver) -> float:
     return exploitability(tree, solver.average_profile()).exploitability
 
 
-@pytest.mark.parametrize("name,iterations", [("kuhn", 100), ("leduc", 25)])
+# Leduc repeats on a larger game what Kuhn checks: the slow tier
+@pytest.mark.parametrize("name,iterations", [("kuhn", 100), pytest.param("leduc", 25, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous"])
 def test_iterates_equal_openspiels(name, iterations, algorithm):
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import cfr as os_cfr
     from open_spiel.python.algorithms import discounted_cfr
     from open_spiel.python.algorithms import exploitability as os_exploitability
+
     from seqform.io.openspiel import from_openspiel_policy
+
     game = pyspiel.load_game(f"{name}_poker")
     tree = compile_tree(getattr(seqform.games, name)())  # node for node OpenSpiel's tree
-    theirs = {"cfr": os_cfr.CFRSolver, "cfr+": os_cfr.CFRPlusSolver, "dcfr": discounted_cfr.DCFRSolver,
-              "lcfr": lambda g: discounted_cfr.DCFRSolver(g, alpha=1, beta=1, gamma=1),
-              "cfr-simultaneous": lambda g: os_cfr._CFRSolver(g, regret_matching_plus=False,
-                                                              alternating_updates=False,
-                                                              linear_averaging=False)}[algorithm](game)
+    theirs = {
+        "cfr": os_cfr.CFRSolver,
+        "cfr+": os_cfr.CFRPlusSolver,
+        "dcfr": discounted_cfr.DCFRSolver,
+        "lcfr": lambda g: discounted_cfr.DCFRSolver(g, alpha=1, beta=1, gamma=1),
+        "cfr-simultaneous": lambda g: os_cfr._CFRSolver(
+            g, regret_matching_plus=False, alternating_updates=False, linear_averaging=False
+        ),
+    }[algorithm](game)
     ours = RegretMinimizer(tree, algorithm)
     for _ in range(iterations):
         ours.step()
@@ -47,9 +55,17 @@ def test_iterates_equal_openspiels(name, iterations, algorithm):
     assert abs(expl(tree, ours) - os_exploitability.exploitability(game, avg)) <= 1e-9
 
 
-@pytest.mark.parametrize("name,algorithm,iterations,threshold", [
-    ("kuhn", "cfr", 1000, 2e-3), ("kuhn", "cfr+", 1000, 2e-4), ("kuhn", "dcfr", 1000, 2e-4),
-    ("leduc", "cfr", 1000, 2e-2), ("leduc", "cfr+", 1000, 1e-3), ("leduc", "dcfr", 1000, 1e-3)])
+@pytest.mark.parametrize(
+    "name,algorithm,iterations,threshold",
+    [
+        ("kuhn", "cfr", 1000, 2e-3),
+        ("kuhn", "cfr+", 1000, 2e-4),
+        ("kuhn", "dcfr", 1000, 2e-4),
+        ("leduc", "cfr", 1000, 2e-2),
+        ("leduc", "cfr+", 1000, 1e-3),
+        ("leduc", "dcfr", 1000, 1e-3),
+    ],
+)
 def test_exploitability_thresholds(name, algorithm, iterations, threshold):
     tree = compile_tree(getattr(seqform.games, name)())
     s = RegretMinimizer(tree, algorithm)
@@ -115,6 +131,7 @@ def test_predictive_cfr_plus_equals_an_independent_implementation(name, iteratio
     """Predictive CFR+ against tests/oracle/predictive_cfr.py (a recursive implementation over the
     Game interface): the same average strategy at every information set, every iteration."""
     from tests.oracle.predictive_cfr import PredictiveCFRPlus
+
     game = seqform.games.load(name)
     tree = compile_tree(game)
     ours, oracle = RegretMinimizer(tree, "pcfr+"), PredictiveCFRPlus(game)

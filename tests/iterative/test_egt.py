@@ -2,6 +2,7 @@
 at every iteration against independently computed gaps (NashConv from ``seqform.verify.exploitability``
 for the plain game; brute force over perturbed pure strategies for the perturbed one), it
 converges, and the perturbed iterates respect the tremble."""
+
 from __future__ import annotations
 
 import itertools
@@ -11,16 +12,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import seqform
-from seqform.verify.exploitability import exploitability, expected_payoffs
-from seqform.iterative.egt import ExcessiveGap
 from seqform.errors import SeqformError
+from seqform.iterative.egt import ExcessiveGap
 from seqform.model.strategy import Profile
 from seqform.model.tree import compile_tree
+from seqform.verify.exploitability import expected_payoffs, exploitability
 from tests.strategies import random_games
 
-OPTIONS = [dict(), dict(adaptive_tau=False, balance=False), dict(weights="one"), dict(balance=False),
-           dict(weights="kroer17"), dict(weights="farina21"), dict(distance="euclidean"),
-           dict(distance="euclidean", weights="one", balance=False)]
+OPTIONS = [
+    dict(),
+    dict(adaptive_tau=False, balance=False),
+    dict(weights="one"),
+    dict(balance=False),
+    dict(weights="kroer17"),
+    dict(weights="farina21"),
+    dict(distance="euclidean"),
+    dict(distance="euclidean", weights="one", balance=False),
+]
 
 
 @pytest.mark.parametrize("name", ["kuhn", "leduc"])
@@ -56,7 +64,7 @@ def perturbed_pure_profiles(tree, p, eps):
         b = np.ones(tree.num_sequences[p])
         for m, a in zip(ids, pick):
             f, n = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
-            b[f:f + n] = eps
+            b[f : f + n] = eps
             b[f + a] = 1 - (n - 1) * eps
         yield b
 
@@ -72,10 +80,12 @@ def test_perturbed_gap_bound_against_brute_force(game):
         prof = e.average_profile()
         if it % 10:
             continue
-        best0 = max(expected_payoffs(tree, Profile([b, prof.behaviour[1]]))[0]
-                    for b in perturbed_pure_profiles(tree, 0, eps))
-        worst1 = min(expected_payoffs(tree, Profile([prof.behaviour[0], b]))[0]
-                     for b in perturbed_pure_profiles(tree, 1, eps))
+        best0 = max(
+            expected_payoffs(tree, Profile([b, prof.behaviour[1]]))[0] for b in perturbed_pure_profiles(tree, 0, eps)
+        )
+        worst1 = min(
+            expected_payoffs(tree, Profile([prof.behaviour[0], b]))[0] for b in perturbed_pure_profiles(tree, 1, eps)
+        )
         assert best0 - worst1 <= e.gap_bound * (1 + 1e-9) + 1e-10 * max(1.0, float(np.abs(tree.payoff).max()))
         assert abs((best0 - worst1) - e.gap()) <= 1e-9
 
@@ -104,6 +114,7 @@ def test_bad_options_are_refused():
 
 def test_tune_scale_picks_the_candidate_with_the_smallest_gap():
     from seqform.iterative.egt import tune_scale
+
     tree = compile_tree(seqform.games.kuhn())
     cands = (0.01, 1.0, 100.0)
     c = tune_scale(tree, candidates=cands, iterations=15)
@@ -118,6 +129,7 @@ def test_tune_scale_picks_the_candidate_with_the_smallest_gap():
 @pytest.mark.parametrize("options", [dict(), dict(perturbation="efpe", eps=0.02, adaptive_tau=False)], ids=str)
 def test_checkpoint_resume_is_bit_identical(tmp_path, options):
     from seqform.iterative.cfr import CheckpointError
+
     tree = compile_tree(seqform.games.leduc())
     whole = ExcessiveGap(tree, **options)
     whole.step(40)
@@ -137,6 +149,7 @@ def test_weights_by_hand_on_kuhn():
     check-bet below "check" each. kroer17: 2 below, 2 + 2 * 2 = 6 above; farina21: 1 and
     1 + 1 = 2; "kroer": 2 + 2^1 * 1 = 4 above."""
     from seqform.iterative.dilatedentropy import DilatedEntropy
+
     tree = compile_tree(seqform.games.kuhn())
     ids = tree.player_infosets[0]
     top = ids[tree.infoset_parent_seq[ids] == 0]
@@ -151,6 +164,7 @@ def test_first_reading_is_half_the_recursive_weights():
     recursion doubles each set's whole weight: kroer17 <= 2 kroer - 2, with equality wherever one
     action attains every depth's maximum (on these games, everywhere)."""
     from seqform.iterative.dilatedentropy import DilatedEntropy
+
     for spec in ("leduc", "liars_dice(1,3)", "goofspiel(4)"):
         tree = compile_tree(seqform.games.load(spec))
         for p in (0, 1):
@@ -164,25 +178,27 @@ def test_simplex_projection_against_bisection():
     """``project_groups`` (sorting) against the projection found by bisection on theta, where
     sum max(v - theta, 0) = 1, on random groups."""
     from seqform.iterative.dilatedeuclidean import project_groups
+
     rng = np.random.default_rng(0)
     sizes = rng.integers(1, 6, 200)
     starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     rep = np.repeat(np.arange(len(sizes)), sizes)
     v = rng.normal(0, 2, int(sizes.sum()))
     got = project_groups(v, starts, rep)
-    for g, (a, k) in enumerate(zip(starts, sizes)):
-        w = v[a:a + k]
+    for _g, (a, k) in enumerate(zip(starts, sizes)):
+        w = v[a : a + k]
         lo, hi = w.min() - 1, w.max()
         for _ in range(200):
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if np.maximum(w - mid, 0).sum() > 1 else (lo, mid)
-        np.testing.assert_allclose(got[a:a + k], np.maximum(w - lo, 0), atol=1e-9)
+        np.testing.assert_allclose(got[a : a + k], np.maximum(w - lo, 0), atol=1e-9)
 
 
 def test_euclidean_gradient_by_finite_differences():
     """The dilated Euclidean distance's gradient at an interior plan, against central differences
     of d along every sequence (d as a function of the realization plan)."""
     from seqform.iterative.dilatedeuclidean import DilatedEuclidean
+
     tree = compile_tree(seqform.games.kuhn())
     X = DilatedEuclidean(tree, 0, "one")
     rng = np.random.default_rng(1)
@@ -194,9 +210,10 @@ def test_euclidean_gradient_by_finite_differences():
 
     def d_of(xx):
         total = 0.0
-        for seqs, starts, rep, parents, beta, *_ in X.levels:
+        for seqs, starts, _rep, parents, beta, *_ in X.levels:
             total += float(np.sum(beta * 0.5 * np.add.reduceat(xx[seqs] ** 2, starts) / xx[parents]))
         return total
+
     h = 1e-6
     fd = np.array([(d_of(x + h * np.eye(X.n)[s]) - d_of(x - h * np.eye(X.n)[s])) / (2 * h) for s in range(X.n)])
     np.testing.assert_allclose(X.gradient(b), fd, atol=1e-6)

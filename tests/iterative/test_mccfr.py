@@ -1,6 +1,7 @@
 """Monte Carlo CFR (``seqform.iterative.mccfr``): its average strategies converge (exact-enough
 best responses on the whole tree), its runs are distributed as OpenSpiel's MCCFR runs are, its work
 follows the sample, and a checkpoint resumes it bit for bit."""
+
 import json
 import subprocess
 import sys
@@ -19,8 +20,9 @@ def expl(tree, solver) -> float:
     return seqform.exploitability(tree, solver.average_profile()).exploitability
 
 
-@pytest.mark.parametrize("sampling,iterations,bound", [("external", 5000, 0.03), ("outcome", 20000, 0.03),
-                                                      ("chance", 4000, 0.02)])
+@pytest.mark.parametrize(
+    "sampling,iterations,bound", [("external", 5000, 0.03), ("outcome", 20000, 0.03), ("chance", 4000, 0.02)]
+)
 def test_kuhn_average_strategy_converges(sampling, iterations, bound):
     tree = seqform.compile_tree(seqform.games.load("kuhn"))
     s = MonteCarloCFR(tree, sampling, seed=3)
@@ -52,20 +54,27 @@ def openspiel_runs(game_name: str, sampling: str, seeds: int, iterations: int) -
     from open_spiel.python.algorithms import exploitability
     from open_spiel.python.algorithms import external_sampling_mccfr as es
     from open_spiel.python.algorithms import outcome_sampling_mccfr as os_
+
     game = pyspiel.load_game(game_name)
     out = []
     for seed in range(seeds):
         np.random.seed(seed)
-        s = es.ExternalSamplingSolver(game, es.AverageType.SIMPLE) if sampling == "external" else \
-            os_.OutcomeSamplingSolver(game)
+        s = (
+            es.ExternalSamplingSolver(game, es.AverageType.SIMPLE)
+            if sampling == "external"
+            else os_.OutcomeSamplingSolver(game)
+        )
         for _ in range(iterations):
             s.iteration()
         out.append(exploitability.exploitability(game, s.average_policy()))
     return out
 
 
-@pytest.mark.parametrize("game,os_name,seeds,iterations", [("kuhn", "kuhn_poker", 20, 1000),
-                                                           ("leduc", "leduc_poker", 10, 300)])
+@pytest.mark.parametrize(
+    "game,os_name,seeds,iterations",
+    # Leduc repeats on a larger game what Kuhn checks: the slow tier
+    [("kuhn", "kuhn_poker", 20, 1000), pytest.param("leduc", "leduc_poker", 10, 300, marks=pytest.mark.slow)],
+)
 @pytest.mark.parametrize("sampling", ["external", "outcome"])
 def test_runs_are_distributed_as_openspiels(game, os_name, seeds, iterations, sampling):
     """Two-sample Kolmogorov-Smirnov test on the exploitability after ``iterations`` iterations
@@ -88,6 +97,7 @@ def test_walks_equal_the_plain_recursion(game, sampling):
     """The library's walks (leaves read in place, chance chains in a loop, closures) make the
     same run as a plain recursion (tests/oracle/plain_mccfr.py) from the same seed, bit for bit."""
     from tests.oracle.plain_mccfr import PlainMCCFR
+
     tree = seqform.compile_tree(seqform.games.load(game))
     ours, plain = MonteCarloCFR(tree, sampling, seed=11), PlainMCCFR(tree, sampling, seed=11)
     ours.step(300)
@@ -142,6 +152,7 @@ def test_chance_sampling_is_unbiased_for_cfr():
     from itertools import product
 
     from seqform.iterative.cfr import RegretMinimizer
+
     tree = seqform.compile_tree(seqform.games.load("kuhn"))
     nodes = tree.chance_nodes.tolist()
     expected = np.zeros(tree.num_sequences[0])
@@ -185,8 +196,25 @@ def test_bad_settings_are_refused():
 
 @pytest.mark.parametrize("solver", ["es-mccfr", "os-mccfr", "cs-cfr"])
 def test_verify_runs_mccfr_from_the_command_line(solver):
-    r = subprocess.run([sys.executable, "-m", "seqform", "verify", solver, "kuhn", "--iterations", "500",
-                        "--seed", "2", "--json", "--quiet"], capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "seqform",
+            "verify",
+            solver,
+            "kuhn",
+            "--iterations",
+            "500",
+            "--seed",
+            "2",
+            "--json",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     assert rep["solver"] == solver and rep["points"][-1]["iteration"] == 500
@@ -196,7 +224,8 @@ def test_verify_runs_mccfr_from_the_command_line(solver):
 def test_several_seeds_report_medians_and_bands(tmp_path):
     """``verify(..., seeds=K)``: each point's measures are the medians over K independent runs
     (checked against the K single-seed runs made separately), inside their 10-90% bands."""
-    from seqform.study.convergence import verify
+    from seqform.study.verifyharness import verify
+
     tree = seqform.compile_tree(seqform.games.load("kuhn"))
     marks = [10, 100, 400]
     rep = verify("os-mccfr", tree, 400, points=marks, seed=5, seeds=5)
@@ -218,12 +247,33 @@ def test_several_seeds_report_medians_and_bands(tmp_path):
 
 
 def test_seeds_from_the_command_line():
-    r = subprocess.run([sys.executable, "-m", "seqform", "verify", "es-mccfr", "kuhn", "--iterations", "200",
-                        "--seeds", "3", "--json", "--quiet"], capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "seqform",
+            "verify",
+            "es-mccfr",
+            "kuhn",
+            "--iterations",
+            "200",
+            "--seeds",
+            "3",
+            "--json",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     last = json.loads(r.stdout)["points"][-1]
     assert last["seeds"] == 3
     assert last["exploitability_q10"] <= last["exploitability"] <= last["exploitability_q90"]
-    bad = subprocess.run([sys.executable, "-m", "seqform", "verify", "es-mccfr", "kuhn", "--iterations", "10",
-                          "--seeds", "0"], capture_output=True, text=True, timeout=300)
+    bad = subprocess.run(
+        [sys.executable, "-m", "seqform", "verify", "es-mccfr", "kuhn", "--iterations", "10", "--seeds", "0"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert bad.returncode == 2 and "--seeds must be at least 1" in bad.stderr

@@ -1,6 +1,7 @@
 """Optimistic multiplicative weights on the sequence form (``seqform.iterative.optimistic``):
 against a plain optimistic-MWU on a matrix game, where the dilated entropy is the entropy, and
 converging on Kuhn and Leduc by exact-enough best responses."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -15,8 +16,10 @@ RPS = np.array([[0, -1, 2], [1, 0, -1], [-1, 1, 0]], dtype=float)  # a skewed ro
 
 def matrix_game(M: np.ndarray) -> TreeGame:
     """Player 0 picks a row; player 1, not seeing it, a column (one information set)."""
-    rows = tuple(("decision", 1, "cols", ("a", "b", "c"),
-                  tuple((LEAF, (Fraction(int(v)), -Fraction(int(v)))) for v in M[i])) for i in range(3))
+    rows = tuple(
+        ("decision", 1, "cols", ("a", "b", "c"), tuple((LEAF, (Fraction(int(v)), -Fraction(int(v)))) for v in M[i]))
+        for i in range(3)
+    )
     return TreeGame(("decision", 0, "rows", ("A", "B", "C"), rows), "matrix")
 
 

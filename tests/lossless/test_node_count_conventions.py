@@ -7,6 +7,7 @@ at the root, or by walking the game's histories and counting distinct keys (the 
 each player and the board hold; the suit orbit of the deal, by trying every suit permutation).
 The full Rhode Island Hold'em numbers that docs/rhode-island-node-count.md reports are pinned.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -25,9 +26,14 @@ from seqform.model.tree import compile_tree
 
 def four_bets(ranks: int, suits: int) -> OrderedSignalGame:
     """Rhode Island Hold'em with 4 bets a round (the opening bet and 3 raises)."""
-    return OrderedSignalGame(deck_labels(ranks, suits), private=[(1, 1), (0, 0), (0, 0)], public=[0, 1, 1],
-                             betting=limit_betting(3, (10, 20, 20), max_bets=4, ante=5),
-                             rank=three_card(ranks, suits), name=f"four_bets({ranks},{suits})")
+    return OrderedSignalGame(
+        deck_labels(ranks, suits),
+        private=[(1, 1), (0, 0), (0, 0)],
+        public=[0, 1, 1],
+        betting=limit_betting(3, (10, 20, 20), max_bets=4, ante=5),
+        rank=three_card(ranks, suits),
+        name=f"four_bets({ranks},{suits})",
+    )
 
 
 GAMES = [four_card(), leduc_os(), rhode_island(2, 2), rhode_island(1, 4), four_bets(2, 2)]
@@ -49,7 +55,7 @@ class DealtAtRoot(Game):
 
     def infoset(self, h):
         cards, v = h
-        seen = cards[:self.game.dealt_by[self.game.betting.round[v]]]
+        seen = cards[: self.game.dealt_by[self.game.betting.round[v]]]
         return (self.game.observation(seen, self.game.betting.player[v]), v)
 
     def actions(self, h):
@@ -81,8 +87,11 @@ def distinct(game: OrderedSignalGame, key) -> int:
 
 def as_sets(game: OrderedSignalGame):
     def key(cards):
-        return tuple(frozenset(c for c, (owner, _) in zip(cards, game.levels) if owner == g)
-                     for g in sorted({owner for owner, _ in game.levels}))
+        return tuple(
+            frozenset(c for c, (owner, _) in zip(cards, game.levels) if owner == g)
+            for g in sorted({owner for owner, _ in game.levels})
+        )
+
     return key
 
 
@@ -92,6 +101,7 @@ def suit_orbit(game: OrderedSignalGame):
 
     def key(cards):  # card = rank * suits + suit
         return min(tuple(c - c % suits + p[c % suits] for c in cards) for p in perms)
+
     return key
 
 
@@ -124,8 +134,14 @@ def test_conventions_against_independent_counts(game):
 
 def test_no_suit_count_without_a_rank_by_suit_deck():
     g = leduc_os()
-    odd = OrderedSignalGame(["Qc", "Kc", "Kd"], private=[(1, 1), (0, 0)], public=[0, 1],
-                            betting=g.betting, rank=lambda cards: tuple(sorted(cards)), name="odd")
+    odd = OrderedSignalGame(
+        ["Qc", "Kc", "Kd"],
+        private=[(1, 1), (0, 0)],
+        public=[0, 1],
+        betting=g.betting,
+        rank=lambda cards: tuple(sorted(cards)),
+        name="odd",
+    )
     assert "suit_isomorphic" not in node_count_conventions(odd)
 
 

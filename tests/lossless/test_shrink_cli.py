@@ -1,5 +1,6 @@
 """``seqform shrink GAME [--out F] [--json] [--solve]``, run as a user runs it, and the GameShrink
 benchmark script on a tiny game (so that it does not rot)."""
+
 import json
 import subprocess
 import sys
@@ -45,10 +46,12 @@ def test_shrink_solve_certifies_in_the_original_game():
 
 
 def test_shrink_errors_are_one_line():
-    for args, msg in ((("kuhn",), "ordered signals"),
-                      (("leduc_os", "--solve", "--own-view"), "--own-view"),
-                      (("four_card", "--out", "x.txt"), ".efg"),
-                      (("rhode_island(ranks=20)",), "1..13 ranks")):
+    for args, msg in (
+        (("kuhn",), "ordered signals"),
+        (("leduc_os", "--solve", "--own-view"), "--own-view"),
+        (("four_card", "--out", "x.txt"), ".efg"),
+        (("rhode_island(ranks=20)",), "1..13 ranks"),
+    ):
         r = run("shrink", *args, "--quiet")
         assert r.returncode == 2, (args, r.stderr)
         assert msg in r.stderr and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
@@ -61,9 +64,22 @@ def test_full_rhode_island_is_refused_at_once_by_the_tree_compiler():
 
 
 def test_bench_shrink_smoke(tmp_path):
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_shrink.py"), "--game", "four_card",
-                           "--small", "four_card", "--out-dir", str(tmp_path)],
-                          cwd=str(ROOT), capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "bench_shrink.py"),
+            "--game",
+            "four_card",
+            "--small",
+            "four_card",
+            "--out-dir",
+            str(tmp_path),
+        ],
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "| four_card | lossless |" in proc.stdout
     row = next(ln for ln in proc.stdout.splitlines() if ln.startswith("| four_card | 113 |"))
@@ -77,6 +93,7 @@ def test_cfr_bracket_holds_the_exact_value():
     from fractions import Fraction
 
     import lossless
+
     r = run("shrink", "leduc_os", "--cfr", "2", "--json", "--quiet", "--no-nonzeros")
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)  # exactly one JSON object on standard output
@@ -89,9 +106,13 @@ def test_cfr_bracket_holds_the_exact_value():
 
 
 def test_cfr_bad_options_are_one_line_errors():
-    for args, words in ((["--cfr", "0"], "positive"), (["--cfr", "5", "--solve"], "--solve"),
-                        (["--cfr", "5", "--own-view"], "--own-view"), (["--target-width", "1"], "need --cfr"),
-                        (["--cfr", "5", "--bracket-every", "0"], "at least 1")):
+    for args, words in (
+        (["--cfr", "0"], "positive"),
+        (["--cfr", "5", "--solve"], "--solve"),
+        (["--cfr", "5", "--own-view"], "--own-view"),
+        (["--target-width", "1"], "need --cfr"),
+        (["--cfr", "5", "--bracket-every", "0"], "at least 1"),
+    ):
         r = run("shrink", "leduc_os", *args)
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and r.stdout == "" and len(lines) == 1 and words in lines[0], (args, r.stderr)
@@ -101,9 +122,24 @@ def test_cfr_stops_cleanly_on_ctrl_c():
     """Ctrl-C during CFR+: status 130, and the bracket of the average so far is still printed."""
     import signal
     import time
-    p = subprocess.Popen([sys.executable, "-m", "seqform", "shrink", "rhode_island(ranks=3,suits=2)", "--cfr", "120",
-                          "--json", "--no-nonzeros"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "seqform",
+            "shrink",
+            "rhode_island(ranks=3,suits=2)",
+            "--cfr",
+            "120",
+            "--json",
+            "--no-nonzeros",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 120
         seen = ""

@@ -8,6 +8,7 @@
 * sizes counted without building against ``compile_tree`` and ``sequence_form`` on the built
   games, and the full Rhode Island Hold'em counts against the numbers the seed reports.
 """
+
 import math
 
 import pytest
@@ -15,10 +16,10 @@ import pytest
 import seqform
 from lossless import build_signal_tree, four_card, leduc_os, rhode_island, shrink, solve
 from lossless.treesizes import game_tree_nodes, sequence_form_sizes
-from seqform.verify.evaluate import evaluate
 from seqform.games import leduc
 from seqform.lp.sequenceform import sequence_form
 from seqform.model.tree import compile_tree
+from seqform.verify.evaluate import evaluate
 
 
 def test_four_card_game_of_figure_2_shrinks_113_to_39_nodes():
@@ -40,9 +41,11 @@ def test_leduc_as_ordered_signal_game_is_the_core_leduc():
 
 
 # rhode_island(2, 3) takes about two minutes of one core: the slow tier's
-@pytest.mark.parametrize("game", [leduc_os(), leduc_os(4, 2), rhode_island(2, 2),
-                                  pytest.param(rhode_island(2, 3), marks=pytest.mark.slow)],
-                         ids=lambda g: g.name)
+@pytest.mark.parametrize(
+    "game",
+    [leduc_os(), leduc_os(4, 2), rhode_island(2, 2), pytest.param(rhode_island(2, 3), marks=pytest.mark.slow)],
+    ids=lambda g: g.name,
+)
 def test_value_preserved_and_lifted_strategies_certified(game):
     original = seqform.solve(game, method="simplex")
     assert original.certified
@@ -86,8 +89,9 @@ def test_rhode_island_three_ranks_solved_through_the_abstraction():
     check_abstract_sequence_form(res.shrunk, res.abstract_solution.tree, res.abstract_solution.value, "ipm")
 
 
-@pytest.mark.parametrize("game", [four_card(), leduc_os(), rhode_island(2, 3), rhode_island(3, 2)],
-                         ids=lambda g: g.name)
+@pytest.mark.parametrize(
+    "game", [four_card(), leduc_os(), rhode_island(2, 3), rhode_island(3, 2)], ids=lambda g: g.name
+)
 def test_sizes_counted_without_building_match_the_built_games(game):
     sh = shrink(game)
     for part, tree in (("before", compile_tree(game)), ("after", compile_tree(sh.abstract))):
@@ -136,6 +140,7 @@ def check_abstract_sequence_form(sh, abstract_tree, value=None, method="simplex"
     value when already known exactly; else its LP solved here)."""
     from lossless.abstractlp import abstract_sequence_form
     from seqform.lp.zerosumlp import solve_lp
+
     direct, compiled = abstract_sequence_form(sh.abstraction), sequence_form(abstract_tree)
     for a, b in ((direct.E, compiled.E), (direct.F, compiled.F), (direct.A, compiled.A)):
         assert a.shape == b.shape and a.nnz == b.nnz
@@ -172,4 +177,3 @@ def test_a_naive_merge_loses_value_and_gameshrink_does_not_make_it():
     lifted = own.lift(naive.exact_profile, abstract_tree)
     assert evaluate(game, lifted, exact=True).exploitability > 0
     assert shrink(game).sizes["after"]["per_round"] == [[3, 9], [3, 9]]
-

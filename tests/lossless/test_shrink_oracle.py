@@ -10,6 +10,7 @@ cross-checked against the signal tree; suit symmetry is brute-forced over suit p
 
 No ``__init__.py`` in this directory: it would shadow the ``lossless`` package.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -20,14 +21,27 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from lossless import (DECIDE, NEXT, SHOWDOWN, BettingBuilder, OrderedSignalGame, four_card, gameshrink, leduc_os,
-                      limit_betting, outcomes, rhode_island, split_pot)
+from lossless import (
+    DECIDE,
+    NEXT,
+    SHOWDOWN,
+    BettingBuilder,
+    OrderedSignalGame,
+    four_card,
+    gameshrink,
+    leduc_os,
+    limit_betting,
+    outcomes,
+    rhode_island,
+    split_pot,
+)
 
 MAX_PAIRS = 300  # per (player, level): half same-class, half different-class when sampling
 SEED = 20070
 
 
 # --- small games built here --------------------------------------------------------------------
+
 
 def _leduc_rank(cards: tuple) -> tuple:
     """Leduc with two suits, written out again: a pair beats no pair, then ranks from the top."""
@@ -40,9 +54,15 @@ def weighted_leduc() -> OrderedSignalGame:
     the two queens weigh 1, the kings 1 and 2, the aces 3 (so swapping the suits is a symmetry of
     the queens and of the aces but not of the kings)."""
     deck = ["Qc", "Qd", "Kc", "Kd", "Ac", "Ad"]
-    return OrderedSignalGame(deck, private=[(1, 1), (0, 0)], public=[0, 1],
-                             betting=limit_betting(2, (2, 4), max_bets=2, ante=1), rank=_leduc_rank,
-                             weights=[1, 1, 1, 2, 3, 3], name="weighted_leduc")
+    return OrderedSignalGame(
+        deck,
+        private=[(1, 1), (0, 0)],
+        public=[0, 1],
+        betting=limit_betting(2, (2, 4), max_bets=2, ante=1),
+        rank=_leduc_rank,
+        weights=[1, 1, 1, 2, 3, 3],
+        name="weighted_leduc",
+    )
 
 
 def three_player() -> OrderedSignalGame:
@@ -57,11 +77,18 @@ def three_player() -> OrderedSignalGame:
     b.link(nx_, v1)
     s = b.add(SHOWDOWN, 1, "k/k", payoff={o: split_pot((1, 1, 1), o) for o in outcomes(3)})
     b.link(v1, s)
-    return OrderedSignalGame(["Qc", "Qd", "Kc", "Kd", "Ac", "Ad"], private=[(1, 1, 1), (0, 0, 0)], public=[0, 1],
-                             betting=b.build(), rank=_leduc_rank, name="three_player")
+    return OrderedSignalGame(
+        ["Qc", "Qd", "Kc", "Kd", "Ac", "Ad"],
+        private=[(1, 1, 1), (0, 0, 0)],
+        public=[0, 1],
+        betting=b.build(),
+        rank=_leduc_rank,
+        name="three_player",
+    )
 
 
 # --- the oracle's own view of the worlds -------------------------------------------------------
+
 
 class Worlds:
     """What the oracle needs about a game's complete deals, recomputed (and cross-checked against
@@ -102,7 +129,7 @@ class Worlds:
                 cards: dict = {}
                 for w, o in enumerate(ids):
                     mem.setdefault(o, []).append(w)
-                    seen = tuple(rows[w][k] for k in game.observed[i][:j + 1])
+                    seen = tuple(rows[w][k] for k in game.observed[i][: j + 1])
                     assert cards.setdefault(o, seen) == seen, "one observation id, two card tuples"
                 assert len(set(cards.values())) == len(cards) == st.num_obs[i][j], "one card tuple, two ids"
                 mem_i.append({o: np.array(ws) for o, ws in mem.items()})
@@ -206,13 +233,28 @@ def same_partition(a, b) -> bool:
     return len(pairs) == len(set(np.asarray(a).tolist())) == len(set(np.asarray(b).tolist()))
 
 
-SMALL_GAMES = [four_card, leduc_os, lambda: rhode_island(2, 2), lambda: rhode_island(3, 2),
-               lambda: rhode_island(4, 2), weighted_leduc, three_player]
-SMALL_IDS = ["four_card", "leduc_os", "rhode_island(2,2)", "rhode_island(3,2)", "rhode_island(4,2)",
-             "weighted_leduc", "three_player"]
+SMALL_GAMES = [
+    four_card,
+    leduc_os,
+    lambda: rhode_island(2, 2),
+    lambda: rhode_island(3, 2),
+    lambda: rhode_island(4, 2),
+    weighted_leduc,
+    three_player,
+]
+SMALL_IDS = [
+    "four_card",
+    "leduc_os",
+    "rhode_island(2,2)",
+    "rhode_island(3,2)",
+    "rhode_island(4,2)",
+    "weighted_leduc",
+    "three_player",
+]
 
 
 # --- 1. the merge condition, by bipartite matching ----------------------------------------------
+
 
 @pytest.mark.parametrize("make", SMALL_GAMES, ids=SMALL_IDS)
 def test_classes_match_bipartite_matching_oracle(make):
@@ -234,15 +276,17 @@ def test_classes_match_bipartite_matching_oracle(make):
 
 # --- 2. suit symmetry --------------------------------------------------------------------------
 
+
 def suit_orbit(cards: tuple, suits: int) -> set:
     """Every image of a tuple of cards (rank * suits + suit) under a permutation of the suits."""
-    return {tuple((c // suits) * suits + p[c % suits] for c in cards)
-            for p in itertools.permutations(range(suits))}
+    return {tuple((c // suits) * suits + p[c % suits] for c in cards) for p in itertools.permutations(range(suits))}
 
 
-@pytest.mark.parametrize("make,suits", [(lambda: rhode_island(3, 2), 2), (lambda: rhode_island(4, 2), 2),
-                                        (lambda: leduc_os(3, 2), 2)],
-                         ids=["rhode_island(3,2)", "rhode_island(4,2)", "leduc_os(3,2)"])
+@pytest.mark.parametrize(
+    "make,suits",
+    [(lambda: rhode_island(3, 2), 2), (lambda: rhode_island(4, 2), 2), (lambda: leduc_os(3, 2), 2)],
+    ids=["rhode_island(3,2)", "rhode_island(4,2)", "leduc_os(3,2)"],
+)
 def test_suit_isomorphic_observations_are_merged(make, suits):
     """Permuting the suits is a symmetry of these games (hand ranks see suits only through
     equality), so every observation's orbit under suit permutations must lie in one class.
@@ -278,6 +322,7 @@ def test_leduc_public_level_classes_are_rank_pairs():
 
 # --- 3. the own-view abstraction is not lossless -----------------------------------------------
 
+
 def test_own_view_merges_what_the_condition_forbids():
     """``respect_opponents=False`` on Leduc merges more (7 vs 9 classes after the public card), and
     the matching oracle of test 1, run with the own-view classes (all pairs), finds a pair in one
@@ -303,6 +348,7 @@ def test_own_view_merges_what_the_condition_forbids():
 
 # --- 4. coarsest: an independent greatest fixed point -------------------------------------------
 
+
 def oracle_partition(wd: Worlds, max_passes: int = 50) -> list:
     """The coarsest partition satisfying the merge condition, computed independently: start with
     one class per (player, level) and refine (all levels at once, from the previous partition) by
@@ -310,8 +356,10 @@ def oracle_partition(wd: Worlds, max_passes: int = 50) -> list:
     block's representative, until nothing splits. The refinement is monotone and starts at the top,
     so it stops at the greatest fixed point."""
     game, st = wd.game, wd.st
-    part = [[np.zeros(st.num_obs[i][j], dtype=np.int64) for j in range(len(game.observed[i]))]
-            for i in range(game.num_players)]
+    part = [
+        [np.zeros(st.num_obs[i][j], dtype=np.int64) for j in range(len(game.observed[i]))]
+        for i in range(game.num_players)
+    ]
     for _ in range(max_passes):
         wcls = world_classes(st, part)
         new = []
@@ -355,4 +403,5 @@ def test_classes_are_the_coarsest_by_independent_refinement(make):
         for j in range(len(game.observed[i])):
             assert same_partition(mine[i][j], ab.classes[i][j]), (
                 f"{game.name} player {i} level {j}: oracle {int(mine[i][j].max()) + 1} classes, "
-                f"gameshrink {ab.num_classes[i][j]}")
+                f"gameshrink {ab.num_classes[i][j]}"
+            )

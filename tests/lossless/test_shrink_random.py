@@ -8,6 +8,7 @@ two or three actions, folds, round ends, showdowns with random payoffs per outco
 orders with many ties. The reference is the original game's certified LP, solved without any
 abstraction.
 """
+
 from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings
@@ -16,8 +17,8 @@ from hypothesis import strategies as st
 import seqform
 from lossless import BettingBuilder, OrderedSignalGame, shrink, solve
 from lossless.betting import DECIDE, FOLD, NEXT, SHOWDOWN, outcomes
-from seqform.verify.evaluate import evaluate
 from seqform.model.tree import compile_tree
+from seqform.verify.evaluate import evaluate
 
 
 @st.composite
@@ -60,23 +61,28 @@ def ordered_signal_games(draw):
     deck = [f"{r}{s}" for r in range(ranks) for s in range(suits)]
     private, public = [], []
     for r in range(num_rounds):
-        private.append((draw(st.integers(0, 1)), draw(st.integers(0, 1))) if r == 0 else
-                       (0, draw(st.integers(0, 1))))
+        private.append((draw(st.integers(0, 1)), draw(st.integers(0, 1))) if r == 0 else (0, draw(st.integers(0, 1))))
         public.append(draw(st.integers(0, 1)))
     dealt = sum(sum(p) for p in private) + sum(public)
     if dealt == 0 or dealt > len(deck):
         private, public = [(1, 1)] + [(0, 0)] * (num_rounds - 1), [0] * num_rounds
     weights = draw(st.one_of(st.none(), st.lists(st.integers(1, 3), min_size=len(deck), max_size=len(deck))))
-    seed = draw(st.integers(0, 10 ** 6))
+    seed = draw(st.integers(0, 10**6))
     levels = 3  # few distinct hand values: many ties and many isomorphic pieces
 
     def rank(cards: tuple) -> int:
         # a random total preorder on hands, determined by the ranks of the cards (suits ignored)
         return hash((seed, tuple(sorted(c // suits for c in cards)))) % levels
 
-    return OrderedSignalGame(deck, private, public, draw(betting_trees(num_rounds)), rank,
-                             weights=None if weights is None else [Fraction(w) for w in weights],
-                             name=f"random(seed={seed})")
+    return OrderedSignalGame(
+        deck,
+        private,
+        public,
+        draw(betting_trees(num_rounds)),
+        rank,
+        weights=None if weights is None else [Fraction(w) for w in weights],
+        name=f"random(seed={seed})",
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

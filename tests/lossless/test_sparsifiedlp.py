@@ -2,6 +2,7 @@
 (``lossless.solve``: the abstract game's exact LP, lifted and certified by exact best responses in
 the original game; for random games, the original game's certified LP), and its solution's
 bracket by vector-form best responses."""
+
 from fractions import Fraction
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 
 import lossless
 import seqform
-from lossless.sparsifiedlp import sparsified_lp, solve_sparsified
+from lossless.sparsifiedlp import solve_sparsified, sparsified_lp
 from lossless.vectorbestresponse import behaviour_from_plan, bracket
 from tests.lossless.test_shrink_random import ordered_signal_games
 
@@ -27,8 +28,16 @@ def check(game, share, exact):
     return lp
 
 
-@pytest.mark.parametrize("spec", ["leduc_os", "leduc_os(ranks=4,suits=2)", "four_card",
-                                  "rhode_island(ranks=2,suits=2)", "rhode_island(ranks=2,suits=3)"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "leduc_os",
+        "leduc_os(ranks=4,suits=2)",
+        "four_card",
+        "rhode_island(ranks=2,suits=2)",
+        "rhode_island(ranks=2,suits=3)",
+    ],
+)
 def test_value_equals_the_exact_value(spec):
     """Factorised in every round (``max_correction_share=1``, so the factorisation is used even
     where it does not pay) and as it chooses by default."""

@@ -6,6 +6,7 @@ also tests that best responses to class-constant strategies lose nothing by bein
 The floating-point values must lie within their own rigorous error bounds of the exact values,
 and the bounds must be small (a bound that is always huge would pass vacuously).
 """
+
 from fractions import Fraction
 
 import numpy as np
@@ -42,7 +43,7 @@ def tree_profile(layout, abstract_tree, behaviours) -> Profile:
             f, k = int(abstract_tree.infoset_first_seq[m]), int(abstract_tree.infoset_num_actions[m])
             vals = [Fraction(float(b[layout.base[v, a] + c])) for a in range(k)]
             tot = sum(vals)
-            prof[f:f + k] = [x / tot for x in vals] if tot > 0 else [Fraction(1, k)] * k
+            prof[f : f + k] = [x / tot for x in vals] if tot > 0 else [Fraction(1, k)] * k
         out.append(prof)
     return Profile(out)
 
@@ -77,18 +78,20 @@ def _random(seed, zeros=False):
                 b[rng.random(len(b)) < 0.3] = 0.0
             out.append(b)
         return out
+
     return make
 
 
-@pytest.mark.parametrize("spec", ["leduc_os", "four_card", "rhode_island(ranks=2,suits=2)",
-                                  "leduc_os(ranks=4,suits=2)"])
+@pytest.mark.parametrize(
+    "spec", ["leduc_os", "four_card", "rhode_island(ranks=2,suits=2)", "leduc_os(ranks=4,suits=2)"]
+)
 @pytest.mark.parametrize("zeros", [False, True])
 def test_random_profiles_against_the_exact_tree(spec, zeros):
     check(seqform.games.load(spec), _random(7, zeros))
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(ordered_signal_games(), st.integers(0, 2 ** 16), st.booleans())
+@given(ordered_signal_games(), st.integers(0, 2**16), st.booleans())
 def test_random_games(game, seed, zeros):
     """Random decks (weighted too), rounds, betting trees and hand orders."""
     check(game, _random(seed, zeros))
@@ -121,8 +124,9 @@ def test_the_best_response_is_a_pure_strategy_that_attains_its_value():
     assert set(np.unique(br0.behaviour)) <= {0.0, 1.0}
     value = exact_best_responses(game, sh, layout, [br0.behaviour, behaviours[1]])
     abstract_tree, original_tree = seqform.compile_tree(sh.abstract), seqform.compile_tree(game)
-    lifted = sh.abstract.lift(tree_profile(layout, abstract_tree, [br0.behaviour, behaviours[1]]),
-                              abstract_tree, original_tree)
+    lifted = sh.abstract.lift(
+        tree_profile(layout, abstract_tree, [br0.behaviour, behaviours[1]]), abstract_tree, original_tree
+    )
     ev = evaluate(original_tree, lifted, exact=True)
     assert ev.gains[0] == 0 and abs(Fraction(br0.value) - ev.values[0]) <= Fraction(br0.error)
     assert value[0] == ev.values[0]

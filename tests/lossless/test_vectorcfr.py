@@ -2,6 +2,7 @@
 abstract game tree (``seqform.iterative.cfr``, "cfr+": an independent implementation over the
 sequence-form payoff matrix, whose conventions match OpenSpiel's), and its brackets against the
 exact game value (``lossless.solve``: exact LP, lifted, certified by exact best responses)."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -9,9 +10,9 @@ import pytest
 
 import lossless
 import seqform
+from lossless.cardmatrices import card_matrices
 from lossless.errors import AbstractionError
 from lossless.sequencelayout import sequence_layout
-from lossless.cardmatrices import card_matrices
 from lossless.vectorbestresponse import normalised_behaviour, plan_from_behaviour
 from lossless.vectorcfr import _update, cfr_plus
 from seqform.iterative.cfr import RegretMinimizer, cfr
@@ -24,7 +25,7 @@ def _key_map(layout, tree, p):
     for m in tree.player_infosets[p].tolist():
         _, c, v = tree.infoset_key[m]
         f, k = int(tree.infoset_first_seq[m]), int(tree.infoset_num_actions[m])
-        out[f:f + k] = [layout.base[v, a] + c for a in range(k)]
+        out[f : f + k] = [layout.base[v, a] + c for a in range(k)]
     return out
 
 
@@ -69,8 +70,9 @@ def test_same_iterates_as_tree_cfr_plus(spec):
         assert np.abs(mine - np.asarray(theirs.behaviour[p], dtype=np.float64)).max() < 1e-9
 
 
-@pytest.mark.parametrize("spec,iterations,width", [("leduc_os", 1000, 2e-3),
-                                                   ("rhode_island(ranks=2,suits=2)", 400, 0.5)])
+@pytest.mark.parametrize(
+    "spec,iterations,width", [("leduc_os", 1000, 2e-3), ("rhode_island(ranks=2,suits=2)", 400, 0.5)]
+)
 def test_brackets_hold_the_exact_value_and_narrow(spec, iterations, width):
     game = seqform.games.load(spec)
     exact = lossless.solve(game)

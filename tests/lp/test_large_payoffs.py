@@ -5,6 +5,7 @@ Independent checks: the brute-force normal-form oracle on the unscaled game, tim
 positive multiple of every payoff multiplies the value and keeps the equilibria), and exact
 best responses in the scaled game itself.
 """
+
 import json
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from seqform.errors import SolverError
 from tests.oracle.brute_force import brute_force_value_exact
 from tests.strategies import random_games
 
-FACTORS = [Fraction(10) ** 16, Fraction(10) ** 300, Fraction(1, 10 ** 300)]
+FACTORS = [Fraction(10) ** 16, Fraction(10) ** 300, Fraction(1, 10**300)]
 
 
 class Scaled(seqform.Game):
@@ -81,25 +82,35 @@ def test_efg_file_with_payoffs_of_1e300_through_the_cli(tmp_path):
     plain = tmp_path / "kuhn.efg"
     seqform.write_efg(kuhn, plain)
     big = tmp_path / "kuhn300.efg"
-    big.write_text(_scale_efg_payoffs(plain.read_text(), 10 ** 300))
-    r = subprocess.run([sys.executable, "-m", "seqform", "solve", str(big), "--json", "--quiet"],
-                       capture_output=True, text=True, timeout=300)
+    big.write_text(_scale_efg_payoffs(plain.read_text(), 10**300))
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "solve", str(big), "--json", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["certified"] and Fraction(out["value"]) == Fraction(-1, 18) * 10 ** 300
+    assert out["certified"] and Fraction(out["value"]) == Fraction(-1, 18) * 10**300
     assert out["value_float"] == pytest.approx(-1 / 18 * 1e300, rel=1e-12)
 
 
 def _scale_efg_payoffs(text: str, k: int) -> str:
     import re
-    return re.sub(r"\{ ([-0-9/, ]+) \}", lambda m: "{ " + ", ".join(str(Fraction(v) * k) for v in m.group(1).split(","))
-                  + " }", text)
+
+    return re.sub(
+        r"\{ ([-0-9/, ]+) \}",
+        lambda m: "{ " + ", ".join(str(Fraction(v) * k) for v in m.group(1).split(",")) + " }",
+        text,
+    )
 
 
 def test_what_highs_still_rejects_is_named():
     import numpy as np
     import scipy.sparse as sp
+
     from seqform.lp.highs import INF, solve_highs
+
     K = sp.csc_matrix(np.array([[1e16, 1.0]]))
     with pytest.raises(SolverError, match=r"1 matrix entries exceed 1e\+15 in magnitude \(largest 1e\+16\)"):
         solve_highs(K, np.ones(2), np.zeros(2), np.full(2, INF), np.array([-INF]), np.array([1.0]), maximize=True)

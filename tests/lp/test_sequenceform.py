@@ -1,15 +1,17 @@
 """Sequence form: E x = e for realization plans; x^T A y equals the expected payoff computed leaf
 by leaf from the game itself; behaviour <-> realization round trips."""
+
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from seqform import UnsupportedGameError, compile_tree, games, sequence_form
-from seqform.verify.exploitability import expected_payoffs
 from seqform.model.game import CHANCE, TERMINAL
 from seqform.model.strategy import behaviour_from_realization, realization_plan
-from tests.strategies import random_behaviour_profile
+from seqform.verify.exploitability import expected_payoffs
 from tests import smallgames
+from tests.strategies import random_behaviour_profile
 
 
 def walk_value(game, tree, profile):
@@ -25,6 +27,7 @@ def walk_value(game, tree, profile):
         i = keys[pl][game.infoset(h)]
         probs = profile.action_probabilities(tree, i)
         return sum(pr * rec(game.next(h, a)) for a, pr in enumerate(probs) if pr > 0)
+
     return rec(game.root())
 
 
@@ -59,7 +62,7 @@ def test_behaviour_realization_round_trip_and_unreached_uniform():
         below = [j for j in t.player_infosets[p] if t.infoset_parent_seq[j] == f]
         for j in below:
             fj, k = t.infoset_first_seq[j], t.infoset_num_actions[j]
-            assert np.allclose(back[fj:fj + k], 1.0 / k)
+            assert np.allclose(back[fj : fj + k], 1.0 / k)
 
 
 def test_not_two_player_refused():

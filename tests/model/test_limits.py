@@ -1,5 +1,6 @@
 """Games too large for the memory limit are refused before memory runs out, with the estimate and
 the limit in the message."""
+
 import pytest
 
 import seqform
@@ -33,8 +34,13 @@ def test_limit_from_environment(monkeypatch):
 def test_cli_refusal_is_one_line():
     import subprocess
     import sys
-    r = subprocess.run([sys.executable, "-m", "seqform", "solve", "goofspiel(6)", "--memory-limit", "0.05",
-                        "--quiet"], capture_output=True, text=True, timeout=120)
+
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "solve", "goofspiel(6)", "--memory-limit", "0.05", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2
     assert r.stderr.startswith("seqform: error: game 'goofspiel(cards=6)' has more than")
     assert "Traceback" not in r.stderr

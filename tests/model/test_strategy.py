@@ -1,4 +1,5 @@
 """Strategy validation: every malformed strategy is refused naming the information set."""
+
 from fractions import Fraction
 
 import numpy as np

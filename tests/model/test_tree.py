@@ -1,20 +1,24 @@
 """The compiler: sizes of the built-in games (numbers from the spec and OpenSpiel), perfect
 recall and chance checks with clear errors, constant-sum detection."""
+
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from seqform.model.strategy import realization_plan_exact
 from seqform import ChanceProbabilityError, ImperfectRecallError, compile_tree, games
+from seqform.model.strategy import realization_plan_exact
 from tests import smallgames
 
 
-@pytest.mark.parametrize("spec,sizes", [
-    ("kuhn", (58, 30, 6, 13)),
-    ("leduc", (9457, 5520, 468, 1093)),
-    ("leduc(ranks=5)", (55361, 32760, 1380, 3221)),
-])
+@pytest.mark.parametrize(
+    "spec,sizes",
+    [
+        ("kuhn", (58, 30, 6, 13)),
+        ("leduc", (9457, 5520, 468, 1093)),
+        ("leduc(ranks=5)", (55361, 32760, 1380, 3221)),
+    ],
+)
 def test_sizes_from_spec(spec, sizes):
     t = compile_tree(games.load(spec))
     s = t.sizes()
@@ -36,8 +40,10 @@ def test_tree_arrays_are_consistent():
     for p in range(2):
         b = [Fraction(1)] + [Fraction(1, int(t.infoset_num_actions[i])) for i in t.seq_infoset[p][1:]]
         reach.append(realization_plan_exact(t, p, b))
-    total = sum(c * reach[0][s0] * reach[1][s1] for c, s0, s1 in
-                zip(t.terminal_chance_exact, t.node_seq[0, t.terminals], t.node_seq[1, t.terminals]))
+    total = sum(
+        c * reach[0][s0] * reach[1][s1]
+        for c, s0, s1 in zip(t.terminal_chance_exact, t.node_seq[0, t.terminals], t.node_seq[1, t.terminals])
+    )
     assert total == 1
     # every node of an information set has the same own sequence (perfect recall, checked anew)
     dec = np.flatnonzero(t.infoset >= 0)
@@ -72,6 +78,7 @@ def test_constant_and_general_sum_detected():
 
 def test_unhashable_key_and_boolean_probability_are_game_errors():
     from seqform import GameError
+
     g = smallgames.TreeGame(("decision", 0, ["list"], ("a", "b"), (("leaf", (0, 0)), ("leaf", (1, -1)))), "lk")
     with pytest.raises(GameError, match="not hashable"):
         compile_tree(g)

@@ -29,11 +29,12 @@ References:
 - Zermelo, E. (1913). "Uber eine Anwendung der Mengenlehre auf die Theorie des Schachspiels."
   Proceedings of the Fifth International Congress of Mathematicians, 501-504.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Hashable
 
 from seqform.model.game import CHANCE, TERMINAL, Game
 
@@ -98,8 +99,10 @@ def _value(game: Game, h, choose: Chooser, out: OracleSolution) -> tuple:
         return tuple(sum((q * v[i] for q, v in zip(probs, kids)), Fraction(0)) for i in range(len(kids[0])))
     key = (p, game.infoset(h))
     if key in out.optimal:
-        raise ValueError(f"{game.name}: player {p}'s information set {key[1]!r} has two nodes; "
-                         "backward induction needs perfect information")
+        raise ValueError(
+            f"{game.name}: player {p}'s information set {key[1]!r} has two nodes; "
+            "backward induction needs perfect information"
+        )
     out.optimal[key] = frozenset()  # claims the key before the children are visited
     kids = [_value(game, game.next(h, a), choose, out) for a in range(n)]
     best = max(v[p] for v in kids)

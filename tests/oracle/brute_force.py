@@ -25,14 +25,16 @@ Typical use in a test::
 
 or simply ``brute_force_value(g)`` (float) and ``brute_force_value_exact(g)`` (Fraction).
 """
+
 from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from scipy.optimize import linprog
@@ -59,6 +61,7 @@ class OracleTooLarge(OracleError):
 # ----------------------------------------------------------------------------------------------
 # walking the game
 # ----------------------------------------------------------------------------------------------
+
 
 def _number(x: Any, what: str) -> Fraction:
     """An exact rational for an int, Fraction or float (a float is taken at its binary value)."""
@@ -136,8 +139,7 @@ def walk_game(game, *, max_nodes: int = MAX_NODES) -> WalkedGame:
                 raise OracleError(f"chance node {_path(path)}: negative probability {min(probs)}")
             if sum(probs) != 1:
                 raise OracleError(f"chance node {_path(path)}: probabilities sum to {sum(probs)}, not 1")
-            return (CHANCE, tuple((p, rec(game.next(h, i), own, path + [acts[i]]))
-                                  for i, p in enumerate(probs)))
+            return (CHANCE, tuple((p, rec(game.next(h, i), own, path + [acts[i]])) for i, p in enumerate(probs)))
         if pl not in (0, 1):
             raise OracleError(f"node {_path(path)} has player {pl!r}")
         key = game.infoset(h)
@@ -146,11 +148,15 @@ def walk_game(game, *, max_nodes: int = MAX_NODES) -> WalkedGame:
             infosets[pl][key] = (own[pl], len(acts))
         else:
             if known[0] != own[pl]:
-                raise OracleError(f"imperfect recall: player {pl} information set {key!r} is reached after "
-                                  f"own histories {known[0]!r} and {own[pl]!r} (at {_path(path)})")
+                raise OracleError(
+                    f"imperfect recall: player {pl} information set {key!r} is reached after "
+                    f"own histories {known[0]!r} and {own[pl]!r} (at {_path(path)})"
+                )
             if known[1] != len(acts):
-                raise OracleError(f"player {pl} information set {key!r} has {known[1]} actions at one node "
-                                  f"and {len(acts)} at {_path(path)}")
+                raise OracleError(
+                    f"player {pl} information set {key!r} has {known[1]} actions at one node "
+                    f"and {len(acts)} at {_path(path)}"
+                )
         children = []
         for i in range(len(acts)):
             nown = (own[0] + ((key, i),), own[1]) if pl == 0 else (own[0], own[1] + ((key, i),))
@@ -167,7 +173,7 @@ def walk_game(game, *, max_nodes: int = MAX_NODES) -> WalkedGame:
     roots: list = [[], []]
     children: list = [dict(), dict()]
     for p in (0, 1):
-        for key, (own, n) in infosets[p].items():
+        for key, (own, _n) in infosets[p].items():
             if own:
                 children[p].setdefault(own[-1], []).append(key)
             else:
@@ -178,6 +184,7 @@ def walk_game(game, *, max_nodes: int = MAX_NODES) -> WalkedGame:
 # ----------------------------------------------------------------------------------------------
 # pure strategies
 # ----------------------------------------------------------------------------------------------
+
 
 def _count_reduced(w: WalkedGame, p: int) -> int:
     memo: dict = {}
@@ -235,8 +242,9 @@ def num_pure_strategies(game, *, reduced: bool = True, max_nodes: int = MAX_NODE
     return f(w, 0), f(w, 1)
 
 
-def pure_strategies(game, player: int, *, reduced: bool = True, max_count: int = MAX_PAIRS,
-                    max_nodes: int = MAX_NODES) -> list:
+def pure_strategies(
+    game, player: int, *, reduced: bool = True, max_count: int = MAX_PAIRS, max_nodes: int = MAX_NODES
+) -> list:
     """The pure strategies of ``player``, each a dict {information-set key: action index}."""
     w = walk_game(game, max_nodes=max_nodes)
     n = (_count_reduced if reduced else _count_full)(w, player)
@@ -255,8 +263,7 @@ def _pure_payoff(node: tuple, s0: Mapping, s1: Mapping) -> Fraction:
     return _pure_payoff(node[2][s[node[1]]], s0, s1)
 
 
-def pure_strategy_payoff_matrix(game, *, reduced: bool = True, max_pairs: int = MAX_PAIRS,
-                                max_nodes: int = MAX_NODES):
+def pure_strategy_payoff_matrix(game, *, reduced: bool = True, max_pairs: int = MAX_PAIRS, max_nodes: int = MAX_NODES):
     """The exact normal form: ``(A, S0, S1)``.
 
     ``A[i][j]`` (a ``Fraction``) is player 0's expected utility (chance weighted) when player 0
@@ -272,8 +279,7 @@ def _matrix(w: WalkedGame, reduced: bool, max_pairs: int, game) -> tuple:
     count = _count_reduced if reduced else _count_full
     n0, n1 = count(w, 0), count(w, 1)
     if n0 * n1 > max_pairs:
-        raise OracleTooLarge(f"{game!r} has {n0} x {n1} = {n0 * n1} pure-strategy pairs "
-                             f"(> max_pairs={max_pairs})")
+        raise OracleTooLarge(f"{game!r} has {n0} x {n1} = {n0 * n1} pure-strategy pairs (> max_pairs={max_pairs})")
     enum = _enumerate_reduced if reduced else _enumerate_full
     S0, S1 = enum(w, 0), enum(w, 1)
     assert (len(S0), len(S1)) == (n0, n1)
@@ -284,6 +290,7 @@ def _matrix(w: WalkedGame, reduced: bool, max_pairs: int, game) -> tuple:
 # ----------------------------------------------------------------------------------------------
 # matrix games
 # ----------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class MatrixSolution:
@@ -393,8 +400,16 @@ def _float_mixture(M: np.ndarray, method: str = "highs-ds", options: dict | None
     c[-1] = -1.0
     A_ub = np.hstack([-M.T, np.ones((n, 1))])
     A_eq = np.concatenate([np.ones(m), [0.0]])[None, :]
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=[1.0],
-                  bounds=[(0, None)] * m + [(None, None)], method=method, options=options)
+    res = linprog(
+        c,
+        A_ub=A_ub,
+        b_ub=np.zeros(n),
+        A_eq=A_eq,
+        b_eq=[1.0],
+        bounds=[(0, None)] * m + [(None, None)],
+        method=method,
+        options=options,
+    )
     if res.status != 0:
         raise OracleError(f"linprog failed: {res.message}")
     return res.x[:m], float(res.x[-1]), res.slack
@@ -501,6 +516,7 @@ def solve_matrix_game_float(A: Sequence[Sequence]) -> float:
 # games
 # ----------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class BruteForceSolution:
     """The oracle's answer for a game.
@@ -519,8 +535,9 @@ class BruteForceSolution:
     col_mix: tuple | None
 
 
-def brute_force_solve(game, *, exact: bool = True, max_pairs: int = MAX_PAIRS,
-                      max_nodes: int = MAX_NODES) -> BruteForceSolution:
+def brute_force_solve(
+    game, *, exact: bool = True, max_pairs: int = MAX_PAIRS, max_nodes: int = MAX_NODES
+) -> BruteForceSolution:
     """Solve ``game`` through its reduced normal form: exact value, float value, mixtures."""
     w = walk_game(game, max_nodes=max_nodes)
     A, S0, S1 = _matrix(w, True, max_pairs, game)
@@ -548,7 +565,6 @@ def brute_force_value_exact(game, *, max_pairs: int = MAX_PAIRS, max_nodes: int 
 # ----------------------------------------------------------------------------------------------
 
 
-
 def _lookup(b, player: int):
     if callable(b) and not isinstance(b, Mapping):
         return b
@@ -557,8 +573,11 @@ def _lookup(b, player: int):
         try:
             return b[key]
         except KeyError:
-            raise OracleError(f"behaviour strategy of player {player} has no entry for information set "
-                              f"{key!r}, which it reaches with positive probability") from None
+            raise OracleError(
+                f"behaviour strategy of player {player} has no entry for information set "
+                f"{key!r}, which it reaches with positive probability"
+            ) from None
+
     return get
 
 
@@ -573,8 +592,10 @@ def _behavior_payoff(node: tuple, get0, get1):
         return _behavior_payoff(node[2][int(probs)], get0, get1)
     probs = list(probs)
     if len(probs) != len(node[2]):
-        raise OracleError(f"behaviour strategy of player {kind} gives {len(probs)} probabilities at information "
-                          f"set {node[1]!r}, which has {len(node[2])} actions")
+        raise OracleError(
+            f"behaviour strategy of player {kind} gives {len(probs)} probabilities at information "
+            f"set {node[1]!r}, which has {len(node[2])} actions"
+        )
     return sum((q * _behavior_payoff(c, get0, get1) for q, c in zip(probs, node[2]) if q), _ZERO)
 
 
@@ -606,14 +627,27 @@ def guaranteed_value(game, player: int, behavior, *, max_pairs: int = MAX_PAIRS,
     vals = []
     for s in _enumerate_reduced(w, opp):
         other = _lookup(s, opp)
-        vals.append(_behavior_payoff(w.root, mine, other) if player == 0
-                    else _behavior_payoff(w.root, other, mine))
+        vals.append(_behavior_payoff(w.root, mine, other) if player == 0 else _behavior_payoff(w.root, other, mine))
     return min(vals) if player == 0 else max(vals)
 
 
 __all__ = [
-    "MAX_PAIRS", "MAX_NODES", "OracleError", "OracleTooLarge", "WalkedGame", "walk_game",
-    "num_pure_strategies", "pure_strategies", "pure_strategy_payoff_matrix", "MatrixSolution",
-    "solve_matrix_game_exact", "solve_matrix_game_float", "BruteForceSolution", "brute_force_solve",
-    "brute_force_value", "brute_force_value_exact", "behavior_payoff", "guaranteed_value",
+    "MAX_PAIRS",
+    "MAX_NODES",
+    "OracleError",
+    "OracleTooLarge",
+    "WalkedGame",
+    "walk_game",
+    "num_pure_strategies",
+    "pure_strategies",
+    "pure_strategy_payoff_matrix",
+    "MatrixSolution",
+    "solve_matrix_game_exact",
+    "solve_matrix_game_float",
+    "BruteForceSolution",
+    "brute_force_solve",
+    "brute_force_value",
+    "brute_force_value_exact",
+    "behavior_payoff",
+    "guaranteed_value",
 ]

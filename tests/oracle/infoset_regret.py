@@ -4,6 +4,7 @@ compiled arrays and backward passes: test code only, for small games.
 
 A strategy profile is given as ``probs(player, infoset_key) -> list of floats``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -18,8 +19,7 @@ def _value(game, h, p, probs, pure):
     if pl == TERMINAL:
         return float(game.utility(h)[p])
     if pl == CHANCE:
-        return sum(float(q) * _value(game, game.next(h, a), p, probs, pure)
-                   for a, q in enumerate(game.chance(h)) if q)
+        return sum(float(q) * _value(game, game.next(h, a), p, probs, pure) for a, q in enumerate(game.chance(h)) if q)
     key = game.infoset(h)
     if pl == p and key in pure:
         return _value(game, game.next(h, pure[key]), p, probs, pure)
@@ -42,6 +42,7 @@ def _decision_nodes(game, probs):
         out.append((h, pl, key, reach[pl]))
         for a, q in enumerate(probs(pl, key)):
             rec(game.next(h, a), [r * (q if i != pl else 1.0) for i, r in enumerate(reach)])
+
     rec(game.root(), [1.0, 1.0])
     return out
 
@@ -57,6 +58,7 @@ def _own_infosets_below(game, h, p):
             keys[game.infoset(h)] = len(game.actions(h))
         for a in range(len(game.actions(h))):
             rec(game.next(h, a))
+
     rec(h)
     return keys
 
@@ -93,7 +95,9 @@ def infoset_regrets(game, probs, max_assignments=20000):
         if n > max_assignments:
             raise ValueError("too many continuation strategies for brute force")
         cur = sum(w * _value(game, h, pl, probs, {}) for h, w in members)
-        best = max(sum(w * _value(game, h, pl, probs, dict(zip(names, c))) for h, w in members)
-                   for c in itertools.product(*[range(below[k]) for k in names]))
+        best = max(
+            sum(w * _value(game, h, pl, probs, dict(zip(names, c))) for h, w in members)
+            for c in itertools.product(*[range(below[k]) for k in names])
+        )
         out[(pl, key)] = (best - cur) / W
     return out

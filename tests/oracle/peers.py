@@ -1,6 +1,7 @@
 """Independent computations from outside seqform, shared by the tests: counting an OpenSpiel game's
 tree, OpenSpiel's own sequence-form LP value, and a plain scipy LP on a compiled tree's arrays
 (written apart from seqform's LP code)."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -30,8 +31,12 @@ def openspiel_sizes(game, chance_nodes: bool = False) -> dict:
         p = s.current_player()
         infos[p][s.information_state_string(p)] = len(s.legal_actions())
         stack.extend(s.child(a) for a in s.legal_actions())
-    out = {"histories": hist, "terminals": term, "infosets": [len(d) for d in infos],
-           "sequences": [1 + sum(d.values()) for d in infos]}
+    out = {
+        "histories": hist,
+        "terminals": term,
+        "infosets": [len(d) for d in infos],
+        "sequences": [1 + sum(d.values()) for d in infos],
+    }
     if chance_nodes:
         out["chance_nodes"] = chance
     return out
@@ -44,6 +49,7 @@ def openspiel_lp_value(game) -> float:
     the same LP is run with HiGHS through cvxpy, the ECOS options removed for the call only."""
     import cvxpy
     from open_spiel.python.algorithms import lp_solver, sequence_form_lp
+
     if "ECOS" in cvxpy.installed_solvers():
         return float(sequence_form_lp.solve_zero_sum_game(game)[0])
     saved = dict(lp_solver.DEFAULT_SOLVER_KWARGS)  # the dict object bound as solve()'s default
@@ -85,19 +91,27 @@ def tree_lp_value(t) -> float:
     A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], m1))]).tocsr()
     b_eq = np.zeros(E.shape[0])
     b_eq[0] = 1.0
-    res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n1), A_eq=A_eq, b_eq=b_eq,
-                  bounds=[(0, None)] * n0 + [(None, None)] * m1, method="highs")
+    res = linprog(
+        c,
+        A_ub=A_ub,
+        b_ub=np.zeros(n1),
+        A_eq=A_eq,
+        b_eq=b_eq,
+        bounds=[(0, None)] * n0 + [(None, None)] * m1,
+        method="highs",
+    )
     assert res.status == 0, res.message
     return -res.fun
 
 
 def assert_same_tree_as_openspiel(ours, theirs, chance_label=None, action_label=None) -> None:
     """Walk a seqform game and an OpenSpiel game in step: same players, action labels, chance
-    probabilities (ours exactly the rationals OpenSpiel's floats stand for, summing to exactly 1), payoffs, and the same information-set
-    partition (a bijection between our keys and OpenSpiel's information-state strings).
+    probabilities (ours exactly the rationals OpenSpiel's floats stand for, summing to exactly 1), payoffs, and the same
+    information-set partition (a bijection between our keys and OpenSpiel's information-state strings).
     ``chance_label(state, a)`` and ``action_label(state, player, a)`` give the label we should
     show for OpenSpiel's action ``a`` (default: OpenSpiel's ``action_to_string``)."""
     from seqform.model.game import CHANCE, TERMINAL
+
     chance_label = chance_label or (lambda st, a: st.action_to_string(a))
     action_label = action_label or (lambda st, pl, a: st.action_to_string(pl, a))
     fwd, back = {}, {}

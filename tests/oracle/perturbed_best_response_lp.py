@@ -3,6 +3,7 @@ written from the tree's arrays for the tests: ``max g.x`` subject to ``x[empty] 
 ``sum_a x[(I, a)] = x[parent(I)]`` at every information set, ``x[s] >= beta_s x[parent(s)]`` and
 ``x[s] >= lambda_s``. Floats; an independent check of the dynamic program of
 ``refinements.tremblingbestresponse``."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,7 +18,7 @@ def lp_best_response_value(tree, p: int, g, beta, lam) -> float:
     for i in tree.player_infosets[p].tolist():
         f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
         row = np.zeros(n)
-        row[f:f + k] = 1.0
+        row[f : f + k] = 1.0
         row[int(tree.infoset_parent_seq[i])] -= 1.0
         rows_eq.append(row)
         b_eq.append(0.0)
@@ -30,7 +31,14 @@ def lp_best_response_value(tree, p: int, g, beta, lam) -> float:
             rows_ub.append(row)
             b_ub.append(0.0)
     bounds = [(float(lam[s]) if s else 1.0, None) for s in range(n)]
-    res = linprog(-np.asarray(g, dtype=float), A_ub=np.array(rows_ub) if rows_ub else None,
-                  b_ub=b_ub or None, A_eq=np.array(rows_eq), b_eq=b_eq, bounds=bounds, method="highs")
+    res = linprog(
+        -np.asarray(g, dtype=float),
+        A_ub=np.array(rows_ub) if rows_ub else None,
+        b_ub=b_ub or None,
+        A_eq=np.array(rows_eq),
+        b_eq=b_eq,
+        bounds=bounds,
+        method="highs",
+    )
     assert res.status == 0, res.message
     return -res.fun

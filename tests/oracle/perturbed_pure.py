@@ -10,6 +10,7 @@ exactly when no player's perturbed pure strategy pays more against the other's p
 is enumerated (every combination of choices, not reduced) and computed in Fractions from the
 tree's arrays; nothing here comes from the solvers under test.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -21,7 +22,7 @@ def _need(tree, p: int, lam: list) -> list:
     need = [Fraction(v) for v in lam]
     for i in reversed(tree.player_infosets[p].tolist()):
         f, k, ps = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i]), int(tree.infoset_parent_seq[i])
-        need[ps] = max(need[ps], sum(need[f:f + k]))
+        need[ps] = max(need[ps], sum(need[f : f + k]))
     return need
 
 
@@ -75,5 +76,6 @@ def best_pure_gain(tree, plans: list, bounds: list) -> list:
 def meets_bounds(tree, p: int, x: list, beta: list, lam: list) -> bool:
     """Whether plan ``x`` satisfies every lower bound exactly."""
     par = tree.seq_parent[p].tolist()
-    return all(x[s] >= Fraction(beta[s]) * x[par[s]] and x[s] >= Fraction(lam[s])
-               for s in range(1, tree.num_sequences[p]))
+    return all(
+        x[s] >= Fraction(beta[s]) * x[par[s]] and x[s] >= Fraction(lam[s]) for s in range(1, tree.num_sequences[p])
+    )

@@ -3,6 +3,7 @@ recursive function per sampling scheme over the compiled tree, OpenSpiel's defin
 (``seqform.iterative.mccfr``'s module docstring), no inlining of leaves or chance. Random draws
 are made in the same order as the library's walks, so the same seed gives the same run, bit for
 bit; the test compares the two."""
+
 from __future__ import annotations
 
 import random
@@ -27,7 +28,7 @@ class PlainMCCFR:
 
     def policy(self, p, I):
         f, k = int(self.tree.infoset_first_seq[I]), int(self.tree.infoset_num_actions[I])
-        pos = [max(r, 0.0) for r in self.regret[p][f:f + k]]
+        pos = [max(r, 0.0) for r in self.regret[p][f : f + k]]
         tot = sum(pos)
         return f, k, ([r / tot for r in pos] if tot > 0 else [1.0 / k] * k)
 

@@ -12,6 +12,7 @@ Per player p, alternating (player 0, then player 1 against player 0's new strate
    observed), pushed bottom-up with the new strategies of the sets below:
    sigma_I proportional to [R_I + m_I - <m_I, sigma_I played>]^+ (uniform when all zero).
 Two-player games only."""
+
 from fractions import Fraction
 
 from seqform.model.game import CHANCE, TERMINAL
@@ -20,8 +21,8 @@ from seqform.model.game import CHANCE, TERMINAL
 class PredictiveCFRPlus:
     def __init__(self, game):
         self.game = game
-        self.leaves = []                 # (chance, (seq0, seq1), utilities)
-        self.infosets = [{}, {}]         # key -> (parent sequence, number of actions)
+        self.leaves = []  # (chance, (seq0, seq1), utilities)
+        self.infosets = [{}, {}]  # key -> (parent sequence, number of actions)
         self._collect(game.root(), 1.0, [(), ()])
         self.sigma = [{k: [1.0 / n] * n for k, (_, n) in self.infosets[p].items()} for p in (0, 1)]
         self.R = [{k: [0.0] * n for k, (_, n) in self.infosets[p].items()} for p in (0, 1)]
@@ -80,7 +81,7 @@ class PredictiveCFRPlus:
                 self.R[p][key] = [max(r + x - value[key], 0.0) for r, x in zip(self.R[p][key], v)]
                 parent, _ = self.infosets[p][key]
                 own = self._reach(p, parent)
-                self.avg[p][key] = [c + self.t ** 2 * own * s for c, s in zip(self.avg[p][key], played[key])]
+                self.avg[p][key] = [c + self.t**2 * own * s for c, s in zip(self.avg[p][key], played[key])]
             new = {}
 
             def predictive(key, v):
@@ -89,6 +90,7 @@ class PredictiveCFRPlus:
                 tot = sum(pos)
                 new[key] = [x / tot for x in pos] if tot > 0 else [1.0 / len(v)] * len(v)
                 return new[key]
+
             self._values(p, g, predictive)
             self.sigma[p] = new
 

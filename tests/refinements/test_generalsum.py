@@ -2,6 +2,7 @@
 sequence-form LCP, checked by exact best responses (the limit is Nash), by the concepts'
 definitions (``refinements.definitioncertificate``) and, at a fixed eps, against every perturbed
 pure strategy (``tests/oracle/perturbed_pure.py``)."""
+
 from fractions import Fraction
 
 import pytest
@@ -62,8 +63,10 @@ def test_threat_game_drops_the_non_credible_threat():
 
 def _family(p0, p1):
     """A witness family from per-player {power: plan} dicts (plans as lists of ints)."""
+
     def lists(d, n):
         return [[Fraction(v) for v in d.get(k, [0] * n)] for k in range(max(d) + 1)]
+
     return [lists(p0, 5), lists(p1, 3)]
 
 
@@ -99,8 +102,11 @@ def test_fixed_eps_against_every_perturbed_pure_strategy(concept, eps):
         tree = seqform.compile_tree(seqform.games.load(name))
         if tree.constant_sum is not None:  # the LCP solves zero-sum games too
             pert = getattr(refinements.perturbation, concept)(tree)
-            eq = solve_lcp(tree, bounds=[(pert.behavioural[p] or None, pert.realization[p] or None) for p in range(2)],
-                           eps=Fraction(str(eps)))
+            eq = solve_lcp(
+                tree,
+                bounds=[(pert.behavioural[p] or None, pert.realization[p] or None) for p in range(2)],
+                eps=Fraction(str(eps)),
+            )
             bounds = [pert.bounds(tree, p, Fraction(str(eps))) for p in range(2)]
             assert best_pure_gain(tree, eq.plans, bounds) == [0, 0]
             continue
@@ -115,20 +121,58 @@ def _tremble_start_games():
     probability 0 leave the best responses to the prior tied at order 1, and the perturbed best
     response broke the tie at order eps without the trembles' own free mass below them."""
     from seqform.games.explicit import TreeGame
+
     F = Fraction
     leaf = lambda *u: ("leaf", u)  # noqa: E731
     go = lambda name, u: ("decision", 0, name, ("go",), (leaf(*u),))  # noqa: E731
+
     # player 0 moves at P0, P1 and P2 (one action); player 1 never moves. L then R' risks a
     # tremble to L' and 0, so the EFPE plays R at P0, for (1, 0).
     def branch(u):
-        return ("decision", 0, "P0", ("L", "R"), (
-            ("decision", 0, "P1", ("L", "R"), (go("P2", (0, 0)), leaf(*u))), leaf(*u)))
+        return (
+            "decision",
+            0,
+            "P0",
+            ("L", "R"),
+            (("decision", 0, "P1", ("L", "R"), (go("P2", (0, 0)), leaf(*u))), leaf(*u)),
+        )
+
     first = TreeGame(("chance", ("c0", "c1"), (F(0), F(1)), (branch((0, 0)), branch((1, 0)))))
-    second = TreeGame(("decision", 1, "Q0", ("l", "r"), (
-        ("decision", 1, "Q1", ("l", "m", "r"), (leaf(0, 1), leaf(0, 3), ("decision", 1, "Q2", ("l", "m", "r"), (
-            go("P0", (0, 0)), go("P0", (0, 0)), leaf(0, 0))))),
-        ("decision", 0, "P0", ("go",), (("chance", ("c0", "c1", "c2"), (F(0), F(2, 5), F(3, 5)), (
-            ("decision", 0, "P1", ("L", "R"), (leaf(0, 0), leaf(0, 0))), leaf(0, 0), leaf(0, 5))),)))))
+    second = TreeGame(
+        (
+            "decision",
+            1,
+            "Q0",
+            ("l", "r"),
+            (
+                (
+                    "decision",
+                    1,
+                    "Q1",
+                    ("l", "m", "r"),
+                    (
+                        leaf(0, 1),
+                        leaf(0, 3),
+                        ("decision", 1, "Q2", ("l", "m", "r"), (go("P0", (0, 0)), go("P0", (0, 0)), leaf(0, 0))),
+                    ),
+                ),
+                (
+                    "decision",
+                    0,
+                    "P0",
+                    ("go",),
+                    (
+                        (
+                            "chance",
+                            ("c0", "c1", "c2"),
+                            (F(0), F(2, 5), F(3, 5)),
+                            (("decision", 0, "P1", ("L", "R"), (leaf(0, 0), leaf(0, 0))), leaf(0, 0), leaf(0, 5)),
+                        ),
+                    ),
+                ),
+            ),
+        )
+    )
     return first, second
 
 

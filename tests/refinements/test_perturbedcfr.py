@@ -1,13 +1,14 @@
 """CFR+ on perturbed polytopes (``refinements.perturbedcfr``), measured in the perturbed game it
 solves by exact trembling best responses (``refinements.tremblingbestresponse``), and against
 plain CFR+ as the tremble vanishes."""
+
 import json
 
 import numpy as np
 import pytest
 
-import seqform
 import refinements
+import seqform
 from refinements.perturbedcfr import PerturbedCFRPlus
 from seqform.iterative.cfr import RegretMinimizer
 from tests.refinements.test_refine_cli import run
@@ -57,8 +58,9 @@ def test_checkpoint_resumes_bit_for_bit(tmp_path):
 
 
 def test_verify_runs_it_by_name():
-    r = run("verify", "cfr+-qpe", "kuhn", "--iterations", "300", "--eps", "0.01", "--refined", "qpe", "--json",
-            "--quiet")
+    r = run(
+        "verify", "cfr+-qpe", "kuhn", "--iterations", "300", "--eps", "0.01", "--refined", "qpe", "--json", "--quiet"
+    )
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     assert rep["solver"] == "cfr+-qpe" and rep["perturbed"]["concept"] == "qpe"

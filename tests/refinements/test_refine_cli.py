@@ -1,5 +1,6 @@
 """``seqform solve GAME --refine efpe|qpe [--eps X]``, run as a user runs it, and the refinements
 benchmark script (on Kuhn, so that it does not rot)."""
+
 import json
 import subprocess
 import sys
@@ -36,18 +37,27 @@ def test_refine_human_output_and_eps():
 
 
 def test_refine_errors_are_one_line():
-    for args, msg in ((("kuhn", "--refine", "efpe", "--eps", "0.9"), "too large"),
-                      (("kuhn", "--eps", "0.1"), "--eps needs --refine"),
-                      (("selten_horse", "--refine", "efpe"), "3 players; the refined equilibria (EFPE, QPE) are "
-                                                              "computed for two-player games")):
+    for args, msg in (
+        (("kuhn", "--refine", "efpe", "--eps", "0.9"), "too large"),
+        (("kuhn", "--eps", "0.1"), "--eps needs --refine"),
+        (
+            ("selten_horse", "--refine", "efpe"),
+            "3 players; the refined equilibria (EFPE, QPE) are computed for two-player games",
+        ),
+    ):
         r = run("solve", *args, "--quiet")
         assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
 
 
 def test_bench_refine_kuhn(tmp_path):
-    r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_refine.py"), "--games", "kuhn", "--out-dir",
-                        str(tmp_path)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_refine.py"), "--games", "kuhn", "--out-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     md = next(tmp_path.glob("refine-*.md")).read_text()
     assert "| kuhn |" in md and "True" in md

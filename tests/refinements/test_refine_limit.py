@@ -8,6 +8,7 @@
   at every information set;
 * the fixed-eps solutions converge to the limit as eps shrinks.
 """
+
 from fractions import Fraction
 
 import numpy as np
@@ -44,7 +45,7 @@ def oracle_regrets(game, sol, eps: Fraction) -> dict:
         def probs(pl, key, beh=beh):
             i = key_of[(pl, key)]
             f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-            return list(beh[pl][f:f + k])
+            return list(beh[pl][f : f + k])
 
         for (pl, key), r in infoset_regrets(game, probs).items():
             if pl == p:
@@ -83,7 +84,7 @@ def test_threat_zero_sum_takes_what_nash_gives_up(concept):
     i = 1  # global id of player 1's only information set
     assert sol.tree.infoset_player[i] == 1
     f = int(sol.tree.infoset_first_seq[i])
-    refined = sol.exact_profile.behaviour[1][f:f + 2]
+    refined = sol.exact_profile.behaviour[1][f : f + 2]
     assert list(refined) == [1, 0]  # x: wins 5
     gain = lambda b: 5 * b[0] + 0 * b[1]  # player 1's payoff after y
     assert gain(refined) == 5
@@ -101,7 +102,7 @@ def test_guess_the_ace(concept):
     tree = sol.tree
     i = [j for j in range(len(tree.infoset_player)) if tree.infoset_player[j] == 1][0]
     f = int(tree.infoset_first_seq[i])
-    assert list(sol.exact_profile.behaviour[1][f:f + 2]) == [0, 1]  # always "other"
+    assert list(sol.exact_profile.behaviour[1][f : f + 2]) == [0, 1]  # always "other"
     # Nash allows guessing "ace" up to half the time (exactly unexploitable), no more
     for q, nash_ok in ((Fraction(1, 2), True), (Fraction(51, 100), False)):
         b1 = [Fraction(1), q, 1 - q]
@@ -110,8 +111,9 @@ def test_guess_the_ace(concept):
 
 
 def test_three_players_are_refused_clearly():
-    with pytest.raises(UnsupportedGameError, match="3 players; the refined equilibria .* two-player games, "
-                                                   "zero-sum or general-sum"):
+    with pytest.raises(
+        UnsupportedGameError, match="3 players; the refined equilibria .* two-player games, zero-sum or general-sum"
+    ):
         refinements.qpe(seqform.games.selten_horse())
 
 
@@ -127,8 +129,9 @@ def test_leduc_refined_is_certified_where_plain_lp_has_regret(concept):
     # the perturbed equilibria on the accepted basis have vanishing float regret too
     tree = sol.tree
     plans = perturbed_plans(sol, sol.basis_eps / 100)
-    prof = seqform.Profile([behaviour_from_realization(tree, p, np.array([float(v) for v in plans[p]]))
-                            for p in range(2)])
+    prof = seqform.Profile(
+        [behaviour_from_realization(tree, p, np.array([float(v) for v in plans[p]])) for p in range(2)]
+    )
     assert seqform.infoset_regret(tree, prof).max_regret < 1e-3
 
 
@@ -141,8 +144,12 @@ def test_fixed_eps_converges_to_the_limit(concept):
         s = refinements.refine(g, concept, eps=eps)
         assert s.tremble_violation <= 0
         vals.append(abs(s.value - lim.value))
-        dist.append(max(float(abs(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)).max())
-                        for a, b in zip(s.profile.behaviour, lim.exact_profile.behaviour)))
+        dist.append(
+            max(
+                float(abs(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)).max())
+                for a, b in zip(s.profile.behaviour, lim.exact_profile.behaviour)
+            )
+        )
     assert vals == sorted(vals, reverse=True) and vals[-1] < 1e-4
     assert dist[-1] < 1e-3 and dist[-1] <= dist[0]
 
@@ -169,8 +176,12 @@ def test_random_games_fixed_eps_converge_to_the_limit(game):
         for k in (10, 1000, 100000):
             plans = perturbed_plans(lim, lim.basis_eps / k)
             b = [behaviour_from_realization(lim.tree, p, np.array([float(v) for v in plans[p]])) for p in range(2)]
-            dist.append(max(float(np.max(np.abs(b[p] - np.array([float(v) for v in lim.exact_profile.behaviour[p]]))))
-                            for p in range(2)))
+            dist.append(
+                max(
+                    float(np.max(np.abs(b[p] - np.array([float(v) for v in lim.exact_profile.behaviour[p]]))))
+                    for p in range(2)
+                )
+            )
         assert dist[-1] <= 1e-3 and dist[-1] <= dist[0] + 1e-12
         # and HiGHS's fixed-eps solutions (made exact at eps) have values converging to the limit's
         gaps = [abs(refinements.refine(game, concept, eps=e).value - lim.value) for e in (1e-2, 1e-4)]

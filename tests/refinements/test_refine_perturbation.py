@@ -1,4 +1,5 @@
 """Perturbed polytopes: the EFPE and QPE bounds, user-given bounds, and clear errors."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -27,7 +28,7 @@ def test_qpe_bounds_are_eps_to_the_own_depth(kuhn):
             k, t = 0, s
             while t > 0:
                 k, t = k + 1, par[t]
-            assert d[s] == k and abs(lam[s] - 0.1 ** k) < 1e-15
+            assert d[s] == k and abs(lam[s] - 0.1**k) < 1e-15
         assert not pert.behavioural[p]
 
 

@@ -1,14 +1,16 @@
 """Best responses inside perturbed polytopes (``refinements.tremblingbestresponse``) and the
 perturbed-game measures built on them: against a linear program (tests/oracle), exactly zero at
 the exact perturbed equilibrium, positive elsewhere."""
+
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-import seqform
 import refinements
+import seqform
 from refinements.errors import PerturbationError
 from refinements.perturbation import custom, efpe, qpe
 from refinements.tremblingbestresponse import perturbed_measures, trembling_best_response
@@ -23,8 +25,11 @@ def bounds_at(pert, p: int, eps: Fraction, n: int) -> tuple:
     return (pert.beta_exact(p, eps) or [Fraction(0)] * n, pert.lam_exact(p, eps) or [Fraction(0)] * n)
 
 
-@given(random_games(max_depth=5, max_nodes=50), st.sampled_from(["efpe", "qpe"]),
-       st.lists(st.integers(-9, 9), min_size=200, max_size=200))
+@given(
+    random_games(max_depth=5, max_nodes=50),
+    st.sampled_from(["efpe", "qpe"]),
+    st.lists(st.integers(-9, 9), min_size=200, max_size=200),
+)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_dynamic_program_equals_the_lp(game, concept, draws):
     """For arbitrary sequence payoffs g, the exact trembling best response value equals the
@@ -44,7 +49,7 @@ def test_dynamic_program_equals_the_lp(game, concept, draws):
             assert x[s] >= beta[s] * x[par[s]] and x[s] >= lam[s]
         for i in tree.player_infosets[p].tolist():
             f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-            assert sum(x[f:f + k]) == x[int(tree.infoset_parent_seq[i])]
+            assert sum(x[f : f + k]) == x[int(tree.infoset_parent_seq[i])]
 
 
 def exact_equilibrium(tree, concept: str, eps: Fraction):
@@ -66,8 +71,12 @@ def test_measures_are_exactly_zero_at_the_perturbed_equilibrium_and_positive_els
     assert (m.exploitability, m.value_gap, m.max_infoset_regret, m.tremble_violation) == (0, 0, 0, 0)
     assert all(isinstance(v, Fraction) for v in (m.exploitability, m.value_gap))
     # the uniform profile is inside the polytopes (eps small) but not an equilibrium there
-    uniform = Profile([[Fraction(1)] + [Fraction(1, int(tree.infoset_num_actions[i])) for i in tree.seq_infoset[p][1:]]
-                       for p in range(2)])
+    uniform = Profile(
+        [
+            [Fraction(1)] + [Fraction(1, int(tree.infoset_num_actions[i])) for i in tree.seq_infoset[p][1:]]
+            for p in range(2)
+        ]
+    )
     mu = perturbed_measures(tree, pert, eps, uniform, Fraction(sol.value))
     assert mu.tremble_violation == 0 and mu.exploitability > 0 and mu.max_infoset_regret > 0
 
@@ -86,8 +95,9 @@ def test_mixed_bounds_at_one_information_set_are_refused():
     n = tree.num_sequences[0]
     pert = custom(tree, behavioural=[[0] + [1] * (n - 1), None], realization=[[0] + [1] * (n - 1), None])
     with pytest.raises(PerturbationError, match="both behavioural and realization"):
-        trembling_best_response(tree, 0, [Fraction(0)] * n, pert.beta_exact(0, Fraction(1, 100)),
-                                pert.lam_exact(0, Fraction(1, 100)))
+        trembling_best_response(
+            tree, 0, [Fraction(0)] * n, pert.beta_exact(0, Fraction(1, 100)), pert.lam_exact(0, Fraction(1, 100))
+        )
 
 
 def test_float_measures_agree_with_exact_ones():
@@ -99,7 +109,7 @@ def test_float_measures_agree_with_exact_ones():
         for i in tree.player_infosets[p].tolist():
             f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
             w = rng.integers(1, 10, k)
-            b[f:f + k] = w / w.sum()
+            b[f : f + k] = w / w.sum()
         prof.append(b)
     exact = Profile([[Fraction(v) for v in b] for b in prof])  # each float at its binary value
     m_exact = perturbed_measures(tree, qpe(tree), Fraction(1, 100), exact)

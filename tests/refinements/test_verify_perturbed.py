@@ -1,11 +1,12 @@
 """``seqform verify ... --refined C --eps E``: a perturbed solver measured in the perturbed game
 it solves, against that game's exact (certified) equilibrium value."""
+
 import json
 from fractions import Fraction
 
-import seqform
 import refinements
-from seqform.study.convergence import verify
+import seqform
+from seqform.study.verifyharness import verify
 from tests.refinements.test_refine_cli import run
 
 
@@ -23,12 +24,22 @@ def test_perturbed_egt_is_measured_in_its_own_perturbed_game():
 
 
 def test_verify_reports_perturbed_measures_in_json():
-    r = run("verify", "egt-perturbed", "kuhn", "--iterations", "50", "--eps", "0.01", "--refined", "efpe", "--json",
-            "--quiet")
+    r = run(
+        "verify",
+        "egt-perturbed",
+        "kuhn",
+        "--iterations",
+        "50",
+        "--eps",
+        "0.01",
+        "--refined",
+        "efpe",
+        "--json",
+        "--quiet",
+    )
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     assert rep["perturbed"]["concept"] == "efpe" and Fraction(rep["perturbed"]["value"]) < 0
     last = rep["points"][-1]
-    for key in ("perturbed_exploitability", "perturbed_value_gap", "perturbed_max_infoset_regret",
-                "tremble_violation"):
+    for key in ("perturbed_exploitability", "perturbed_value_gap", "perturbed_max_infoset_regret", "tremble_violation"):
         assert isinstance(last[key], float)

@@ -1,12 +1,13 @@
 """The papers' worst-case bounds plotted beside measured curves (``seqform.study.regretbounds``):
 the constants from the games' rules, and measured exploitability never above them."""
+
 import math
 
 import pytest
 
 import seqform
-from seqform.study.convergence import verify
 from seqform.study.regretbounds import exploitability_bound
+from seqform.study.verifyharness import verify
 
 
 def test_kuhn_constants_from_the_rules():
@@ -16,8 +17,7 @@ def test_kuhn_constants_from_the_rules():
     per_player = 4 * 6 * math.sqrt(2)
     assert exploitability_bound(tree, "cfr", 1) == pytest.approx(per_player, rel=1e-12)
     assert exploitability_bound(tree, "cfr", 400) == pytest.approx(per_player / 20, rel=1e-12)
-    assert exploitability_bound(tree, "es-mccfr", 1) == pytest.approx(per_player * (1 + math.sqrt(2 / 0.1)),
-                                                                        rel=1e-12)
+    assert exploitability_bound(tree, "es-mccfr", 1) == pytest.approx(per_player * (1 + math.sqrt(2 / 0.1)), rel=1e-12)
     for unbounded in ("cfr+", "dcfr", "pcfr+", "os-mccfr", "egt"):
         assert exploitability_bound(tree, unbounded, 10) is None
 

@@ -2,11 +2,12 @@
 workers import the script again and would start the study again; the study stops at once with
 ``UnguardedMainError``, one line naming the fix, and runs or retries no cell. The same script
 guarded runs its cells. Each script runs as a user runs it, ``python script.py``."""
+
 import json
 
 from tests.spawnscripts import assert_stopped_with_one_line, run_script, script
 
-STUDY = '''[study]
+STUDY = """[study]
 name = "guard"
 games = ["kuhn"]
 seeds = 2
@@ -14,14 +15,14 @@ iterations = 200
 
 [[solvers]]
 name = "es-mccfr"
-'''
+"""
 
 # the study file is written by the test, not by the script: an unguarded script's top-level code
 # runs again in every worker, and one worker rewriting the file while the other reads it races
 # (seen on one core: a worker read it empty and printed its own traceback)
-BODY = '''res = study.run_study(study.load_study("s.toml"), "out", workers=2, progress=False)
+BODY = """res = study.run_study(study.load_study("s.toml"), "out", workers=2, progress=False)
 print("ran", res.ok, res.failed, res.retried)
-'''
+"""
 
 
 HEAD = "import seqform.study as study\n"

@@ -1,5 +1,6 @@
 """The study report (``seqform.study.studyreport``): plots per game, and a summary whose numbers are
 recomputed here from the table."""
+
 import json
 import re
 import subprocess
@@ -20,17 +21,34 @@ ROOT = Path(__file__).resolve().parents[2]
 def table(tmp_path_factory):
     d = tmp_path_factory.mktemp("report")
     p = d / "r.toml"
-    p.write_text('[study]\nname = "r"\ngames = ["kuhn"]\nseeds = 3\niterations = 400\ncheckpoints = 8\n\n'
-                 '[[solvers]]\nname = "cfr+"\n\n[[solvers]]\nname = "os-mccfr"\n\n'
-                 '[[solvers]]\nname = "es-mccfr-batched"\nparams = { batch = [4, 16] }\n')
+    p.write_text(
+        '[study]\nname = "r"\ngames = ["kuhn"]\nseeds = 3\niterations = 400\ncheckpoints = 8\n\n'
+        '[[solvers]]\nname = "cfr+"\n\n[[solvers]]\nname = "os-mccfr"\n\n'
+        '[[solvers]]\nname = "es-mccfr-batched"\nparams = { batch = [4, 16] }\n'
+    )
     run_study(load_study(p), d / "out", workers=2, progress=False)
     return d / "out"
 
 
 def test_report_cli_writes_plots_and_summary(table, tmp_path):
-    r = subprocess.run([sys.executable, "-m", "seqform", "study", "report", str(table / "results.parquet"),
-                        "--out", str(tmp_path), "--json", "--levels", "0.1,0.05"],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "seqform",
+            "study",
+            "report",
+            str(table / "results.parquet"),
+            "--out",
+            str(tmp_path),
+            "--json",
+            "--levels",
+            "0.1,0.05",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
     assert [Path(p).name for p in got["plots"]] == ["r-kuhn.png"] and Path(got["plots"][0]).stat().st_size > 10000
@@ -39,15 +57,21 @@ def test_report_cli_writes_plots_and_summary(table, tmp_path):
     lines = {ln.split(" | ")[0].lstrip("| "): ln for ln in md.splitlines() if ln.startswith("| ") and "---" not in ln}
     assert set(lines) >= {"cfr+", "os-mccfr", "es-mccfr-batched batch=4", "es-mccfr-batched batch=16"}
     # recomputed from the table: the median final exploitability, and the median seconds to 0.1
-    for label, solver, params in (("os-mccfr", "os-mccfr", "{}"), ("es-mccfr-batched batch=16", "es-mccfr-batched",
-                                                                     '{"batch": 16}')):
+    for label, solver, params in (
+        ("os-mccfr", "os-mccfr", "{}"),
+        ("es-mccfr-batched batch=16", "es-mccfr-batched", '{"batch": 16}'),
+    ):
         mine = [r for r in rows if r["solver"] == solver and r["params"] == params]
         seeds = sorted({r["seed"] for r in mine})
         assert len(seeds) == 3
-        final = [max((r for r in mine if r["seed"] == s), key=lambda r: r["iteration"])["exploitability"] for s in seeds]
+        final = [
+            max((r for r in mine if r["seed"] == s), key=lambda r: r["iteration"])["exploitability"] for s in seeds
+        ]
         cells = lines[label].split(" | ")
         assert cells[1] == "3 / 0"
-        assert float(cells[2].split(" ")[0]) == pytest.approx(np.median(final), rel=5e-3)  # printed to 3 significant digits
+        assert float(cells[2].split(" ")[0]) == pytest.approx(
+            np.median(final), rel=5e-3
+        )  # printed to 3 significant digits
         hits = []
         for s in seeds:
             pts = sorted((r for r in mine if r["seed"] == s), key=lambda r: r["iteration"])
@@ -64,9 +88,11 @@ def test_report_cli_writes_plots_and_summary(table, tmp_path):
 def test_report_refuses_what_is_not_a_table(tmp_path):
     bad = tmp_path / "x.parquet"
     bad.write_text("not parquet")
-    r = subprocess.run([sys.executable, "-m", "seqform", "study", "report", str(bad)], capture_output=True,
-                       text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "study", "report", str(bad)], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 2 and "not a study table" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    r = subprocess.run([sys.executable, "-m", "seqform", "study", "report"], capture_output=True, text=True,
-                       timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "study", "report"], capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 2 and "needs a TABLE" in r.stderr

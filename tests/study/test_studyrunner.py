@@ -1,5 +1,6 @@
 """Studies (``seqform.study.studyrunner``): the same table on the local pool and on Ray, resumable,
 failures recorded and retried, a killed worker or driver loses no finished cell."""
+
 import json
 import os
 import signal
@@ -12,18 +13,19 @@ import numpy as np
 import pytest
 
 import seqform
-from seqform.study.convergence import verify
 from seqform.study.studyrunner import run_study
 from seqform.study.studyspec import load_study
 from seqform.study.studytable import DETERMINISTIC_COLUMNS, read_cells, read_table
+from seqform.study.verifyharness import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "examples" / "studies" / "smoke.toml"
 
 
 def run_cli(*args, **kw):
-    return subprocess.Popen([sys.executable, "-m", "seqform", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "seqform", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw
+    )
 
 
 def comparable(rows):
@@ -81,8 +83,10 @@ def test_rerun_skips_finished_cells(smoke_local):
 
 def test_a_cell_past_its_time_limit_fails_twice_and_the_study_goes_on(tmp_path):
     p = tmp_path / "t.toml"
-    p.write_text('[study]\nname = "t"\ngames = ["kuhn", "leduc"]\nseeds = 1\ntime_limit = 2\n'
-                 'iterations = { kuhn = 50, leduc = 10000000 }\n\n[[solvers]]\nname = "cfr"\n')
+    p.write_text(
+        '[study]\nname = "t"\ngames = ["kuhn", "leduc"]\nseeds = 1\ntime_limit = 2\n'
+        'iterations = { kuhn = 50, leduc = 10000000 }\n\n[[solvers]]\nname = "cfr"\n'
+    )
     res = run_study(load_study(p), tmp_path / "o", workers=2, progress=False)
     assert (res.ok, res.failed, res.retried) == (1, 1, 1)
     rows = read_table(tmp_path / "o")
@@ -170,8 +174,12 @@ def test_killed_driver_then_rerun_completes(tmp_path):
     assert not any(_alive(w) for w in workers)
     done = read_cells(out)
     assert 1 <= len(done) < 4
-    rerun = subprocess.run([sys.executable, "-m", "seqform", "study", str(study), "--out", str(out), "--json",
-                            "--quiet"], capture_output=True, text=True, timeout=600)
+    rerun = subprocess.run(
+        [sys.executable, "-m", "seqform", "study", str(study), "--out", str(out), "--json", "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert rerun.returncode == 0, rerun.stderr
     res = json.loads(rerun.stdout)
     assert res["skipped"] == len(done) and res["ok"] == 4 - len(done)
@@ -180,8 +188,9 @@ def test_killed_driver_then_rerun_completes(tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_ctrl_c_leaves_a_consistent_table(tmp_path, sig):
-    study, out, proc = start_slow(tmp_path, "--workers", "1", "--quiet",
-                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    study, out, proc = start_slow(
+        tmp_path, "--workers", "1", "--quiet", preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
+    )
     workers = _workers(proc.pid)
     proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=120)
@@ -199,13 +208,21 @@ def test_refined_and_perturbed_ground_truth_reach_the_workers(tmp_path):
     """With refined and eps the driver computes the exact limit EFPE and the exact eps-perturbed
     equilibrium once; the workers measure against them as verify does in-process."""
     p = tmp_path / "r.toml"
-    p.write_text('[study]\nname = "r"\ngames = ["kuhn"]\niterations = 200\ncheckpoints = 3\nrefined = ["efpe"]\n'
-                 'eps = 0.01\n\n[[solvers]]\nname = "cfr+-efpe"\n')
+    p.write_text(
+        '[study]\nname = "r"\ngames = ["kuhn"]\niterations = 200\ncheckpoints = 3\nrefined = ["efpe"]\n'
+        'eps = 0.01\n\n[[solvers]]\nname = "cfr+-efpe"\n'
+    )
     res = run_study(load_study(p), tmp_path / "o", workers=1, progress=False)
     assert (res.ok, res.failed) == (1, 0)
     rows = sorted(read_table(tmp_path / "o"), key=lambda r: r["iteration"])
-    rep = verify("cfr+-efpe", seqform.compile_tree(seqform.games.load("kuhn")), 200,
-                 points=[r["iteration"] for r in rows], refined=["efpe"], eps=0.01)
+    rep = verify(
+        "cfr+-efpe",
+        seqform.compile_tree(seqform.games.load("kuhn")),
+        200,
+        points=[r["iteration"] for r in rows],
+        refined=["efpe"],
+        eps=0.01,
+    )
     for pt, r in zip(rep.points, rows):
         assert r["efpe_distance"] == pt.efpe_distance and r["perturbed_exploitability"] == pt.perturbed_exploitability
         assert r["tremble_violation"] == pt.tremble_violation and r["perturbed_value_gap"] is not None

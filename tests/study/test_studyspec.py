@@ -1,4 +1,5 @@
 """Study files (``seqform.study.studyspec``): cells, and one-line errors naming the key and line."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -52,17 +53,26 @@ def test_the_smoke_study_parses():
     assert len(spec.cells()) == 3
 
 
-@pytest.mark.parametrize("text,line,words", [
-    (GOOD.replace('seeds = [3, 5]', 'seed = 3'), 4, ["study.seed", "unknown key"]),
-    (GOOD.replace('name = "cfr+"', 'name = "cfr++"'), 8, ["solvers[0].name", "unknown solver 'cfr++'"]),
-    (GOOD.replace("batch = [8, 16]", "batches = [8, 16]"), 13, ["solvers[1].batches", "takes no parameter"]),
-    (GOOD.replace("iterations = { kuhn = 400 }", "iterations = -4"), 12, ["solvers[1].iterations", "positive"]),
-    (GOOD.replace('games = ["kuhn", "leduc"]', 'games = "kuhn"'), 3, ["study.games", "list"]),
-    (GOOD.replace('games = ["kuhn", "leduc"]', 'games = ["kuhn", "leduck"]'), 3,
-     ["study.games", "'leduck'", "unknown game"]),
-    (GOOD.replace("iterations = { kuhn = 100, leduc = 50 }", "iterations = { kuhn = 100 }"), 5,
-     ["study.iterations", "leduc"]),
-])
+@pytest.mark.parametrize(
+    "text,line,words",
+    [
+        (GOOD.replace("seeds = [3, 5]", "seed = 3"), 4, ["study.seed", "unknown key"]),
+        (GOOD.replace('name = "cfr+"', 'name = "cfr++"'), 8, ["solvers[0].name", "unknown solver 'cfr++'"]),
+        (GOOD.replace("batch = [8, 16]", "batches = [8, 16]"), 13, ["solvers[1].batches", "takes no parameter"]),
+        (GOOD.replace("iterations = { kuhn = 400 }", "iterations = -4"), 12, ["solvers[1].iterations", "positive"]),
+        (GOOD.replace('games = ["kuhn", "leduc"]', 'games = "kuhn"'), 3, ["study.games", "list"]),
+        (
+            GOOD.replace('games = ["kuhn", "leduc"]', 'games = ["kuhn", "leduck"]'),
+            3,
+            ["study.games", "'leduck'", "unknown game"],
+        ),
+        (
+            GOOD.replace("iterations = { kuhn = 100, leduc = 50 }", "iterations = { kuhn = 100 }"),
+            5,
+            ["study.iterations", "leduc"],
+        ),
+    ],
+)
 def test_errors_name_the_key_and_the_line(tmp_path, text, line, words):
     p = write(tmp_path, text)
     with pytest.raises(StudyError) as e:
@@ -80,14 +90,22 @@ def test_toml_syntax_error_names_line_and_column(tmp_path):
 
 
 def test_cli_one_line_error_exit_2(tmp_path):
-    p = write(tmp_path, GOOD.replace('seeds = [3, 5]', 'seeds = "many"'))
-    r = subprocess.run([sys.executable, "-m", "seqform", "study", str(p), "--out", str(tmp_path / "o")],
-                       capture_output=True, text=True, timeout=120)
+    p = write(tmp_path, GOOD.replace("seeds = [3, 5]", 'seeds = "many"'))
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "study", str(p), "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and f"{p}:4: study.seeds" in lines[0], r.stderr
-    r = subprocess.run([sys.executable, "-m", "seqform", "study", str(tmp_path / "missing.toml")],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "study", str(tmp_path / "missing.toml")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and "no such file" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
@@ -96,8 +114,12 @@ def test_an_unknown_game_leaves_no_output_folder(tmp_path):
     file's line, exit 2, and no output folder."""
     p = write(tmp_path, GOOD.replace('games = ["kuhn", "leduc"]', 'games = ["kuhn", "leduck"]'))
     out = tmp_path / "o"
-    r = subprocess.run([sys.executable, "-m", "seqform", "study", str(p), "--out", str(out)],
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "study", str(p), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and r.stdout == "" and not out.exists()
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and f"{p}:3: study.games: 'leduck'" in lines[0], r.stderr

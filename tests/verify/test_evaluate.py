@@ -6,6 +6,7 @@ Checked three ways on random games and random rational profiles: against the flo
 of ``tests/oracle/infoset_regret.py`` (within 1e-9), and, for three-player general-sum games,
 *exactly* against a brute force in Fractions written here (recursion over the succinct game and
 enumeration of pure continuation strategies; nothing shared with the backward pass)."""
+
 from __future__ import annotations
 
 import itertools
@@ -15,15 +16,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import seqform
 from seqform import compile_tree, games
-from seqform.exact.rationals import fmpq_of, fraction_of
 from seqform.errors import StrategyError
-from seqform.verify.evaluate import Evaluation, evaluate, exact_profile, exact_sequence_payoffs, is_exact_profile
+from seqform.exact.rationals import fmpq_of, fraction_of
 from seqform.model.game import CHANCE, TERMINAL
 from seqform.model.strategy import Profile, realization_plan_exact, uniform
+from seqform.verify.evaluate import Evaluation, evaluate, exact_profile, exact_sequence_payoffs, is_exact_profile
 from tests.oracle import infoset_regret as oracle
 from tests.strategies import CHANCE_NODE, DECISION, LEAF, TreeGame, random_trees
 
@@ -84,7 +86,7 @@ def random_exact_profile(tree, rng: random.Random, zeros: bool = True) -> Profil
                 if not any(w):
                     w[0] = 1
             s = sum(w)
-            b[f:f + k] = [Fraction(x, s) for x in w]
+            b[f : f + k] = [Fraction(x, s) for x in w]
         out.append(b)
     return Profile(out)
 
@@ -121,6 +123,7 @@ def assert_exact_types(ev: Evaluation):
 # an exact brute force for any number of players (test code only)
 # ----------------------------------------------------------------------------------------------
 
+
 def bf_value(game, h, p, probs, pure):
     """Player p's exact expected utility below h: p plays ``pure`` (key -> action) where it has
     an entry, everyone else (and p elsewhere) plays ``probs``."""
@@ -128,13 +131,16 @@ def bf_value(game, h, p, probs, pure):
     if pl == TERMINAL:
         return Fraction(game.utility(h)[p])
     if pl == CHANCE:
-        return sum((Fraction(q) * bf_value(game, game.next(h, a), p, probs, pure)
-                    for a, q in enumerate(game.chance(h)) if q), Fraction(0))
+        return sum(
+            (Fraction(q) * bf_value(game, game.next(h, a), p, probs, pure) for a, q in enumerate(game.chance(h)) if q),
+            Fraction(0),
+        )
     key = game.infoset(h)
     if pl == p and key in pure:
         return bf_value(game, game.next(h, pure[key]), p, probs, pure)
-    return sum((q * bf_value(game, game.next(h, a), p, probs, pure)
-                for a, q in enumerate(probs(pl, key)) if q), Fraction(0))
+    return sum(
+        (q * bf_value(game, game.next(h, a), p, probs, pure) for a, q in enumerate(probs(pl, key)) if q), Fraction(0)
+    )
 
 
 def bf_own_infosets(game, h, p, out):
@@ -154,8 +160,10 @@ def bf_best(game, members, p, probs):
     for h, _ in members:
         bf_own_infosets(game, h, p, below)
     names = list(below)
-    return max(sum((w * bf_value(game, h, p, probs, dict(zip(names, c))) for h, w in members), Fraction(0))
-               for c in itertools.product(*[range(below[k]) for k in names]))
+    return max(
+        sum((w * bf_value(game, h, p, probs, dict(zip(names, c))) for h, w in members), Fraction(0))
+        for c in itertools.product(*[range(below[k]) for k in names])
+    )
 
 
 def bf_evaluate(game, probs):
@@ -194,6 +202,7 @@ def bf_evaluate(game, probs):
 # ----------------------------------------------------------------------------------------------
 # random games
 # ----------------------------------------------------------------------------------------------
+
 
 @given(general_games(players=2), st.integers(0, 2**31), st.booleans())
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -264,13 +273,14 @@ def test_three_players_general_sum_exactly_match_brute_force(game, seed):
 # built-in games and equilibria
 # ----------------------------------------------------------------------------------------------
 
+
 def exact_behaviour(tree, p, x):
     """Exact behaviour of an exact realization plan (uniform where the plan does not reach)."""
     b = [Fraction(1)] * tree.num_sequences[p]
     for i in tree.player_infosets[p].tolist():
         f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
         px = x[int(tree.infoset_parent_seq[i])]
-        b[f:f + k] = [x[f + j] / px if px else Fraction(1, k) for j in range(k)]
+        b[f : f + k] = [x[f + j] / px if px else Fraction(1, k) for j in range(k)]
     return b
 
 
@@ -314,7 +324,9 @@ def test_three_player_kuhn_against_openspiel():
     pytest.importorskip("pyspiel")
     import pyspiel
     from open_spiel.python.algorithms import exploitability as os_exploitability
+
     from seqform.io.openspiel import to_openspiel_policy
+
     game = pyspiel.load_game("kuhn_poker(players=3)")
     tree = compile_tree(seqform.from_openspiel(game))
     assert tree.num_players == 3
@@ -330,6 +342,7 @@ def test_three_player_kuhn_against_openspiel():
 # ----------------------------------------------------------------------------------------------
 # arithmetic choice, inputs and errors
 # ----------------------------------------------------------------------------------------------
+
 
 def test_exactness_is_decided_by_the_profile():
     tree = compile_tree(games.kuhn())
@@ -387,8 +400,10 @@ def test_json_of_an_evaluation():
     js = ev.to_json()
     assert js["game"] == "kuhn" and js["exact"] is True
     assert js["nash_conv"] == "11/12" and js["exploitability"] == "11/24"
-    assert js["max_regret_infoset"] == {"player": int(tree.infoset_player[ev.max_regret_infoset]),
-                                        "infoset": str(tree.infoset_key[ev.max_regret_infoset])}
+    assert js["max_regret_infoset"] == {
+        "player": int(tree.infoset_player[ev.max_regret_infoset]),
+        "infoset": str(tree.infoset_key[ev.max_regret_infoset]),
+    }
     assert [len(x) for x in js["infoset_regret"]] == [6, 6]
     assert ev.regret_at(0, (0, "")) == Fraction(js["infoset_regret"][0][0]["regret"])
     fj = evaluate(tree, uniform(tree)).to_json(per_infoset=False)
@@ -399,12 +414,26 @@ def test_unreached_information_sets():
     """Chance never reaches the left branch's information set; the other player's pure choice
     leaves one of player 0's information sets unreached by the others."""
     game = TreeGame(
-        ("chance", ("a", "b"), (Fraction(0), Fraction(1)), (
-            ("decision", 1, "X", ("l", "r"), (("leaf", (1, -1)), ("leaf", (2, -2)))),
-            ("decision", 1, "Y", ("l", "r"), (
-                ("decision", 0, "P", ("u", "d"), (("leaf", (3, -3)), ("leaf", (0, 0)))),
-                ("decision", 0, "Q", ("u", "d"), (("leaf", (0, 0)), ("leaf", (5, -5)))))))),
-        name="unreached")
+        (
+            "chance",
+            ("a", "b"),
+            (Fraction(0), Fraction(1)),
+            (
+                ("decision", 1, "X", ("l", "r"), (("leaf", (1, -1)), ("leaf", (2, -2)))),
+                (
+                    "decision",
+                    1,
+                    "Y",
+                    ("l", "r"),
+                    (
+                        ("decision", 0, "P", ("u", "d"), (("leaf", (3, -3)), ("leaf", (0, 0)))),
+                        ("decision", 0, "Q", ("u", "d"), (("leaf", (0, 0)), ("leaf", (5, -5)))),
+                    ),
+                ),
+            ),
+        ),
+        name="unreached",
+    )
     tree = compile_tree(game)
     prof = [[1, 1, 0, 1, 0], [1, Fraction(1, 2), Fraction(1, 2), 1, 0]]  # player 0: u at P and Q; 1: l at Y
     ev = evaluate(tree, prof)

@@ -1,17 +1,19 @@
 """Per-information-set regret and best responses against brute force over pure continuation
 strategies (tests/oracle/infoset_regret.py: a recursion over the succinct game, sharing nothing
 with the vectorised backward pass)."""
+
 import math
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import seqform
 from seqform import compile_tree, games
 from seqform.verify.exploitability import best_response, exploitability
 from seqform.verify.infosetregret import infoset_regret
 from tests.oracle import infoset_regret as oracle
-from tests.strategies import random_games, random_behaviour_profile
+from tests.strategies import random_behaviour_profile, random_games
 
 
 def probs_fn(tree, profile):

@@ -3,11 +3,11 @@
 ``verify(source, game, iterations)`` runs ``source`` and, at (log-spaced) checkpoints, measures
 its average strategies against:
 
-* ``exploitability`` (OpenSpiel's convention: NashConv / 2; ``bestresponse.exploitability``);
+* ``exploitability`` (OpenSpiel's convention: NashConv / 2; ``seqform.verify.exploitability.exploitability``);
 * ``value_gap``: the profile's expected value for player 0 minus the game value, which the
   certified sequence-form LP gives exactly (``seqform.solve``);
 * ``max_infoset_regret``: the largest regret at a reached information set (Kroer, Farina & Sandholm (2017)'s
-  refinement measure; ``regret.infoset_regret``);
+  refinement measure; ``seqform.verify.infosetregret.infoset_regret``);
 * ``efpe_distance`` / ``qpe_distance``: the largest difference of an action probability, over
   all information sets, from the exact limit EFPE / QPE (``refinements``), when requested. That
   is the distance to the one refined equilibrium ``refinements`` computes. Refined equilibria
@@ -25,28 +25,41 @@ References:
 
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 """
+
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
 
-from seqform.verify.exploitability import exploitability
 from seqform.errors import SeqformError
+from seqform.iterative.cfr import ALGORITHMS as CFR_ALGORITHMS
 from seqform.model.game import Game
-from seqform.verify.infosetregret import infoset_regret
-from seqform.study.regretbounds import BOUND_LABELS, exploitability_bound
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
-from seqform.iterative.cfr import ALGORITHMS as CFR_ALGORITHMS
+from seqform.study.regretbounds import BOUND_LABELS, exploitability_bound
+from seqform.verify.exploitability import exploitability
+from seqform.verify.infosetregret import infoset_regret
 
-SOLVERS = CFR_ALGORITHMS + ("cs-cfr", "es-mccfr", "os-mccfr", "es-mccfr-batched", "os-mccfr-batched", "egt",
-                            "egt-perturbed", "omwu", "openspiel-cfr", "openspiel-cfr+", "openspiel-es-mccfr",
-                            "openspiel-os-mccfr")
+SOLVERS = CFR_ALGORITHMS + (
+    "cs-cfr",
+    "es-mccfr",
+    "os-mccfr",
+    "es-mccfr-batched",
+    "os-mccfr-batched",
+    "egt",
+    "egt-perturbed",
+    "omwu",
+    "openspiel-cfr",
+    "openspiel-cfr+",
+    "openspiel-es-mccfr",
+    "openspiel-os-mccfr",
+)
 
 
 @dataclass
@@ -108,26 +121,37 @@ class VerifyReport:
     perturbed: dict | None = None
 
     def to_json(self) -> dict:
-        return {"game": self.game, "solver": self.solver, "game_value": str(self.game_value),
-                "game_value_float": float(self.game_value), "interrupted": self.interrupted,
-                "solver_seconds": self.solver_seconds, "perturbed": self.perturbed,
-                "points": [asdict(p) for p in self.points]}
+        return {
+            "game": self.game,
+            "solver": self.solver,
+            "game_value": str(self.game_value),
+            "game_value_float": float(self.game_value),
+            "interrupted": self.interrupted,
+            "solver_seconds": self.solver_seconds,
+            "perturbed": self.perturbed,
+            "points": [asdict(p) for p in self.points],
+        }
 
     def plot(self, path: str, title: str | None = None) -> None:
         """A log-log plot of every measure against traversals (iterations when not counted)."""
         try:
             import matplotlib
         except ImportError:
-            raise SeqformError('plots need matplotlib: pip install "seqform[plot]" (or pip install matplotlib)') from None
+            raise SeqformError(
+                'plots need matplotlib: pip install "seqform[plot]" (or pip install matplotlib)'
+            ) from None
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+
         pts = self.points
         use_trav = all(p.traversals is not None for p in pts)
         x = [p.traversals if use_trav else p.iteration for p in pts]
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        series = [("exploitability", [p.exploitability for p in pts]),
-                  ("|value gap|", [abs(p.value_gap) for p in pts]),
-                  ("max information-set regret", [p.max_infoset_regret for p in pts])]
+        series = [
+            ("exploitability", [p.exploitability for p in pts]),
+            ("|value gap|", [abs(p.value_gap) for p in pts]),
+            ("max information-set regret", [p.max_infoset_regret for p in pts]),
+        ]
         for name in ("efpe", "qpe"):
             vals = [getattr(p, f"{name}_distance") for p in pts]
             if any(v is not None for v in vals):
@@ -136,18 +160,26 @@ class VerifyReport:
             xs = [a for a, b in zip(x, ys) if b is not None and b > 0]
             ys = [b for b in ys if b is not None and b > 0]
             if xs:
-                line, = ax.loglog(xs, ys, label=label + (" (median)" if pts[0].seeds > 1 else ""), marker=".")
-                key = {"exploitability": "exploitability", "max information-set regret": "max_infoset_regret"}.get(label)
+                (line,) = ax.loglog(xs, ys, label=label + (" (median)" if pts[0].seeds > 1 else ""), marker=".")
+                key = {"exploitability": "exploitability", "max information-set regret": "max_infoset_regret"}.get(
+                    label
+                )
                 if key and pts[0].seeds > 1:  # the 10-90% band across seeds
                     lo = [getattr(p, f"{key}_q10") for p in pts]
                     hi = [getattr(p, f"{key}_q90") for p in pts]
                     ok = [i for i in range(len(pts)) if lo[i] is not None and lo[i] > 0]
-                    ax.fill_between([x[i] for i in ok], [lo[i] for i in ok], [hi[i] for i in ok],
-                                    color=line.get_color(), alpha=0.2)
+                    ax.fill_between(
+                        [x[i] for i in ok], [lo[i] for i in ok], [hi[i] for i in ok], color=line.get_color(), alpha=0.2
+                    )
         bound = [(a, p.theorem_bound) for a, p in zip(x, pts) if p.theorem_bound]
         if bound:  # the paper's worst case, beside the measured exploitability
-            ax.loglog([a for a, _ in bound], [b for _, b in bound], "k--", linewidth=1,
-                      label=BOUND_LABELS.get(self.solver, "regret bound"))
+            ax.loglog(
+                [a for a, _ in bound],
+                [b for _, b in bound],
+                "k--",
+                linewidth=1,
+                label=BOUND_LABELS.get(self.solver, "regret bound"),
+            )
         ax.set_xlabel("tree traversals" if use_trav else "iterations")
         ax.set_title(title or f"{self.solver} on {self.game}")
         ax.grid(True, which="both", alpha=0.3)
@@ -172,9 +204,12 @@ def _as_profile(tree: Tree, item: Any) -> Profile:
         return Profile([np.asarray(b, dtype=float) for b in item])
     if hasattr(item, "action_probabilities"):  # an OpenSpiel policy
         from seqform.io.openspiel import from_openspiel_policy
+
         return from_openspiel_policy(tree, item)
-    raise SeqformError(f"verify: the solver yielded a {type(item).__name__}; expected a seqform Profile, a "
-                       f"list of behavioural arrays, or an OpenSpiel policy")
+    raise SeqformError(
+        f"verify: the solver yielded a {type(item).__name__}; expected a seqform Profile, a "
+        f"list of behavioural arrays, or an OpenSpiel policy"
+    )
 
 
 class _Stepper:
@@ -187,7 +222,7 @@ class _Stepper:
             self.name = source
             source = make_solver(source, tree, eps=eps, seed=seed, params=params)
         else:
-            self.name = getattr(source, "algorithm", None) or getattr(source, "__name__", type(source).__name__)
+            self.name = getattr(source, "algorithm", "") or getattr(source, "__name__", type(source).__name__)
         if hasattr(source, "step") and hasattr(source, "average_profile"):
             self.solver, self.iterator = source, None
         else:
@@ -208,6 +243,7 @@ class _Stepper:
             self.solver.step(g) if g > 1 else self.solver.step()
             self.traversals = getattr(self.solver, "traversals", None)
         else:
+            assert self.iterator is not None  # a source without step() is iterated
             self._last = next(self.iterator)
 
     def profile(self) -> Profile:
@@ -221,32 +257,48 @@ MCCFR_SAMPLING = {"es-mccfr": "external", "os-mccfr": "outcome", "cs-cfr": "chan
 
 
 #: the built-in solvers that draw samples: their runs depend on the seed
-SAMPLED = ("cs-cfr", "es-mccfr", "os-mccfr", "es-mccfr-batched", "os-mccfr-batched", "openspiel-es-mccfr",
-           "openspiel-os-mccfr")
+SAMPLED = (
+    "cs-cfr",
+    "es-mccfr",
+    "os-mccfr",
+    "es-mccfr-batched",
+    "os-mccfr-batched",
+    "openspiel-es-mccfr",
+    "openspiel-os-mccfr",
+)
 #: the built-in solvers whose runs do not depend on the seed (a study runs them once)
 DETERMINISTIC = tuple(s for s in SOLVERS if s not in SAMPLED)
 
 
-def _builtin(name: str, eps: float | None, seed: int) -> tuple:
+def _builtin(name: str, eps: float | None, seed: int) -> tuple | None:
     """A core solver's class and the keyword arguments its name fixes (``None``: not a core solver)."""
     if name in CFR_ALGORITHMS:
         from seqform.iterative.cfr import RegretMinimizer
+
         return RegretMinimizer, {"algorithm": name}
     if name in MCCFR_SAMPLING:
         from seqform.iterative.mccfr import MonteCarloCFR
+
         return MonteCarloCFR, {"sampling": MCCFR_SAMPLING[name], "seed": seed}
     if name in ("egt", "egt-perturbed"):
         from seqform.iterative.egt import ExcessiveGap
-        return ExcessiveGap, ({"perturbation": "efpe", "eps": eps if eps is not None else 1e-3}
-                              if name == "egt-perturbed" else {"perturbation": None, "eps": 1e-3})
+
+        return ExcessiveGap, (
+            {"perturbation": "efpe", "eps": eps if eps is not None else 1e-3}
+            if name == "egt-perturbed"
+            else {"perturbation": None, "eps": 1e-3}
+        )
     if name == "es-mccfr-batched":
         from seqform.iterative.batchedmccfr import BatchedExternalSampling
+
         return BatchedExternalSampling, {"seed": seed}
     if name == "os-mccfr-batched":
         from seqform.iterative.batchedmccfr import BatchedOutcomeSampling
+
         return BatchedOutcomeSampling, {"seed": seed}
     if name == "omwu":
         from seqform.iterative.optimistic import OptimisticMirrorDescent
+
         return OptimisticMirrorDescent, {}
     return None
 
@@ -256,12 +308,16 @@ def solver_parameters(name: str) -> set:
     constructor's keyword-only arguments that its name does not fix (MCCFR's ``exploration``, the
     batched samplers' ``batch``, EGT's ``weights`` and ``distance``, ...)."""
     import inspect
+
     found = _builtin(name, None, 0)
     if found is None:
         return set()
     cls, fixed = found
-    return {p.name for p in inspect.signature(cls.__init__).parameters.values()
-            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in fixed and p.name != "seed"}
+    return {
+        p.name
+        for p in inspect.signature(cls.__init__).parameters.values()
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in fixed and p.name != "seed"
+    }
 
 
 def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0, params: dict | None = None):
@@ -281,6 +337,7 @@ def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0, 
     if name in ("openspiel-cfr", "openspiel-cfr+"):
         return _OpenSpielSolver(tree, name)
     from seqform.registry import registry
+
     ext = registry().iterative_solvers.get(name)
     if ext is not None:
         return ext.factory(tree, eps, seed)
@@ -290,12 +347,14 @@ def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0, 
 def all_solvers() -> tuple:
     """The core's solvers (``SOLVERS``) and the installed extensions' (``seqform.registry``)."""
     from seqform.registry import registry
+
     return SOLVERS + tuple(registry().iterative_solvers)
 
 
 def takes_eps(name: str) -> bool:
     """Whether the solver ``name`` runs on a perturbed game of tremble ``eps``."""
     from seqform.registry import registry
+
     ext = registry().iterative_solvers.get(name)
     return name == "egt-perturbed" or (ext is not None and ext.eps)
 
@@ -307,19 +366,24 @@ class _OpenSpielSolver:
 
     def __init__(self, tree: Tree, name: str, seed: int = 0):
         from seqform.io.openspiel import openspiel_name, pyspiel_module
+
         pyspiel = pyspiel_module()
         self.game = pyspiel.load_game(openspiel_name(tree))
         if name in ("openspiel-cfr", "openspiel-cfr+"):
             from open_spiel.python.algorithms import cfr as os_cfr
+
             self.solver = (os_cfr.CFRPlusSolver if name.endswith("+") else os_cfr.CFRSolver)(self.game)
-            self._step, self.traversals = self.solver.evaluate_and_update_policy, 0
+            self.traversals: int | None = 0
+            self._step = self.solver.evaluate_and_update_policy
         else:
             np.random.seed(seed)
             if name == "openspiel-es-mccfr":
                 from open_spiel.python.algorithms import external_sampling_mccfr as es
+
                 self.solver = es.ExternalSamplingSolver(self.game, es.AverageType.SIMPLE)
             else:
                 from open_spiel.python.algorithms import outcome_sampling_mccfr as os_
+
                 self.solver = os_.OutcomeSamplingSolver(self.game)
             self._step, self.traversals = self.solver.iteration, None
         self.algorithm = name
@@ -332,12 +396,17 @@ class _OpenSpielSolver:
 
     def average_profile(self) -> Profile:
         from seqform.io.openspiel import from_openspiel_policy
+
         return from_openspiel_policy(self.tree, self.solver.average_policy())
 
 
 def _distance(a: Profile, b: Profile) -> float:
-    return float(max(np.abs(np.asarray(a.behaviour[p], dtype=float) - np.asarray(b.behaviour[p], dtype=float)).max()
-                     for p in range(len(a.behaviour))))
+    return float(
+        max(
+            np.abs(np.asarray(a.behaviour[p], dtype=float) - np.asarray(b.behaviour[p], dtype=float)).max()
+            for p in range(len(a.behaviour))
+        )
+    )
 
 
 @dataclass
@@ -355,45 +424,69 @@ class GroundTruth:
     eps: float | None = None
 
 
-def ground_truth(game: Game | Tree, refined: Iterable[str] = (), eps: float | None = None,
-                 progress: Callable[[str], None] | None = None) -> GroundTruth:
+def ground_truth(
+    game: Game | Tree,
+    refined: Iterable[str] = (),
+    eps: float | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> GroundTruth:
     """The certified ground truth of ``game``: its exact value from the certified sequence-form
     LP, the exact limit equilibria of the ``refined`` concepts ("efpe", "qpe"), and with ``eps``
     the exact equilibrium of the first concept's eps-perturbed game (``verify``)."""
     from seqform.solve import solve
+
     say = progress or (lambda msg: None)
     tree = game if isinstance(game, Tree) else compile_tree(game)
     sol = solve(tree)
-    if not sol.certified:
-        raise SeqformError(f"verify: the LP value of {tree.name!r} could not be certified, so there is no exact "
-                           f"ground truth")
+    if not sol.certified or sol.value is None:  # (a certified solution has its value)
+        raise SeqformError(
+            f"verify: the LP value of {tree.name!r} could not be certified, so there is no exact ground truth"
+        )
     truth = GroundTruth(tree.name, sol.value, eps=eps)
     for concept in refined:
         if concept not in ("efpe", "qpe"):
             raise SeqformError(f"verify: refined must name efpe or qpe, not {concept!r}")
         from seqform.registry import registry
+
         refiner = registry().refiners.get(concept)
         if refiner is None:
-            raise SeqformError(f"verify: the exact {concept.upper()} needs an installed extension that computes "
-                               f"it (the refinements package: pip install seqform)")
+            raise SeqformError(
+                f"verify: the exact {concept.upper()} needs an installed extension that computes "
+                f"it (the refinements package: pip install seqform)"
+            )
         ref = refiner(tree, concept)
         if ref.exact_profile is None:
-            raise SeqformError(f"verify: the exact {concept.upper()} of {tree.name!r} is not available: "
-                               f"{'; '.join(ref.notes) or 'not certified'}")
+            raise SeqformError(
+                f"verify: the exact {concept.upper()} of {tree.name!r} is not available: "
+                f"{'; '.join(ref.notes) or 'not certified'}"
+            )
         truth.targets[concept] = Profile([np.array([float(v) for v in b]) for b in ref.exact_profile.behaviour])
         if eps is not None and truth.perturbed is None:
             say(f"solving the {concept.upper()}-perturbed game exactly at eps={eps:g}")
             truth.perturbed = refiner(tree, concept, eps)
             if not truth.perturbed.certified:
-                raise SeqformError(f"verify: the {concept.upper()}-perturbed game at eps={eps:g} could not be "
-                                   f"certified: {'; '.join(truth.perturbed.notes)}")
+                raise SeqformError(
+                    f"verify: the {concept.upper()}-perturbed game at eps={eps:g} could not be "
+                    f"certified: {'; '.join(truth.perturbed.notes)}"
+                )
     return truth
 
 
-def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | None = None,
-           refined: Iterable[str] = (), eps: float | None = None, seed: int = 0, seeds: int = 1,
-           params: dict | None = None, truth: GroundTruth | None = None, time_limit: float | None = None,
-           progress: Callable[[str], None] | None = None) -> VerifyReport:
+def verify(
+    source: Any,
+    game: Game | Tree,
+    iterations: int,
+    *,
+    points: list | None = None,
+    refined: Iterable[str] = (),
+    eps: float | None = None,
+    seed: int = 0,
+    seeds: int = 1,
+    params: dict | None = None,
+    truth: GroundTruth | None = None,
+    time_limit: float | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> VerifyReport:
     """Run ``source`` for ``iterations`` iterations on ``game`` and measure it at ``points``
     (iteration numbers; default: ``checkpoints(iterations)``) against the certified ground truth
     (module docstring). ``refined``: any of "efpe", "qpe" (distance to that exact limit
@@ -417,12 +510,13 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
     if seeds < 1:
         raise SeqformError(f"verify: seeds must be at least 1, got {seeds}")
     if seeds > 1 and not isinstance(source, str):
-        raise SeqformError("verify: several seeds need a built-in solver named by a string (a solver object "
-                           "cannot be reseeded)")
+        raise SeqformError(
+            "verify: several seeds need a built-in solver named by a string (a solver object cannot be reseeded)"
+        )
     marks = sorted(set(points)) if points is not None else checkpoints(iterations)
     marks = [m for m in marks if 1 <= m <= iterations]
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    runs, name, interrupted, t_solver = [], None, False, 0.0
+    runs, name, interrupted, t_solver = [], "", False, 0.0
     for k in range(seeds):
         stepper = _Stepper(source, tree, eps, seed + k, params)
         name = stepper.name
@@ -434,8 +528,11 @@ def verify(source: Any, game: Game | Tree, iterations: int, *, points: list | No
             break
     report = VerifyReport(tree.name, name, truth.value, interrupted=interrupted, solver_seconds=t_solver)
     if truth.perturbed is not None:
-        report.perturbed = {"concept": truth.perturbed.concept, "eps": truth.perturbed.eps,
-                            "value": str(truth.perturbed.value)}
+        report.perturbed = {
+            "concept": truth.perturbed.concept,
+            "eps": truth.perturbed.eps,
+            "value": str(truth.perturbed.value),
+        }
     report.points = runs[0] if seeds == 1 else _bands(runs[:-1] if interrupted and len(runs) > 1 else runs)
     for pt in report.points:
         pt.theorem_bound = exploitability_bound(tree, name, pt.iteration)
@@ -446,8 +543,15 @@ class CellTimeout(SeqformError):
     """A verify run passed its time limit."""
 
 
-def _run(stepper: _Stepper, tree: Tree, marks: list, truth: GroundTruth, say, deadline: float | None = None,
-         time_limit: float | None = None) -> tuple:
+def _run(
+    stepper: _Stepper,
+    tree: Tree,
+    marks: list,
+    truth: GroundTruth,
+    say,
+    deadline: float | None = None,
+    time_limit: float | None = None,
+) -> tuple:
     """One run, measured at ``marks``: (points, seconds inside the solver, interrupted)."""
     value, targets, perturbed = truth.value, truth.targets, truth.perturbed
     g = stepper.granularity
@@ -469,9 +573,16 @@ def _run(stepper: _Stepper, tree: Tree, marks: list, truth: GroundTruth, say, de
             prof = stepper.profile()
             ex = exploitability(tree, prof)
             reg = infoset_regret(tree, prof, validate=False)
-            pt = VerifyPoint(it, stepper.traversals, time.perf_counter() - t0, ex.exploitability,
-                             float(ex.values[0]), float(ex.values[0]) - float(value), reg.max_regret,
-                             solver_seconds=t_solver)
+            pt = VerifyPoint(
+                it,
+                stepper.traversals,
+                time.perf_counter() - t0,
+                ex.exploitability,
+                float(ex.values[0]),
+                float(ex.values[0]) - float(value),
+                reg.max_regret,
+                solver_seconds=t_solver,
+            )
             for concept, target in targets.items():
                 setattr(pt, f"{concept}_distance", _distance(prof, target))
             if perturbed is not None:
@@ -481,11 +592,14 @@ def _run(stepper: _Stepper, tree: Tree, marks: list, truth: GroundTruth, say, de
             if solver is not None:
                 pt.nodes_touched = getattr(solver, "nodes_touched", None)
                 if hasattr(solver, "current_profile"):
-                    pt.current_exploitability = exploitability(tree, solver.current_profile(),
-                                                               validate=False).exploitability
+                    pt.current_exploitability = exploitability(
+                        tree, solver.current_profile(), validate=False
+                    ).exploitability
             points.append(pt)
-            say(f"iteration {it:,}: exploitability {ex.exploitability:.3e}, value gap {pt.value_gap:+.3e}, "
-                f"max information-set regret {reg.max_regret:.3e}")
+            say(
+                f"iteration {it:,}: exploitability {ex.exploitability:.3e}, value gap {pt.value_gap:+.3e}, "
+                f"max information-set regret {reg.max_regret:.3e}"
+            )
     except StopIteration:
         say(f"the solver stopped after {it:,} iterations")
     except KeyboardInterrupt:
@@ -501,15 +615,32 @@ def _bands(runs: list) -> list:
     out = []
     for j in range(n):
         col = [r[j] for r in runs]
+
         def med(attr):
             vals = [getattr(p, attr) for p in col]
             return None if any(v is None for v in vals) else float(np.median(vals))
-        pt = VerifyPoint(col[0].iteration, col[0].traversals, med("seconds"), med("exploitability"),
-                         med("value"), med("value_gap"), med("max_infoset_regret"), med("efpe_distance"),
-                         med("qpe_distance"), None if col[0].nodes_touched is None else int(med("nodes_touched")),
-                         med("current_exploitability"), len(runs))
-        for attr in ("perturbed_exploitability", "perturbed_value_gap", "perturbed_max_infoset_regret",
-                     "tremble_violation", "solver_seconds"):
+
+        pt = VerifyPoint(
+            col[0].iteration,
+            col[0].traversals,
+            med("seconds"),
+            med("exploitability"),
+            med("value"),
+            med("value_gap"),
+            med("max_infoset_regret"),
+            med("efpe_distance"),
+            med("qpe_distance"),
+            None if col[0].nodes_touched is None else int(med("nodes_touched")),
+            med("current_exploitability"),
+            len(runs),
+        )
+        for attr in (
+            "perturbed_exploitability",
+            "perturbed_value_gap",
+            "perturbed_max_infoset_regret",
+            "tremble_violation",
+            "solver_seconds",
+        ):
             setattr(pt, attr, med(attr))
         for attr in BANDED:
             vals = [getattr(p, attr) for p in col]
@@ -519,5 +650,18 @@ def _bands(runs: list) -> list:
     return out
 
 
-__all__ = ["verify", "ground_truth", "GroundTruth", "VerifyReport", "VerifyPoint", "CellTimeout", "SOLVERS",
-           "SAMPLED", "DETERMINISTIC", "all_solvers", "make_solver", "solver_parameters", "checkpoints"]
+__all__ = [
+    "verify",
+    "ground_truth",
+    "GroundTruth",
+    "VerifyReport",
+    "VerifyPoint",
+    "CellTimeout",
+    "SOLVERS",
+    "SAMPLED",
+    "DETERMINISTIC",
+    "all_solvers",
+    "make_solver",
+    "solver_parameters",
+    "checkpoints",
+]

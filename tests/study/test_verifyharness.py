@@ -1,6 +1,7 @@
-"""The verification harness (``seqform.study.convergence`` and ``seqform verify``): its measurements equal
+"""The verification harness (``seqform.study.verifyharness`` and ``seqform verify``): its measurements equal
 independent computations, it accepts every kind of source (our solvers, OpenSpiel's, a generator
 of strategies), and its command line writes JSON and a plot."""
+
 from __future__ import annotations
 
 import json
@@ -11,13 +12,13 @@ import numpy as np
 import pytest
 
 import seqform
-from seqform.verify.exploitability import exploitability
-from seqform.iterative.cfr import RegretMinimizer
 from seqform.errors import SeqformError
-from seqform.verify.infosetregret import infoset_regret
+from seqform.iterative.cfr import RegretMinimizer
 from seqform.model.strategy import uniform
 from seqform.model.tree import compile_tree
-from seqform.study.convergence import checkpoints, verify
+from seqform.study.verifyharness import checkpoints, verify
+from seqform.verify.exploitability import exploitability
+from seqform.verify.infosetregret import infoset_regret
 
 
 def test_checkpoints_are_log_spaced_and_end_at_the_last_iteration():
@@ -78,14 +79,35 @@ def test_bad_sources_are_refused():
 def test_cli_json_and_plot(tmp_path):
     pytest.importorskip("matplotlib")
     png = tmp_path / "out.png"
-    r = subprocess.run([sys.executable, "-m", "seqform", "verify", "cfr+", "kuhn", "--iterations", "40",
-                        "--plot", str(png), "--json", "--quiet"], capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "seqform",
+            "verify",
+            "cfr+",
+            "kuhn",
+            "--iterations",
+            "40",
+            "--plot",
+            str(png),
+            "--json",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["game_value"] == "-1/18" and out["points"][-1]["iteration"] == 40
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    r = subprocess.run([sys.executable, "-m", "seqform", "verify", "egt", "leduc", "--iterations", "0"],
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "verify", "egt", "leduc", "--iterations", "0"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 2 and "--iterations must be at least 1" in r.stderr
     assert np.isfinite(out["points"][-1]["exploitability"])
 
@@ -95,6 +117,7 @@ def test_batched_solvers_run_and_are_measured_in_whole_batches():
     time (never a batch of 1), and measures at the first whole batch at or after each point; the
     run is the one the solver makes alone."""
     from seqform.iterative.batchedmccfr import BatchedExternalSampling
+
     tree = seqform.compile_tree(seqform.games.load("kuhn"))
     rep = verify("es-mccfr-batched", tree, 1000, points=[1, 200, 1000], seed=3)
     assert [p.iteration for p in rep.points] == [128, 256, 1024]
