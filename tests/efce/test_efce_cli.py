@@ -150,6 +150,7 @@ def test_payoff_ranges_over_the_eps_polytope_equal_the_full_lp():
     assert "over the 1/10-EFCE polytope" in run("ranges", "job_market", "--allowance", "0.1").stdout
 
 
+@pytest.mark.slow  # repeats on a larger game what the 3-card game's welfare checks by the oracle
 def test_four_card_indian_poker_welfare_is_an_exact_efce():
     """Beyond enumeration (~10^31 reduced profiles), column generation returns a
     distribution whose largest causal-deviation gain, by the dynamic program in rationals, is at
