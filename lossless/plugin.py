@@ -8,6 +8,7 @@ import json
 
 from seqform.cli.common import Progress, build_tree, common_options, load_game_arg
 from seqform.errors import SeqformError
+from seqform.result import seconds_line
 
 
 def add_parser(sub) -> None:
@@ -192,10 +193,8 @@ def cmd_shrink(args) -> int:
             f"rigorous float error bounds)"
         )
     # the text's line has the parts only, as it always had (--json also has the solve's "total")
-    print(
-        "seconds           "
-        + ", ".join(f"{k} {v:.3f}" for k, v in out["seconds"].items() if not (k == "total" and res is not None))
-    )
+    parts = {k: v for k, v in out["seconds"].items() if not (k == "total" and res is not None)}
+    print(seconds_line(parts, label="seconds           "))
     return status
 
 

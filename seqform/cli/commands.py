@@ -9,9 +9,10 @@ import time
 from dataclasses import replace
 from fractions import Fraction
 
-from seqform.cli.common import Progress, build_tree, fmt_sizes, load_game_arg, print_strategy
+from seqform.cli.common import Progress, build_tree, load_game_arg, print_strategy
 from seqform.errors import SeqformError
 from seqform.registry import registry
+from seqform.result import format_sizes
 
 
 def cmd_info(args) -> int:
@@ -127,7 +128,7 @@ def cmd_convert(args) -> int:
     if args.json:
         print(json.dumps({"game": tree.name, "out": args.out, "sizes": tree.sizes()}))
     elif not args.quiet:
-        print(f"{tree.name} -> {args.out}: {fmt_sizes(tree.sizes())}")
+        print(f"{tree.name} -> {args.out}: {format_sizes(tree.sizes())}")
     return 0
 
 

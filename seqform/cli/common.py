@@ -66,13 +66,6 @@ def build_tree(game, args, prog: Progress):
     )
 
 
-def fmt_sizes(sizes: dict) -> str:
-    """A two-player tree's sizes in one line (``seqform.result.format_sizes``)."""
-    from seqform.result import format_sizes
-
-    return format_sizes(sizes)
-
-
 def print_strategy(tree, profile) -> None:
     from seqform.io.strategyjson import profile_to_json
 
