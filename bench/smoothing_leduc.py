@@ -19,6 +19,7 @@ Usage (from the repository root)::
 
     python bench/smoothing_leduc.py                       # 100,000 traversals per solver
     python bench/smoothing_leduc.py --traversals 2000 --out-dir /tmp/x
+    python bench/smoothing_leduc.py --replot bench/results/smoothing-leduc5-2026-11-24.json  # figures only
 
 Writes ``bench/results/smoothing-leduc5-YYYY-MM-DD.{md,json}`` and the two plots ``...-nashconv.png``
 and ``...-infoset-regret.png``.
@@ -73,28 +74,77 @@ def run(traversals: int, eps_list, say, perturbed: bool = True, ranks: int = 5) 
 
 
 def plot(reports: dict, key: str, ylabel: str, path: Path, title: str) -> None:
+    """One log-log figure of ``key`` (NashConv for "exploitability") against tree traversals, one
+    line per solver, in ``seqform.study.verifyplot``'s style (the legend below the axes)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for name, rep in reports.items():
+    from seqform.study.verifyplot import legend_outside, line_style
+
+    fig, ax = plt.subplots(figsize=(7.5, 5), layout="constrained")
+    for k, (name, rep) in enumerate(reports.items()):
         xs = [p.traversals for p in rep.points]
         ys = [getattr(p, key) for p in rep.points]
         if any(y is None for y in ys):
             continue
         ys = [2 * y if key == "exploitability" else y for y in ys]
         pts = [(x, y) for x, y in zip(xs, ys) if y > 0]
-        ax.loglog([x for x, _ in pts], [y for _, y in pts], label=name, marker=".", markersize=3)
-    ax.set_xlabel("tree traversals")
+        ax.loglog([x for x, _ in pts], [y for _, y in pts], label=name, **line_style(k))
+    ax.set_xlabel("tree traversals (passes over the tree)")
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="major", alpha=0.3)
+    legend_outside(fig, *ax.get_legend_handles_labels())
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def plots(reports: dict, stem: str, ranks: int) -> list:
+    """The figures of a run (``reports``: solver name -> report, or its JSON as objects), beside ``stem``."""
+    figs = [
+        (
+            "exploitability",
+            "sum of the players' regrets (NashConv),\nunperturbed game (payoff units: chips)",
+            f"{stem}-nashconv.png",
+            f"Leduc {ranks}: convergence to Nash equilibrium\n(Kroer, Farina & Sandholm 2017, Figure 2)",
+        ),
+        (
+            "max_infoset_regret",
+            "largest information-set regret\n(payoff units: chips)",
+            f"{stem}-infoset-regret.png",
+            f"Leduc {ranks}: the refinement measure\n(Kroer, Farina & Sandholm 2017, Figure 3)",
+        ),
+    ]
+    pert = {k: r for k, r in reports.items() if r.points[-1].perturbed_exploitability is not None}
+    out = []
+    for key, ylabel, path, title in figs:
+        plot(reports, key, ylabel, Path(path), title)
+        out.append(path)
+    if pert:
+        path = f"{stem}-perturbed.png"
+        plot(
+            pert,
+            "perturbed_exploitability",
+            "NashConv in its own eps-perturbed game\n(payoff units: chips)",
+            Path(path),
+            f"Leduc {ranks}: perturbed EGT measured in the game it solves",
+        )
+        out.append(path)
+    return out
+
+
+def replot(path: str, ranks: int) -> list:
+    """Redraw the figures of an earlier run from its JSON (no runs)."""
+    from types import SimpleNamespace
+
+    saved = json.loads(Path(path).read_text())
+    reports = {
+        name: SimpleNamespace(points=[SimpleNamespace(**{"perturbed_exploitability": None, **p}) for p in r["points"]])
+        for name, r in saved.items()
+    }
+    return plots(reports, str(Path(path).with_suffix("")), ranks)
 
 
 def main(argv=None) -> int:
@@ -114,7 +164,11 @@ def main(argv=None) -> int:
         action="store_true",
         help="skip measuring perturbed EGT in its perturbed game (each eps: one exact perturbed solve)",
     )
+    ap.add_argument("--replot", metavar="FILE.json", help="redraw the figures of an earlier run's JSON; no runs")
     args = ap.parse_args(argv)
+    if args.replot:
+        print("wrote", ", ".join(replot(args.replot, args.ranks)), file=sys.stderr)
+        return 0
     eps_list = [float(e) for e in args.eps.split(",") if e]
     tree, reports = run(
         args.traversals,
@@ -153,28 +207,7 @@ def main(argv=None) -> int:
         out = Path(args.out_dir)
         out.mkdir(parents=True, exist_ok=True)
         stem = out / f"smoothing-leduc{args.ranks}-{day}"
-        plot(
-            reports,
-            "exploitability",
-            "sum of regrets (NashConv), unperturbed game",
-            Path(f"{stem}-nashconv.png"),
-            f"Leduc {args.ranks}: convergence to Nash equilibrium (Kroer, Farina & Sandholm 2017, Figure 2)",
-        )
-        plot(
-            reports,
-            "max_infoset_regret",
-            "max information-set regret",
-            Path(f"{stem}-infoset-regret.png"),
-            f"Leduc {args.ranks}: refinement measure (Kroer, Farina & Sandholm 2017, Figure 3)",
-        )
-        if any(r.points[-1].perturbed_exploitability is not None for r in reports.values()):
-            plot(
-                {k: r for k, r in reports.items() if r.points[-1].perturbed_exploitability is not None},
-                "perturbed_exploitability",
-                "NashConv in its own eps-perturbed game",
-                Path(f"{stem}-perturbed.png"),
-                f"Leduc {args.ranks}: perturbed EGT measured in the game it solves",
-            )
+        plots(reports, str(stem), args.ranks)
         Path(f"{stem}.md").write_text(md)
         Path(f"{stem}.json").write_text(json.dumps({k: r.to_json() for k, r in reports.items()}, indent=1))
         print(f"wrote {stem}.md, .json, -nashconv.png, -infoset-regret.png", file=sys.stderr)

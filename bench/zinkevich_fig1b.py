@@ -17,6 +17,7 @@ sampling and iterations x 2 x (tree nodes) for CFR (each iteration passes the tr
 
     python bench/zinkevich_fig1b.py                      # ranks 3..7, level 0.1, 3 seeds
     python bench/zinkevich_fig1b.py --ranks 3 4 --seeds 1 --out-dir /tmp/x
+    python bench/zinkevich_fig1b.py --replot bench/results/zinkevich-fig1b-2026-11-24.json  # figure only
 
 Writes ``bench/results/zinkevich-fig1b-YYYY-MM-DD.{md,json,png}``.
 """
@@ -53,6 +54,38 @@ def iterations_to(tree, solver, level: float, cap: int) -> tuple:
     return None, None
 
 
+def draw(rows: list, level: float, seeds: int, path: Path) -> None:
+    """The figure: iterations (left) and work (right) to exploitability ``level`` against
+    information sets, log-log, as the paper's Figure 1(b) (which plots iterations); nothing when
+    matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    from seqform.study.verifyplot import legend_outside, line_style
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.4), layout="constrained")
+    xs = [row["infosets"] for row in rows]
+    series = (("cfr", "CFR (deterministic)"), ("cs", f"chance-sampled CFR (median of {seeds} seeds)"))
+    for k, (key, label) in enumerate(series):
+        style = {**line_style(k), "markevery": None}  # a handful of points: mark each
+        for ax, what in zip(axes, ("iterations", "work")):
+            pts = [(x, row[f"{key}_{what}"]) for x, row in zip(xs, rows) if row[f"{key}_{what}"]]
+            if pts:
+                ax.loglog([p[0] for p in pts], [p[1] for p in pts], label=label, **style)
+    for ax, what in zip(axes, ("iterations", "work: nodes visited")):
+        ax.set_xlabel("information sets (both players)")
+        ax.set_ylabel(f"{what} until exploitability\n<= {level:g} (payoff units: chips)")
+        ax.grid(True, which="both", alpha=0.3)
+    legend_outside(fig, *axes[0].get_legend_handles_labels())
+    fig.suptitle("Zinkevich et al. (2007), Fig. 1(b) in miniature: Leduc hold'em with 2 x r cards, r = 3, 4, ...")
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ranks", type=int, nargs="*", default=[3, 4, 5, 6, 7])
@@ -60,7 +93,13 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--cap", type=int, default=400_000, help="most iterations per run")
     ap.add_argument("--out-dir", default=str(ROOT / "bench" / "results"))
+    ap.add_argument("--replot", metavar="FILE.json", help="redraw the figure beside an earlier run's JSON; no runs")
     args = ap.parse_args()
+    if args.replot:
+        saved = json.loads(Path(args.replot).read_text())
+        seeds = max((len(r["cs_runs"]) for r in saved["rows"]), default=1)
+        draw(saved["rows"], saved["level"], seeds, Path(args.replot).with_suffix(".png"))
+        return 0
     rows = []
     for r in args.ranks:
         tree = seqform.compile_tree(seqform.games.load(f"leduc(ranks={r})"))
@@ -109,29 +148,7 @@ def main() -> int:
         )
     stem.with_suffix(".md").write_text("\n".join(lines) + "\n")
     stem.with_suffix(".json").write_text(json.dumps({"level": args.level, "rows": rows}, indent=1))
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-        xs = [row["infosets"] for row in rows]
-        for key, label in (("cfr", "CFR"), ("cs", "chance-sampled CFR")):
-            for ax, what in zip(axes, ("iterations", "work")):
-                pts = [(x, row[f"{key}_{what}"]) for x, row in zip(xs, rows) if row[f"{key}_{what}"]]
-                if pts:
-                    ax.loglog([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
-        for ax, what in zip(axes, ("iterations", "nodes visited")):
-            ax.set_xlabel("information sets")
-            ax.set_ylabel(f"{what} to exploitability {args.level:g}")
-            ax.grid(True, which="both", alpha=0.3)
-            ax.legend()
-        fig.suptitle("Zinkevich et al. (2007), Fig. 1(b) in miniature: leduc(ranks=r)")
-        fig.tight_layout()
-        fig.savefig(stem.with_suffix(".png"), dpi=110)
-    except ImportError:
-        pass
+    draw(rows, args.level, args.seeds, stem.with_suffix(".png"))
     print("\n".join(lines))
     return 0
 

@@ -20,9 +20,7 @@ References:
   with Imperfect Information", JAIR.
 """
 
-from .extend import extended_profile
-from .loop import MODES, DoubleOracleResult, double_oracle
+from seqform.lazyexports import lazy_exports
 
-solve = double_oracle  # ``doracle.solve(game)``: the issue's API name
-
-__all__ = ["solve", "double_oracle", "DoubleOracleResult", "MODES", "extended_profile"]
+# every name is imported when first used: the command line loads this package for its plugin
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__)

@@ -26,7 +26,7 @@ from seqform.errors import SolverError, UnsupportedGameError
 from seqform.exact.certificate import DEFAULT_EXACT_LIMIT
 from seqform.model.game import Game
 from seqform.model.tree import compile_tree
-from seqform.result import Result
+from seqform.result import Result, number, table
 from seqform.solve import solve as seqform_solve
 
 from .oracle import best_response
@@ -95,24 +95,27 @@ class DoubleOracleResult(Result):
             "interrupted": self.interrupted,
         }
 
-    def summary(self) -> str:
+    def summary(self, rationals: bool = False) -> str:
         last = self.history[-1] if self.history else {}
-        lines = [
-            f"game            {self.game}",
-            f"method          double oracle, {self.iterations} iterations; last restricted game "
-            f"{last.get('restricted_nodes', 0):,} nodes",
+        rows = [
+            ("game", self.game),
+            (
+                "method",
+                f"double oracle, {self.iterations} iterations; last restricted game "
+                f"{last.get('restricted_nodes', 0):,} nodes",
+            ),
         ]
         if self.value is not None:
-            lines.append(f"value           {self.value}  (= {float(self.value):.12g}, player 0)")
-            lines.append("certificate     exact: both players' exact best responses in the full game meet at the value")
+            rows.append(("value", number(self.value, rationals, "player 0")))
+            rows.append(("certificate", "exact: both players' exact best responses in the full game meet at the value"))
         else:
             lo = "?" if self.lower is None else f"{float(self.lower):.12g}"
             hi = "?" if self.upper is None else f"{float(self.upper):.12g}"
-            lines.append(f"value           not converged: {lo} <= value <= {hi}")
-        lines.append(f"seconds         total {self.seconds['total']:.3f}")
+            rows.append(("value", f"not converged: {lo} <= value <= {hi}"))
+        rows.append(("seconds", f"total {self.seconds['total']:.3f}"))
         if self.interrupted:
-            lines.append("interrupted     (the bounds found before Ctrl-C)")
-        return "\n".join(lines)
+            rows.append(("interrupted", "(the bounds found before Ctrl-C)"))
+        return table(rows)
 
 
 MODES = ("both", "alternating")

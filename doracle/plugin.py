@@ -7,6 +7,7 @@ import json
 
 from seqform.cli.common import Progress
 from seqform.errors import SeqformError
+from seqform.result import probability
 
 HELP = "double oracle (restricted games grown by best responses, exact when it converges)"
 
@@ -37,12 +38,12 @@ def cmd_doracle(args, game, prog: Progress) -> int:
         # "strategy": on the full tree, readable by evaluate
         print(json.dumps(res.to_json(strategy=args.strategy)))
         return status
-    print(res.summary())
+    print(res.summary(rationals=args.rationals))
     if args.strategy:
         for p, strat in enumerate(res.restricted_strategies()):
             print(f"player {p} strategy (the first action at every information set not listed):")
             for k, acts in strat.items():
-                print(f"  {k}  " + ", ".join(f"{a}: {pr}" for a, pr in acts.items()))
+                print(f"  {k}  " + ", ".join(f"{a}: {probability(pr, args.rationals)}" for a, pr in acts.items()))
     return status
 
 

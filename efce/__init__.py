@@ -15,37 +15,7 @@ References:
 - Dudik & Gordon (2009), "A Sampling-Based Approach to Computing Equilibria in Succinct Extensive-Form Games", UAI.
 """
 
-from .causalregret import max_regret
-from .colgen import (
-    ColumnGenerationResult,
-    ColumnGenerationStopped,
-    EFCEColumnGeneration,
-    efce_column_generation,
-    payoff_ranges,
-)
-from .exact import EFCEResult, max_entropy, solve_lp
-from .games import grid_game, indian_poker, job_market
-from .sampling import SamplerOptions, SamplingResult, sample_efce, validated_regret
-from .strategies import profiles
-from .validation import exact_distribution
+from seqform.lazyexports import lazy_exports
 
-__all__ = [
-    "job_market",
-    "indian_poker",
-    "grid_game",
-    "profiles",
-    "max_entropy",
-    "solve_lp",
-    "EFCEResult",
-    "sample_efce",
-    "SamplerOptions",
-    "validated_regret",
-    "SamplingResult",
-    "EFCEColumnGeneration",
-    "efce_column_generation",
-    "payoff_ranges",
-    "ColumnGenerationResult",
-    "ColumnGenerationStopped",
-    "exact_distribution",
-    "max_regret",
-]
+# every name is imported when first used: the command line loads this package for its plugin
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__)

@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from seqform.cli.common import Progress, build_tree, load_game_arg
 from seqform.errors import SeqformError
+from seqform.result import table
 
 if typing.TYPE_CHECKING:
     from efce.colgen import ColumnGenerationResult
@@ -102,44 +103,60 @@ def cmd_sample(args) -> int:
 
 
 def _print_sample(out: dict, args, corrective: bool | None) -> None:
-    _print_head(out, out["weights"])
+    rows = _head_rows(out, out["weights"])
     exact = out["expectations"] == "exact"
-    print(
-        f"max regret       {out['max_regret']:.6g}"
-        + (
-            " (largest causal-deviation regret, exact expectations in floats)"
-            if exact
-            else " (largest estimated causal-deviation regret)"
+    rows.append(
+        (
+            "max regret",
+            f"{out['max_regret']:.6g}"
+            + (
+                " (largest causal-deviation regret, exact expectations in floats)"
+                if exact
+                else " (largest estimated causal-deviation regret)"
+            ),
         )
     )
-    print(
-        f"rounds           {out['rounds']:,} ({'converged' if out['converged'] else 'not converged'}); "
-        f"initial regret {out['initial_regret']:.6g}"
+    rows.append(
+        (
+            "rounds",
+            f"{out['rounds']:,} ({'converged' if out['converged'] else 'not converged'}); "
+            f"initial regret {out['initial_regret']:.6g}",
+        )
     )
-    print(f"stopped by       {_stop_reason(out, args)}")
+    rows.append(("stopped by", _stop_reason(out, args)))
     if exact:
-        print(
-            f"expectations     exact: every one of the {out['samples']:,} full pure profiles, weighted by "
-            f"q_lambda" + (" (totally corrective)" if corrective else "")
+        rows.append(
+            (
+                "expectations",
+                f"exact: every one of the {out['samples']:,} full pure profiles, weighted by q_lambda"
+                + (" (totally corrective)" if corrective else ""),
+            )
         )
     else:
-        print(f"samples          {out['samples']:,} profiles drawn (MCMC)")
+        rows.append(("samples", f"{out['samples']:,} profiles drawn (MCMC)"))
     if "validated_regret" in out:
-        print(
-            f"fresh sample     largest regret {out['fresh_max_regret']:.6g}; that deviation on a second "
-            f"sample: {out['validated_regret']:.6g} +- {out['validated_stderr']:.2g}"
+        rows.append(
+            (
+                "fresh sample",
+                f"largest regret {out['fresh_max_regret']:.6g}; that deviation on a second "
+                f"sample: {out['validated_regret']:.6g} +- {out['validated_stderr']:.2g}",
+            )
         )
         drift = out["validation_energy_drift"]
-        print(
-            f"mixing           mean energy moved {drift:+.1f} standard errors over the last half of "
-            f"{out['validation_burn_in']} sweeps"
-            + ("" if out["validation_settled"] else ": not mixed, raise SWEEPS in --validate N,SWEEPS")
+        rows.append(
+            (
+                "mixing",
+                f"mean energy moved {drift:+.1f} standard errors over the last half of "
+                f"{out['validation_burn_in']} sweeps"
+                + ("" if out["validation_settled"] else ": not mixed, raise SWEEPS in --validate N,SWEEPS"),
+            )
         )
     if out["peak_memory_bytes"] is not None:
-        print(f"memory           {out['peak_memory_bytes'] / 2**20:.1f} MiB peak (tracemalloc)")
+        rows.append(("memory", f"{out['peak_memory_bytes'] / 2**20:.1f} MiB peak (tracemalloc)"))
     elif out["peak_resident_bytes"] is not None:
-        print(f"memory           {out['peak_resident_bytes'] / 2**20:.1f} MiB peak resident (the whole process)")
-    print(f"seconds          {out['seconds']['total']:.3f}")
+        rows.append(("memory", f"{out['peak_resident_bytes'] / 2**20:.1f} MiB peak resident (the whole process)"))
+    rows.append(("seconds", f"{out['seconds']['total']:.3f}"))
+    print(table(rows, min_width=TEXT_COLUMN))
 
 
 def _peak_resident() -> int | None:
@@ -196,18 +213,23 @@ def _print_exact(out: dict, w: list | None, args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    _print_head(out, w, proved=out.get("proved_optimal", True))
-    print(f"max regret       {out['max_regret']:.6g} (exact, best causal deviation)")
-    print(f"seconds          {out['seconds']['total']:.3f}")
+    rows = _head_rows(out, w, proved=out.get("proved_optimal", True))
+    rows.append(("max regret", f"{out['max_regret']:.6g} (exact, best causal deviation)"))
+    rows.append(("seconds", f"{out['seconds']['total']:.3f}"))
+    print(table(rows, min_width=TEXT_COLUMN))
     return 0
 
 
-def _print_head(out: dict, w: list | None, proved: bool = True) -> None:
-    print(f"game             {out['game']}")
-    print(f"method           {out['method']}" + (f", weights {w}" if w else ""))
+#: where the text of every ``seqform efce`` command's lines starts
+TEXT_COLUMN = 17
+
+
+def _head_rows(out: dict, w: list | None, proved: bool = True) -> list:
+    rows = [("game", out["game"]), ("method", out["method"] + (f", weights {w}" if w else ""))]
     if not proved:
-        print("optimality       NOT proved: a pricing integer program stopped at --pricing-time-limit")
-    print("payoffs          " + ", ".join(f"player {n}: {v:.6g}" for n, v in enumerate(out["payoffs"])))
+        rows.append(("optimality", "NOT proved: a pricing integer program stopped at --pricing-time-limit"))
+    rows.append(("payoffs", ", ".join(f"player {n}: {v:.6g}" for n, v in enumerate(out["payoffs"]))))
+    return rows
 
 
 def cmd_ranges(args) -> int:
@@ -219,7 +241,7 @@ def cmd_ranges(args) -> int:
     if args.json:
         print(json.dumps(res.to_json()))
     else:
-        print(res.summary())
+        print(res.summary(rationals=args.rationals))
     return 0
 
 

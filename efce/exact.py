@@ -155,7 +155,7 @@ class EFCEResult(Result):
             "profiles": self.profiles,
         }
 
-    def summary(self) -> str:
+    def summary(self, rationals: bool = False) -> str:  # its numbers are floats: rationals is moot
         return "\n".join(
             [
                 f"game             {self.game}",

@@ -40,6 +40,7 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.errors import UnknownGameError
+from seqform.games.labels import START, join
 from seqform.model.game import CHANCE, TERMINAL, Game
 
 
@@ -47,6 +48,7 @@ class JobMarket(Game):
     """State: the tuple of actions so far (study, answer, hire)."""
 
     num_players = 2
+    player_names = ("student", "employer")
 
     def __init__(self, hire=5, study_cost=1, good_hire=5, bad_hire=-5):
         self.pay = tuple(Fraction(v) for v in (hire, study_cost, good_hire, bad_hire))
@@ -72,6 +74,11 @@ class JobMarket(Game):
 
     def actions(self, h):
         return (("study", "do not study"), ("yes", "no"), ("hire", "do not hire"))[len(h)]
+
+    def infoset_name(self, key, player: int) -> str:
+        """What the player knows: ``"start"`` (the student's first move), ``"studied"`` or ``"did not
+        study"`` (the student at the interview), ``"heard yes"`` or ``"heard no"`` (the employer)."""
+        return START if isinstance(key, str) else key[1]
 
     def size_key(self, h):
         return len(h)  # every node of one depth has the same actions
@@ -166,6 +173,12 @@ class IndianPoker(Game):
             return tuple(f"deal {c}" for c in range(self.cards) if c not in cards)
         return ("pass", "bet") if "b" not in hist else ("fold", "call")
 
+    def infoset_name(self, key, player: int) -> str:
+        """``"? 5 2 | pb"``: every player's card in seat order, the player's own (unseen) as "?",
+        then the betting so far ("p" pass or fold, "b" bet or call)."""
+        cards, hist = key
+        return join(" ".join("?" if c is None else str(c) for c in cards), hist)
+
     def chance(self, h):
         n = self.cards - len(h[0])
         return (Fraction(1, n),) * n
@@ -252,6 +265,10 @@ class GridGame(Game):
 
     def actions(self, h):
         return ("a", "b", "c")
+
+    def infoset_name(self, key, player: int) -> str:
+        """``"start"``: each player has one information set, where it has seen nothing."""
+        return START
 
     def next(self, h, a):
         return h + (a,)

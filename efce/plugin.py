@@ -20,7 +20,7 @@ import shlex
 import typing
 
 from efce.efcecommands import cmd_maxent, cmd_ranges, cmd_sample, cmd_welfare
-from seqform.cli.common import GAME_HELP, at_least, common_options, positive
+from seqform.cli.common import GAME_HELP, at_least, common_options, positive, rationals_option
 from seqform.errors import SeqformError
 
 if typing.TYPE_CHECKING:
@@ -153,6 +153,7 @@ def add_parser(sub) -> None:
     )
     rp.add_argument("game", help=GAME_HELP)
     _add_lp_options(rp)
+    rationals_option(rp)
     _finish(rp, cmd_ranges)
 
 

@@ -4,23 +4,28 @@ extensive-form perfect or quasi-perfect equilibrium does not. Computed exactly, 
 Run: python examples/refine.py
 """
 
+from fractions import Fraction
+
 import refinements
 import seqform
 
-# Kroer, Farina & Sandholm 2017, Figure 1 (zero-sum): player 1 can win 5 after player 0's mistake y.
+# Kroer, Farina & Sandholm 2017, Figure 1 (zero-sum): player 0 ends the game at 0 (x) or plays y,
+# after which player 1 wins 5 (x) or 0 (y). Behavioural strategies per player, indexed by sequence:
+# [empty sequence, x, y].
 game = seqform.games.threat_zero_sum()
-nash = seqform.solve(game)
+tree = seqform.compile_tree(game)
+one, zero, eps = Fraction(1), Fraction(0), Fraction(1, 100)
+threat = seqform.Profile([[one, one, zero], [one, zero, one]])  # 0 plays x; 1 would answer y with y
+print("threat profile, exact exploitability:", seqform.evaluate(tree, threat).exploitability, "(a Nash equilibrium)")
+# Player 0 trembles to y one time in a hundred: player 1's information set is reached, and y gives up 5.
+trembled = seqform.Profile([[one, 1 - eps, eps], [one, zero, one]])
+i = tree.player_infosets[1][0]  # player 1's one information set, after y
+print("after player 0's tremble, player 1's regret after y:", seqform.evaluate(tree, trembled).infoset_regret[i])
 efpe = refinements.efpe(game)
-tree = nash.tree
-i = tree.player_infosets[1][0]
-print(
-    "plain Nash LP, player 1 after y:",
-    dict(zip(tree.infoset_actions[i], map(str, nash.exact_profile.action_probabilities(tree, i)))),
-)
-print(
-    "EFPE,          player 1 after y:",
-    dict(zip(tree.infoset_actions[i], map(str, efpe.exact_profile.action_probabilities(tree, i)))),
-)
+answer = dict(zip(tree.infoset_actions[i], map(str, efpe.exact_profile.action_probabilities(tree, i))))
+print(f"EFPE: player 1 answers y with {answer}; positive-regret information sets: {efpe.positive_regret_infosets}")
+ev = seqform.evaluate(tree, seqform.Profile([trembled.behaviour[0], efpe.exact_profile.behaviour[1]]))
+print("EFPE after the same tremble, player 1's regret after y:", ev.infoset_regret[i])
 
 # Leduc: the quasi-perfect equilibrium, exactly in the limit eps -> 0.
 leduc = seqform.games.leduc()

@@ -22,62 +22,7 @@ References:
 - Gilpin & Sandholm (2007), "Lossless Abstraction of Imperfect Information Games", Journal of the ACM.
 """
 
-from __future__ import annotations
+from seqform.lazyexports import lazy_exports
 
-from .abstractgame import AbstractGame
-from .betting import DECIDE, FOLD, NEXT, SHOWDOWN, Betting, BettingBuilder, limit_betting, outcomes, split_pot
-from .cardmatrices import CardMatrices, card_matrices
-from .errors import AbstractionError, OrderedSignalError
-from .gameshrink import Abstraction, gameshrink
-from .orderedsignals import PUBLIC, OrderedSignalGame
-from .poker import four_card, leduc_os, rhode_island
-from .sequencelayout import SequenceLayout, sequence_layout
-from .shrink import Shrunk, ShrunkSolution, shrink, solve
-from .signaltree import SignalTree, build_signal_tree
-from .sparsifiedlp import SparsifiedLP, SparsifiedSolution, solve_sparsified, sparsified_lp
-from .treesizes import game_tree_nodes, node_count_conventions
-from .vectorbestresponse import Bracket, VectorBestResponse, bracket
-from .vectorcfr import VectorCFRResult, cfr_plus
-
-__all__ = [
-    "OrderedSignalGame",
-    "PUBLIC",
-    "Betting",
-    "BettingBuilder",
-    "limit_betting",
-    "outcomes",
-    "split_pot",
-    "DECIDE",
-    "NEXT",
-    "FOLD",
-    "SHOWDOWN",
-    "rhode_island",
-    "leduc_os",
-    "four_card",
-    "shrink",
-    "solve",
-    "Shrunk",
-    "ShrunkSolution",
-    "gameshrink",
-    "Abstraction",
-    "AbstractGame",
-    "SignalTree",
-    "build_signal_tree",
-    "OrderedSignalError",
-    "AbstractionError",
-    "CardMatrices",
-    "card_matrices",
-    "SequenceLayout",
-    "sequence_layout",
-    "Bracket",
-    "VectorBestResponse",
-    "bracket",
-    "VectorCFRResult",
-    "cfr_plus",
-    "SparsifiedLP",
-    "SparsifiedSolution",
-    "solve_sparsified",
-    "sparsified_lp",
-    "game_tree_nodes",
-    "node_count_conventions",
-]
+# every name is imported when first used: the command line loads this package for its plugin
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__)

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from seqform.games.labels import join
 from seqform.model.game import CHANCE, TERMINAL, Game
 
 from .betting import DECIDE, FOLD, SHOWDOWN, Betting
@@ -33,6 +34,8 @@ from .errors import OrderedSignalError
 from .treesizes import game_tree_nodes
 
 PUBLIC = -1
+#: ``lossless.betting.limit_betting``'s action letters, spelled out for strategy files
+_ACTION_NAMES = {"k": "Check", "b": "Bet", "f": "Fold", "c": "Call", "r": "Raise"}
 
 
 class OrderedSignalGame(Game):
@@ -178,3 +181,18 @@ class OrderedSignalGame(Game):
     def describe(self, h):
         cards, v = h
         return f"cards={[self.deck[c] for c in cards]} betting={self.betting.history[v]!r}"
+
+    def infoset_name(self, key, player: int) -> str:
+        """``"Kh/Qs Qd | kk/b"``: the cards the player has seen by their deck labels, round by
+        round (its private cards then the public ones, rounds split by "/"), then the betting
+        node's history (``Betting.history``: "k" check, "b" bet, "f" fold, "c" call, "r" raise)."""
+        obs, v = key
+        by_round: list = [[] for _ in range(self.betting.round[v] + 1)]
+        for k, c in zip(self.observed[player], obs):
+            by_round[self.levels[k][1]].append(self.deck[c])
+        return join("/".join(" ".join(r) for r in by_round), self.betting.history[v])
+
+    def action_name(self, key, action: str) -> str:
+        """The betting letters spelled out ("k" -> "Check", as Leduc's "Call", "Raise"); other
+        labels as they are."""
+        return _ACTION_NAMES.get(action, action)

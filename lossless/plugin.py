@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from seqform.cli.common import Progress, build_tree, common_options, load_game_arg
+from seqform.cli.common import Progress, build_tree, common_options, load_game_arg, rationals_option
 from seqform.errors import SeqformError
-from seqform.result import seconds_line
+from seqform.result import number, seconds_text, table
 
 
 def add_parser(sub) -> None:
@@ -57,6 +57,7 @@ def add_parser(sub) -> None:
         metavar="N",
         help="with --cfr: bracket the average profile every N iterations (default 200)",
     )
+    rationals_option(sh)
     common_options(sh)
     sh.set_defaults(func=cmd_shrink)
 
@@ -84,19 +85,18 @@ def check(args) -> None:
 
 
 def _fmt_lp(part: dict) -> list:
-    lines = [
-        f"  information sets  {part['infosets'][0]:,} / {part['infosets'][1]:,}",
-        f"  sequences         {part['sequences'][0]:,} / {part['sequences'][1]:,}",
+    """The rows (label, text) of one side's sizes, labels indented under "before" / "after"."""
+    rows = [
+        ("  information sets", f"{part['infosets'][0]:,} / {part['infosets'][1]:,}"),
+        ("  sequences", f"{part['sequences'][0]:,} / {part['sequences'][1]:,}"),
     ]
     if "lp_rows" in part:
-        lines.append(
-            f"  LP rows           {part['lp_rows']:,}  (|Sigma_0| + |I_1| + 1; columns {part['lp_columns']:,})"
-        )
+        rows.append(("  LP rows", f"{part['lp_rows']:,}  (|Sigma_0| + |I_1| + 1; columns {part['lp_columns']:,})"))
     if "payoff_nonzeros" in part:
-        lines.append(f"  nonzeros          {part['payoff_nonzeros']:,} in A, {part['lp_nonzeros']:,} in the LP")
+        rows.append(("  nonzeros", f"{part['payoff_nonzeros']:,} in A, {part['lp_nonzeros']:,} in the LP"))
     per = " / ".join("-".join(f"{c:,}" for c in row) for row in part["per_round"])
-    lines.append(f"  per round         {per}  (observations or classes, player 0 / player 1)")
-    return lines
+    rows.append(("  per round", f"{per}  (observations or classes, player 0 / player 1)"))
+    return rows
 
 
 def cmd_shrink(args) -> int:
@@ -165,37 +165,56 @@ def cmd_shrink(args) -> int:
     if args.json:
         print(json.dumps(out))
         return status
+    print(_shrink_text(game, sh, out, res, cfr, args.rationals))
+    return status
+
+
+def _shrink_text(game, sh, out: dict, res, cfr, rationals: bool) -> str:
+    """What ``seqform shrink`` prints: the abstraction's sizes before and after, and the value
+    the solve or the CFR+ bracket found."""
     kind = "lossless" if sh.abstraction.respect_opponents else "own-view (the paper's counts; NOT lossless in general)"
-    print(f"game              {game.name}")
-    print(f"abstraction       {kind}, {sh.abstraction.iterations} refinement passes")
-    print(f"game tree         {out['before']['game_tree_nodes']:,} nodes -> {out['after']['game_tree_nodes']:,}")
-    print(f"signal tree       {out['signal_tree_nodes']:,} nodes -> {out['after']['signal_tree_nodes']:,}")
-    print("before")
-    print("\n".join(_fmt_lp(out["before"])))
-    print("after")
-    print("\n".join(_fmt_lp(out["after"])))
+    rows = [
+        ("game", game.name),
+        ("abstraction", f"{kind}, {sh.abstraction.iterations} refinement passes"),
+        ("game tree", f"{out['before']['game_tree_nodes']:,} nodes -> {out['after']['game_tree_nodes']:,}"),
+        ("signal tree", f"{out['signal_tree_nodes']:,} nodes -> {out['after']['signal_tree_nodes']:,}"),
+        ("before", ""),
+        *_fmt_lp(out["before"]),
+        ("after", ""),
+        *_fmt_lp(out["after"]),
+    ]
     if res is not None:
         if res.certified and res.value is not None:  # (a certified solution has its value)
-            print(
-                f"value             {res.value}  (= {float(res.value):.12g}, player 0): the abstract game's certified "
-                f"value; the lifted strategies' exact exploitability in the original game is 0"
+            rows.append(("value", number(res.value, rationals, "player 0")))
+            rows.append(
+                (
+                    "",
+                    "the abstract game's certified value; the lifted strategies' exact exploitability in the "
+                    "original game is 0",
+                )
             )
         else:
-            print(
-                f"value             not certified (abstract certificate: "
-                f"{res.abstract_solution.certificate.note if res.abstract_solution.certificate else 'none'}; "
-                f"lifted exploitability {res.exploitability})"
+            cert = res.abstract_solution.certificate
+            rows.append(
+                (
+                    "value",
+                    f"not certified (abstract certificate: {cert.note if cert else 'none'}; lifted exploitability "
+                    f"{number(res.exploitability, rationals, digits=3)})",
+                )
             )
     if cfr is not None:
-        print(
-            f"value bracket     {float(cfr.lower):.9f} <= value <= {float(cfr.upper):.9f}  (width {cfr.width:.3g}; "
-            f"CFR+ in vector form, {cfr.iterations:,} iterations, stopped: {cfr.stopped}; best responses with "
-            f"rigorous float error bounds)"
+        rows.append(
+            (
+                "value bracket",
+                f"{float(cfr.lower):.9f} <= value <= {float(cfr.upper):.9f}  (width {cfr.width:.3g}; CFR+ in vector "
+                f"form, {cfr.iterations:,} iterations, stopped: {cfr.stopped}; best responses with rigorous float "
+                f"error bounds)",
+            )
         )
     # the text's line has the parts only, as it always had (--json also has the solve's "total")
     parts = {k: v for k, v in out["seconds"].items() if not (k == "total" and res is not None)}
-    print(seconds_line(parts, label="seconds           "))
-    return status
+    rows.append(("seconds", seconds_text(parts)))
+    return table(rows)
 
 
 def _run_cfr(sh, args, prog):

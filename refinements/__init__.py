@@ -23,23 +23,7 @@ References:
   NeurIPS.
 """
 
-from __future__ import annotations
+from seqform.lazyexports import lazy_exports
 
-from .definitioncertificate import DefinitionCertificate, certify_efpe, certify_qpe
-from .errors import PerturbationError, RefinementError
-from .perturbation import Perturbation, custom
-from .refine import RefinedSolution, efpe, qpe, refine
-
-__all__ = [
-    "efpe",
-    "qpe",
-    "refine",
-    "RefinedSolution",
-    "Perturbation",
-    "custom",
-    "PerturbationError",
-    "RefinementError",
-    "DefinitionCertificate",
-    "certify_efpe",
-    "certify_qpe",
-]
+# every name is imported when first used: the command line loads this package for its plugin
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__)

@@ -54,9 +54,9 @@ def cmd_refine(args, game, prog: Progress) -> int:
     if args.json:
         print(json.dumps(sol.to_json(strategy=args.strategy)))
         return 0
-    print(sol.summary())
+    print(sol.summary(rationals=args.rationals))
     if args.strategy:
-        print_strategy(sol.tree, sol.strategy_profile())
+        print_strategy(sol.tree, sol.strategy_profile(), args.rationals)
     return 0
 
 

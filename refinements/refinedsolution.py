@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from seqform.exact.rationals import fraction_of
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree
-from seqform.result import Result, format_sizes, seconds_line
+from seqform.result import Result, format_sizes, number, seconds_text, table
 
 from .errors import RefinementError
 from .tremblingbestresponse import perturbed_measures
@@ -90,8 +90,8 @@ class RefinedSolution(Result):
             self.tree, self.lp.pert, q if exact else self.eps, profile, fraction_of(self.value)
         ).to_json()
 
-    def summary(self) -> str:
-        lines = [f"game            {self.game}", f"sizes           {format_sizes(self.sizes)}"]
+    def summary(self, rationals: bool = False) -> str:
+        rows = [("game", self.game), ("sizes", format_sizes(self.sizes))]
         what = "extensive-form perfect" if self.concept == "efpe" else "quasi-perfect"
         if self.values is not None:  # a general-sum game: the perturbed LCP
             limit = (
@@ -99,48 +99,61 @@ class RefinedSolution(Result):
                 if self.eps is None
                 else f"perturbed game at eps={self.eps:g} (exact at that eps)"
             )
-            lines.append(f"refinement      {self.concept}: {what} equilibrium, {limit} (perturbed sequence-form LCP)")
-            lines.append("values          " + ", ".join(f"{v} (= {float(v):.12g})" for v in self.values))
-            lines.append(f"certificate     {'exact' if self.certified else 'FAILED'}: " + "; ".join(self.notes[1:]))
-            lines.append(f"NashConv        {self.exploitability:.3g}  (unperturbed game)")
-            lines.append(seconds_line(self.seconds))
-            return "\n".join(lines)
+            rows.append(("refinement", f"{self.concept}: {what} equilibrium, {limit} (perturbed sequence-form LCP)"))
+            rows.append(("values", ", ".join(number(v, rationals, f"player {p}") for p, v in enumerate(self.values))))
+            rows.append(("certificate", f"{'exact' if self.certified else 'FAILED'}: " + "; ".join(self.notes[1:])))
+            rows.append(("NashConv", f"{self.exploitability:.3g}  (unperturbed game)"))
+            rows.append(("seconds", seconds_text(self.seconds)))
+            return table(rows)
         if self.eps is None:
-            lines.append(f"refinement      {self.concept}: {what} equilibrium, exact limit eps -> 0 (trembling LP)")
-            lines.append(f"value           {self.value}  (= {self.value_float:.12g}, player 0)")
-            lines.append(
-                f"certificate     {'exact' if self.certified else 'FAILED'}: Nash with the certified value "
-                f"{self.nash_value}, every information set's regret exactly zero under the limit beliefs, "
-                f"and {self.concept} by its definition"
-                if self.certified
-                else f"certificate     FAILED: {'; '.join(self.notes)}"
-            )
-            lines.append(
-                f"max infoset regret {self.max_infoset_regret} ({self.positive_regret_infosets} information "
-                f"sets positive)"
-            )
-        else:
-            lines.append(f"refinement      {self.concept} perturbed game at eps={self.eps:g} (exact at that eps)")
-            # the exact value's numerator and denominator run to hundreds of digits at small eps
-            lines.append(
-                f"value           {self.value_float:.12g}  (perturbed game, player 0; the exact rational is in --json)"
-            )
-            lines.append(
-                "certificate     "
-                + (
-                    "exact: both trembling best responses (inside the perturbed polytopes) meet at the value"
+            rows.append(("refinement", f"{self.concept}: {what} equilibrium, exact limit eps -> 0 (trembling LP)"))
+            rows.append(("value", number(self.value, rationals, "player 0")))
+            rows.append(
+                (
+                    "certificate",
+                    "exact: Nash"
+                    + (" at the value the plain LP certifies separately" if self.nash_value is not None else "")
+                    + ", every information set's regret exactly zero under the limit beliefs, and "
+                    f"{self.concept} by its definition"
                     if self.certified
-                    else "FAILED: " + "; ".join(self.notes)
+                    else f"FAILED: {'; '.join(self.notes)}",
                 )
             )
-            lines.append(f"trembles        every bound holds (largest shortfall {self.tremble_violation:.3g})")
-            lines.append(
-                f"max infoset regret {float(self.max_infoset_regret):.3g} in the unperturbed game "
-                f"({self.positive_regret_infosets} information sets above 1e-9)"
+            rows.append(
+                (
+                    "max infoset regret",
+                    f"{number(self.max_infoset_regret, rationals, digits=3)}  ({self.positive_regret_infosets} "
+                    f"information sets positive)",
+                )
             )
-        lines.append(f"exploitability  {self.exploitability:.3g}  (unperturbed game)")
-        lines.append(seconds_line(self.seconds))
-        return "\n".join(lines)
+        else:
+            rows.append(("refinement", f"{self.concept} perturbed game at eps={self.eps:g} (exact at that eps)"))
+            # the exact value's numerator and denominator run to hundreds of digits at small eps
+            rows.append(("value", number(self.value, rationals, "perturbed game, player 0")))
+            rows.append(
+                (
+                    "certificate",
+                    "exact: both trembling best responses (inside the perturbed polytopes) meet at the value"
+                    if self.certified
+                    else "FAILED: " + "; ".join(self.notes),
+                )
+            )
+            rows.append(("trembles", f"every bound holds (largest shortfall {self.tremble_violation:.3g})"))
+            rows.append(
+                (
+                    "max infoset regret",
+                    f"{float(self.max_infoset_regret):.3g} in the unperturbed game "
+                    f"({self.positive_regret_infosets} information sets above 1e-9)",
+                )
+            )
+        if self.certified and self.eps is None:
+            # the certificate proves an exact Nash equilibrium: its exploitability is exactly 0
+            # (the float best responses' measure is rounding)
+            rows.append(("exploitability", "0  (exact, unperturbed game)"))
+        else:
+            rows.append(("exploitability", f"{self.exploitability:.3g}  (unperturbed game)"))
+        rows.append(("seconds", seconds_text(self.seconds)))
+        return table(rows)
 
     def json_fields(self) -> dict:
         out: dict = {

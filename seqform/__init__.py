@@ -49,6 +49,7 @@ from seqform.io.strategyjson import (
     to_pygambit_behavior,
     write_profile,
 )
+from seqform.io.treedraw import draw_tree
 from seqform.lp.sequenceform import sequence_form
 from seqform.model.game import CHANCE, TERMINAL, Game
 from seqform.model.strategy import Profile, behaviour_from_realization, realization_plan, uniform
@@ -103,6 +104,7 @@ __all__ = [
     "from_openspiel",
     "to_openspiel_policy",
     "from_openspiel_policy",
+    "draw_tree",
     # exceptions (seqform.errors)
     "SeqformError",
     "GameError",

@@ -22,7 +22,9 @@ they build a new one with ``dataclasses.replace`` or add keys to the JSON they p
 ``to_json()`` builds every ``--json`` of the command line, with a solver's own keys from
 ``json_fields()``; ``to_json(strategy=True)`` adds ``"strategy"`` in the form ``seqform
 evaluate`` reads (``seqform.io.strategyjson``). ``summary()`` is the text the command line
-prints for it. The JSON Schemas of the commands' ``--json`` are in ``seqform.schemas``.
+prints for it: aligned columns (``table``), decimals first and exact rationals beside them
+only when short or asked for (``number``), the JSON keeping every rational whole. The JSON
+Schemas of the commands' ``--json`` are in ``seqform.schemas``.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from seqform.errors import Remedy
 from seqform.exact.rationals import rational_str
 
 if TYPE_CHECKING:
@@ -106,31 +109,90 @@ class Result:
                 out["strategy"] = None
         return jsonable(out)
 
-    def summary(self) -> str:
+    def summary(self, rationals: bool = False) -> str:
         """The text the command line prints for this result (no trailing newline): the common
-        lines here; a solver's result class prints its own."""
-        lines = [f"game            {self.game}"]
+        lines here; a solver's result class prints its own. Numbers are decimals, with the exact
+        rational beside them when it is short or ``rationals`` asks (``number``)."""
+        rows = [("game", self.game or "?")]
         if self.method:
-            lines.append(f"method          {self.method}")
+            rows.append(("method", self.method))
         if self.value is not None:
-            lines.append(f"value           {self.value}  (= {float(self.value):.12g}, player 0)")
+            rows.append(("value", number(self.value, rationals, "player 0")))
         elif self.lower is not None or self.upper is not None:
-            lines.append(f"value           {_f(self.lower)} <= value <= {_f(self.upper)}  (exact bounds, player 0)")
+            rows.append(("value", f"{_f(self.lower)} <= value <= {_f(self.upper)}  (exact bounds, player 0)"))
         elif self.value_float is not None:
-            lines.append(f"value           {self.value_float:.12g}  (float, player 0)")
+            rows.append(("value", f"{self.value_float:.12g}  (float, player 0)"))
         if self.exploitability is not None:
-            lines.append(f"exploitability  {float(self.exploitability):.3g}")
-        lines.append(seconds_line(self.seconds))
-        return "\n".join(lines)
+            rows.append(("exploitability", number(self.exploitability, rationals, digits=3)))
+        rows.append(("seconds", seconds_text(self.seconds)))
+        return table(rows)
 
 
 def _f(x) -> str:
     return "?" if x is None else f"{float(x):.12g}"
 
 
+#: the longest exact rational the text output shows beside its decimal unasked (``number``)
+RATIONAL_LIMIT = 15
+
+
+def number(x, rationals: bool = False, detail: str = "", digits: int = 12) -> str:
+    """``x`` as the command line's text shows a number: its decimal (``digits`` significant
+    digits) first; for an exact ``x`` (Fraction or int) that is not an integer, the rational
+    beside it, ``-0.0555555555556  (= -1/18)``, when it has at most ``RATIONAL_LIMIT``
+    characters or ``rationals`` asks, else its length and how to see it (``rationals=True``;
+    the command line's ``--rationals``, through ``seqform.errors.Remedy``).
+    ``detail`` is added inside the parentheses (``"player 0"``). ``None`` is ``?``."""
+    if x is None:
+        return "?"
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        x = Fraction(int(x))
+    if not isinstance(x, Fraction):
+        text = f"{float(x):.{digits}g}"
+        return f"{text}  ({detail})" if detail else text
+    if x.denominator == 1 and (rationals or len(str(x.numerator)) <= RATIONAL_LIMIT):
+        return f"{x.numerator}  ({detail})" if detail else str(x.numerator)
+    exact = rational_str(x)
+    if rationals or len(exact) <= RATIONAL_LIMIT:
+        return f"{float(x):.{digits}g}  (= {exact}{', ' + detail if detail else ''})"
+    # the rational itself would bury the line: say it is there and how to see it
+    hidden = f"exact: a {len(exact):,}-character rational, {Remedy('rationals', True)}"
+    return f"{float(x):.{digits}g}  ({detail + '; ' if detail else ''}{hidden})"
+
+
+def probability(x, rationals: bool = False) -> str:
+    """A probability in a strategy as the command line prints it: ``0``, ``1``, or its decimal
+    to 6 digits with the exact rational beside it when short or asked for, ``0.666667 (2/3)``."""
+    if isinstance(x, str):  # the strategy JSON's form
+        x = Fraction(x)
+    if not isinstance(x, Fraction) or x.denominator == 1:
+        return f"{float(x):.6g}"
+    exact = rational_str(x)
+    return f"{float(x):.6g} ({exact})" if rationals or len(exact) <= RATIONAL_LIMIT else f"{float(x):.6g}"
+
+
+def table(rows: list[tuple[str, str]], indent: str = "", min_width: int = 16) -> str:
+    """``rows`` of ``(label, text)`` as aligned lines: every text starts in one column, two
+    spaces past the longest label and at least ``min_width`` in (the column every result's
+    summary shares unless a label is longer); a row with label ``""`` continues the one before.
+    A text with line breaks continues in that column too."""
+    width = max(max((len(label) for label, _ in rows), default=0) + 2, min_width)
+    lines = []
+    for label, text in rows:
+        first, *more = str(text).split("\n")
+        lines.append(f"{indent}{label:<{width}}{first}".rstrip())
+        lines.extend(f"{indent}{'':<{width}}{line}".rstrip() for line in more)
+    return "\n".join(lines)
+
+
+def seconds_text(seconds: dict) -> str:
+    """``seconds`` as the command line's text prints it: ``part 0.123, ...``."""
+    return ", ".join(f"{k} {v:.3f}" for k, v in seconds.items())
+
+
 def seconds_line(seconds: dict, label: str = "seconds         ") -> str:
-    """``seconds`` as the command line's text prints it: ``label`` then ``part 0.123, ...``."""
-    return label + ", ".join(f"{k} {v:.3f}" for k, v in seconds.items())
+    """``label`` then ``seconds_text(seconds)``."""
+    return label + seconds_text(seconds)
 
 
 def format_sizes(sizes: dict) -> str:
@@ -162,6 +224,6 @@ def jsonable(x):
     return x
 
 
-# format_sizes and seconds_line are the text helpers of the results' summary(): importable, not
-# part of the public API
+# format_sizes, number, table, seconds_text and seconds_line are the text helpers of the results'
+# summary(): importable, not part of the public API
 __all__ = ["Result", "jsonable"]

@@ -29,7 +29,7 @@ from seqform.model.strategy import (
     realization_plan_exact,
 )
 from seqform.model.tree import Tree, compile_tree
-from seqform.result import Result, format_sizes, seconds_line
+from seqform.result import Result, format_sizes, number, seconds_text, table
 from seqform.verify.exploitability import exploitability as _exploitability
 
 
@@ -108,36 +108,45 @@ class Solution(Result):
             }
         return out
 
-    def summary(self) -> str:
+    def summary(self, rationals: bool = False) -> str:
         cert = self.certificate
-        lines = [f"game            {self.game}", f"sizes           {format_sizes(self.sizes)}"]
+        rows = [("game", self.game), ("sizes", format_sizes(self.sizes))]
         if self.certified:
             assert cert is not None
-            lines.append(f"value           {self.value}  (= {self.value_float:.12g}, player 0)")
+            rows.append(("value", number(self.value, rationals, "player 0")))
             how = {
                 "backward-induction": "backward induction",
                 "lcp": "the LP's basis did not certify; Lemke's algorithm in exact arithmetic",
                 "exact-simplex": "the LP's basis did not certify; the simplex method in exact arithmetic from it",
             }.get(cert.method, f"basis of {cert.basis_size:,} unknowns")
-            lines.append(
-                f"certificate     exact: both strategies verified, exact best responses meet at the value ({how})"
+            rows.append(
+                ("certificate", f"exact: both strategies verified, exact best responses meet at the value ({how})")
             )
         elif cert is None:
-            lines.append(f"value           {self.value_float:.12g}  (float, player 0; not certified: --no-certify)")
+            rows.append(("value", f"{self.value_float:.12g}  (float, player 0; not certified: --no-certify)"))
         else:
             # the exact bracket is what is known: the float value shown lies inside it (solve)
-            lines.append(
-                f"value           {float(cert.lower):.12g} <= value <= {float(cert.upper):.12g}  (exact "
-                f"bracket, player 0; not certified; estimate {self.value_float:.12g})"
+            rows.append(
+                (
+                    "value",
+                    f"{float(cert.lower):.12g} <= value <= {float(cert.upper):.12g}  (exact "
+                    f"bracket, player 0; not certified; estimate {self.value_float:.12g})",
+                )
             )
-            lines.append(f"certificate     none: {cert.note}")
-            lines.append(
-                f"                exploitability of the returned strategies <= "
-                f"{float(cert.exploitability):.3g} (exact bound)"
-            )
-        lines.append(f"exploitability  {self.exploitability:.3g}")
-        lines.append(seconds_line(self.seconds))
-        return "\n".join(lines)
+            rows.append(("certificate", f"none: {cert.note}"))
+        rows.append(("exploitability", self._exploitability_text()))
+        rows.append(("seconds", seconds_text(self.seconds)))
+        return table(rows)
+
+    def _exploitability_text(self) -> str:
+        # the exact bound is what the certificate proves (the JSON's exploitability_bound); the
+        # float best responses' measure, which rounding makes 1e-17 rather than 0, is a detail
+        bound = self.exploitability_bound
+        if bound is None:
+            return f"{self.exploitability:.3g}  (float best responses; no exact bound: --no-certify)"
+        if bound == 0:
+            return "0  (exact)"
+        return f"<= {float(bound):.3g}  (exact bound; float best responses measure {self.exploitability:.3g})"
 
 
 def solve(
@@ -468,10 +477,10 @@ class GeneralSumSolution(Result):
             "lcp_path": self.lcp_path,
         }
 
-    def summary(self) -> str:
-        lines = [f"game            {self.game}", f"sizes           {format_sizes(self.sizes)}"]
+    def summary(self, rationals: bool = False) -> str:
+        rows = [("game", self.game), ("sizes", format_sizes(self.sizes))]
         for p, v in enumerate(self.values):
-            lines.append(f"value           {v}  (= {float(v):.12g}, player {p})")
+            rows.append(("value", number(v, rationals, f"player {p}")))
         if self.method == "lcp":
             assert self.pivots is not None and self.lcp_size is not None
             how = f"Lemke's algorithm, {self.pivots:,} pivots on an LCP of {self.lcp_size[0]:,} equations" + (
@@ -479,13 +488,17 @@ class GeneralSumSolution(Result):
             )
         else:
             how = "backward induction: subgame perfect"
-        lines.append(
-            f"certificate     exact: each player's exact best response gains exactly 0 (NashConv "
-            f"{self.nash_conv}); {how}"
+        rows.append(
+            (
+                "certificate",
+                f"exact: each player's exact best response gains exactly 0 (NashConv "
+                f"{number(self.nash_conv, rationals)}); {how}",
+            )
         )
-        lines.append(f"exploitability  {self.exploitability:.3g}")
-        lines.append(seconds_line(self.seconds))
-        return "\n".join(lines)
+        # certified: every exact gain is 0, so NashConv / 2 is exactly 0 (the JSON's nash_conv)
+        rows.append(("exploitability", number(self.nash_conv / 2, rationals, "exact")))
+        rows.append(("seconds", seconds_text(self.seconds)))
+        return table(rows)
 
 
 def _general_sum_solution(

@@ -13,7 +13,7 @@ EXTENSIONS = {"refinements", "lossless", "doracle", "efce"}
 PACKAGES = ["seqform", *sorted(EXTENSIONS)]
 # the core's layers, lowest first: a module may import its own layer and the layers below it
 LAYERS = [
-    {"errors", "registry", "silence", "spawnpool"},
+    {"errors", "registry", "silence", "spawnpool", "installation", "lazyexports"},
     {"model"},
     {"games"},
     {"lp"},

@@ -52,6 +52,7 @@ PUBLIC = {
         "from_pygambit_behavior",
         "to_openspiel_policy",
         "from_openspiel_policy",
+        "draw_tree",
         # every user-facing exception (seqform.errors)
         "EfgParseError",
         "TooLargeError",
@@ -124,6 +125,7 @@ PUBLIC = {
         "ground_truth",
         "GroundTruth",
         "checkpoints",
+        "plot_reports",
     ],
     "refinements": [
         "DefinitionCertificate",

@@ -18,7 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from seqform.model.game import Game
-from seqform.result import Result
+from seqform.result import RATIONAL_LIMIT, Result, number, table
 
 from .efcecolgen import EFCEColumnGeneration
 
@@ -54,19 +54,24 @@ class PayoffRanges(Result):
             "eps_exact": str(self.eps),
         }
 
-    def summary(self) -> str:
-        poly = "EFCE polytope" if not self.eps else f"{self.eps}-EFCE polytope"
-        lines = [f"game             {self.game}", f"method           {self.method}"]
-        lines += [
-            f"player {n} payoff   from {lo} to {hi} over the {poly} (exact)" for n, (lo, hi) in enumerate(self.ranges)
+    def summary(self, rationals: bool = False) -> str:
+        eps = str(self.eps) if len(str(self.eps)) <= RATIONAL_LIMIT else f"{float(self.eps):g}"
+        poly = "EFCE polytope" if not self.eps else f"{eps}-EFCE polytope"
+        rows = [("game", self.game), ("method", self.method)]
+        rows += [
+            (f"player {n} payoff", f"from {number(lo, rationals)} to {number(hi, rationals)} over the {poly} (exact)")
+            for n, (lo, hi) in enumerate(self.ranges)
         ]
-        lines.append(
-            f"max regret       {float(self.max_regret):.6g} (exact: the largest over the 2N extreme points"
-            + (f"; at most eps = {self.eps})" if self.eps else ")")
+        rows.append(
+            (
+                "max regret",
+                f"{float(self.max_regret):.6g} (exact: the largest over the 2N extreme points"
+                + (f"; at most eps = {eps})" if self.eps else ")"),
+            )
         )
-        lines.append(f"profiles         {self.profiles:,} in the LP")
-        lines.append(f"seconds          {self.seconds['total']:.3f}")
-        return "\n".join(lines)
+        rows.append(("profiles", f"{self.profiles:,} in the LP"))
+        rows.append(("seconds", f"{self.seconds['total']:.3f}"))
+        return table(rows, min_width=17)
 
 
 def payoff_ranges(

@@ -12,7 +12,7 @@ from fractions import Fraction
 from seqform.cli.common import Progress, build_tree, load_game_arg, print_strategy
 from seqform.errors import SeqformError
 from seqform.registry import registry
-from seqform.result import format_sizes
+from seqform.result import format_sizes, number, table
 
 
 def cmd_info(args) -> int:
@@ -76,40 +76,56 @@ def cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(sol.to_json(strategy=args.strategy)))
         return 0
-    print(sol.summary())
+    print(sol.summary(rationals=args.rationals))
     if args.strategy:
-        print_strategy(sol.tree, sol.strategy_profile())
+        print_strategy(sol.tree, sol.strategy_profile(), args.rationals)
     return 0
 
 
 def cmd_evaluate(args) -> int:
     from seqform.io.strategyjson import read_profile
-    from seqform.verify.evaluate import evaluate
+    from seqform.verify.evaluate import evaluate, is_exact_profile
 
     prog = Progress(args.quiet)
     game = load_game_arg(args.game, args)
     tree = build_tree(game, args, prog)
-    profile = read_profile(tree, args.strategy, missing="uniform" if args.missing_uniform else "error")
-    exact = True if args.exact else (False if args.float else None)
-    prog("evaluating" + (" in exact arithmetic" if exact is not False else ""))
+    profile = read_profile(
+        tree, args.strategy, missing="uniform" if args.missing_uniform else "error", check_game=not args.no_check_game
+    )
+    exact = True if args.exact else (False if args.float else is_exact_profile(profile))
+    prog("evaluating in " + ("exact" if exact else "float") + " arithmetic")
     ev = evaluate(tree, profile, exact=exact)
     if args.json:
         print(json.dumps(ev.to_json(per_infoset=args.per_infoset)))
         return 0
-    kind = "exact" if ev.exact else "float"
-    print(f"game                 {tree.name}")
-    print(f"arithmetic           {kind}")
-    for p in range(tree.num_players):
-        print(f"player {p}             value {ev.values[p]}, best response {ev.best_response_values[p]}")
-    print(f"NashConv             {ev.nash_conv}")
-    print(f"exploitability       {ev.exploitability}  (NashConv / {tree.num_players})")
-    print(f"max infoset regret   {ev.max_regret}  at {ev.describe_max_regret()}")
-    if ev.renormalised:
-        print(
-            f"note                 {len(ev.renormalised)} information sets renormalised exactly "
-            f"(their float probabilities did not sum to exactly 1)"
-        )
+    print(evaluation_text(tree, ev, args.rationals))
     return 0
+
+
+def evaluation_text(tree, ev, rationals: bool = False) -> str:
+    """What ``seqform evaluate`` prints for the evaluation ``ev`` of a profile on ``tree``."""
+    digits = 12 if ev.exact else 6  # a float evaluation is good to about 1e-12 relative: fewer digits say so
+    rows = [("game", tree.name), ("arithmetic", "exact" if ev.exact else "float")]
+    for p in range(tree.num_players):
+        rows.append(
+            (
+                f"player {p}",
+                f"value {number(ev.values[p], rationals, digits=digits)}, best response "
+                f"{number(ev.best_response_values[p], rationals, digits=digits)}",
+            )
+        )
+    rows.append(("NashConv", number(ev.nash_conv, rationals, digits=3)))
+    rows.append(("exploitability", number(ev.exploitability, rationals, f"NashConv / {tree.num_players}", digits=3)))
+    rows.append(("max infoset regret", f"{number(ev.max_regret, rationals, digits=3)}  at {ev.describe_max_regret()}"))
+    if ev.renormalised:
+        rows.append(
+            (
+                "note",
+                f"{len(ev.renormalised)} information sets renormalised exactly "
+                f"(their float probabilities did not sum to exactly 1)",
+            )
+        )
+    return table(rows)
 
 
 def cmd_convert(args) -> int:
@@ -133,8 +149,9 @@ def cmd_convert(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    """``verify SOLVER GAME --iterations N``: track an iterative solver against the certified value."""
-    from seqform.study.verifyharness import verify
+    """``verify SOLVER[,SOLVER...] GAME --iterations N``: track iterative solvers against the certified
+    value, computed once; several solvers share one figure and one JSON object ({"game", ..., "runs": [...]})."""
+    from seqform.study.verifyharness import DETERMINISTIC, ground_truth, verify
 
     prog = Progress(args.quiet)
     if args.iterations < 1:
@@ -143,31 +160,63 @@ def cmd_verify(args) -> int:
         import importlib.util
 
         if importlib.util.find_spec("matplotlib") is None:
-            raise SeqformError('--plot needs matplotlib: pip install "seqform[plot]" (or pip install matplotlib)')
+            from seqform.installation import install_command
+
+            raise SeqformError(f"--plot needs matplotlib: {install_command('plot')} (or pip install matplotlib)")
+    names = getattr(args, "solvers", None) or args.solver.split(",")
     game = load_game_arg(args.game, args)
     tree = build_tree(game, args, prog)
     refined = [c for c in (args.refined or "").split(",") if c]
-    rep = verify(
-        args.solver,
-        tree,
-        args.iterations,
-        refined=refined,
-        eps=args.eps,
-        seed=args.seed,
-        seeds=args.seeds,
-        progress=prog,
-        points=list(range(args.every, args.iterations + 1, args.every)) if args.every else None,
-    )
+    truth = ground_truth(tree, refined, args.eps, prog)
+    reps = []
+    for name in names:
+        if len(names) > 1:
+            prog(f"running {name}")
+        rep = verify(
+            name,
+            tree,
+            args.iterations,
+            truth=truth,
+            eps=args.eps,
+            seed=args.seed,
+            # compared with sampled solvers, a deterministic one runs once: its seeds would repeat it
+            seeds=1 if len(names) > 1 and name in DETERMINISTIC else args.seeds,
+            progress=prog,
+            points=list(range(args.every, args.iterations + 1, args.every)) if args.every else None,
+        )
+        reps.append(rep)
+        if rep.interrupted:
+            break
     if args.plot:
-        rep.plot(args.plot)
-        prog(f"wrote {args.plot}")
+        info = reps[0].plot(args.plot, x=args.x, bound=args.bound, others=reps[1:])
+        for note in info.notes:
+            prog(note)
+        prog(f"wrote {args.plot} (x axis: {info.x})")
+    interrupted = any(r.interrupted for r in reps)
     if args.json:
-        print(json.dumps(rep.to_json()))
-        return 130 if rep.interrupted else 0
+        if len(names) == 1:
+            print(json.dumps(reps[0].to_json()))
+        else:
+            g = reps[0]
+            out = {"game": g.game, "game_value": str(g.game_value), "game_value_float": float(g.game_value)}
+            print(json.dumps({**out, "interrupted": interrupted, "runs": [r.to_json() for r in reps]}))
+        return 130 if interrupted else 0
+    print(f"game                     {reps[0].game}")
+    if len(names) == 1:
+        print(f"solver                   {reps[0].solver}")
+    print(f"game value               {number(reps[0].game_value, args.rationals, 'certified LP')}")
+    for rep in reps:
+        if len(names) > 1:
+            print(f"\nsolver                   {rep.solver}")
+        _print_verify_run(rep)
+    if interrupted:
+        print("interrupted              (measurements up to the interruption)")
+    return 130 if interrupted else 0
+
+
+def _print_verify_run(rep) -> None:
+    """The lines of one verify run after its header: its last point's measures."""
     last = rep.points[-1] if rep.points else None
-    print(f"game                     {rep.game}")
-    print(f"solver                   {rep.solver}")
-    print(f"game value               {rep.game_value}  (= {float(rep.game_value):.12g}, certified LP)")
     if last is not None:
         trav = f", {last.traversals:,} tree traversals" if last.traversals is not None else ""
         work = f", {last.nodes_touched:,} nodes touched" if last.nodes_touched is not None else ""
@@ -190,9 +239,8 @@ def cmd_verify(args) -> int:
         for c in ("efpe", "qpe"):
             d = getattr(last, f"{c}_distance")
             if d is not None:
-                print(
-                    f"distance to exact {c.upper()}   {d:.6e}  (to the limit eps -> 0; telling only where it is unique)"
-                )
+                label = f"distance to exact {c.upper()}"
+                print(f"{label:<25}{d:.6e}  (to the limit eps -> 0; telling only where it is unique)")
         if rep.perturbed is not None:
             pg = rep.perturbed
             print(
@@ -203,9 +251,6 @@ def cmd_verify(args) -> int:
             print(f"  value gap              {last.perturbed_value_gap:+.6e}")
             print(f"  max infoset regret     {last.perturbed_max_infoset_regret:.6e}")
             print(f"  tremble violation      {last.tremble_violation:.3e}")
-    if rep.interrupted:
-        print("interrupted              (measurements up to the interruption)")
-    return 130 if rep.interrupted else 0
 
 
 def cmd_games(args) -> int:
@@ -232,10 +277,13 @@ def cmd_games(args) -> int:
     if args.json:
         print(json.dumps({"games": rows}, default=str))
         return 0
-    for r in rows:
+    # columns: the size at the defaults (right-aligned), then the game as a GAME argument with
+    # every parameter at its default (copied as is, it loads that game), its description below
+    sizes = [f"{r['nodes']:,} nodes" if r["nodes"] is not None else "size unknown" for r in rows]
+    width = max(map(len, sizes))
+    for r, size in zip(rows, sizes):
         ps = ", ".join(f"{k}={v!r}" for k, v in r["parameters"].items())
-        size = f"{r['nodes']:,} nodes" if r["nodes"] is not None else "size unknown"
-        print(f"{r['name']}({ps})  [{size}]")
+        print(f"{size:>{width}}  {r['name']}({ps})")
         if r["description"]:
-            print(f"    {r['description']}")
+            print(f"{'':>{width}}    {r['description']}")
     return 0

@@ -14,8 +14,19 @@ import os
 import sys
 
 from seqform.cli.commands import cmd_convert, cmd_evaluate, cmd_games, cmd_info, cmd_solve, cmd_verify
-from seqform.cli.common import GAME_HELP, JSON_HELP, Parser, at_least, common_options, one_line, positive, tremble
-from seqform.errors import SeqformError
+from seqform.cli.common import (
+    FLAG_NAMES,
+    GAME_HELP,
+    JSON_HELP,
+    Parser,
+    at_least,
+    common_options,
+    one_line,
+    positive,
+    rationals_option,
+    tremble,
+)
+from seqform.errors import SeqformError, flags_for_parameters
 from seqform.registry import registry
 
 
@@ -69,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for option in registry().solve_options.values():  # --refine, --do-mode, ...: from extensions
         option.add_arguments(sp)
+    rationals_option(sp)
     common_options(sp)
     sp.set_defaults(func=cmd_solve)
     ev = sub.add_parser("evaluate", help="exploitability and information-set regret of a strategy profile")
@@ -86,7 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="information sets missing from the file play uniformly (default: an error)",
     )
+    ev.add_argument(
+        "--no-check-game",
+        action="store_true",
+        help='read the file even if its "game" names another game than GAME',
+    )
     ev.add_argument("--per-infoset", action="store_true", help="with --json, list every information set's regret")
+    rationals_option(ev)
     common_options(ev)
     ev.set_defaults(func=cmd_evaluate)
     cp = sub.add_parser("convert", help="write a game (built-in, OpenSpiel or .efg) as a Gambit .efg file")
@@ -98,7 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
     from seqform.study.verifyharness import all_solvers
 
     solvers = all_solvers()
-    vp.add_argument("solver", choices=solvers, help="the solver to run: " + ", ".join(solvers))
+    vp.add_argument(
+        "solver",
+        metavar="SOLVER[,SOLVER...]",
+        help="the solver to run, or several, comma-separated, drawn on one figure: " + ", ".join(solvers),
+    )
     vp.add_argument("game", help=GAME_HELP)
     vp.add_argument("--iterations", type=int, required=True, metavar="N", help="iterations to run (at least 1)")
     vp.add_argument(
@@ -114,7 +136,26 @@ def build_parser() -> argparse.ArgumentParser:
     vp.add_argument(
         "--eps", type=float, default=None, metavar="X", help="the tremble of egt-perturbed, 0 < X < 1 (default 1e-3)"
     )
-    vp.add_argument("--plot", default=None, metavar="OUT.png", help="write a log-log plot (matplotlib)")
+    vp.add_argument(
+        "--plot",
+        default=None,
+        metavar="OUT.png",
+        help="write a log-log figure (matplotlib); the extension picks the format: .png, .pdf, .svg or .eps",
+    )
+    vp.add_argument(
+        "--x",
+        default=None,
+        choices=("nodes", "traversals", "iterations", "seconds"),
+        help="the figure's x axis, the same for every solver: nodes touched (the default: work comparable "
+        "across full-tree and sampled solvers; iterations when a solver does not count nodes), tree "
+        "traversals, iterations, or seconds inside the solver",
+    )
+    vp.add_argument(
+        "--bound",
+        action="store_true",
+        help="also draw the papers' worst-case exploitability bounds where known (clipped to the data's range)",
+    )
+    rationals_option(vp)
     vp.add_argument("--seed", type=int, default=0, help="the random seed of the sampling solvers (MCCFR; default 0)")
     vp.add_argument(
         "--seeds",
@@ -133,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
     from seqform.cli.studycommand import add_parser as add_study_parser
 
     add_study_parser(sub)
+    from seqform.cli.drawcommand import add_parser as add_draw_parser
+
+    add_draw_parser(sub)
     gp = sub.add_parser("games", help="list the built-in games with their parameters and sizes")
     gp.add_argument("--json", action="store_true", help=JSON_HELP)
     gp.set_defaults(func=cmd_games)
@@ -160,11 +204,24 @@ def _check_options(args) -> None:
         tremble("--eps", args.eps)
         from seqform.study.verifyharness import all_solvers, takes_eps
 
-        if args.eps is not None and not takes_eps(args.solver):
+        args.solvers = args.solver.split(",")
+        for name in args.solvers:
+            if name not in all_solvers():
+                raise SeqformError(f"verify: unknown solver {name!r}; choose from {', '.join(all_solvers())}")
+            if args.solvers.count(name) > 1:
+                raise SeqformError(f"verify: solver {name!r} is named twice")
+        if args.eps is not None and not any(takes_eps(s) for s in args.solvers):
             raise SeqformError(
                 f"--eps applies to the perturbed solvers only "
                 f"({', '.join(s for s in all_solvers() if takes_eps(s))}), not {args.solver}"
             )
+        if (args.x is not None or args.bound) and not args.plot:
+            flag = "--x" if args.x is not None else "--bound"
+            raise SeqformError(f"{flag} applies to the figure: add --plot OUT.png")
+        if args.plot:
+            from seqform.study.verifyplot import check_path
+
+            check_path(args.plot, "--plot")
         bad = [c for c in (args.refined or "").split(",") if c and c not in ("efpe", "qpe")]
         if bad:
             raise SeqformError(f"--refined takes efpe and/or qpe, comma-separated, not {','.join(bad)}")
@@ -181,6 +238,12 @@ def main(argv: list | None = None) -> int:
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
     args = build_parser().parse_args(argv)
+    # a message that advises changing a parameter names its flag here (seqform.errors.Remedy)
+    with flags_for_parameters(FLAG_NAMES):
+        return _run(args)
+
+
+def _run(args) -> int:
     try:
         _check_options(args)
         return args.func(args)

@@ -87,7 +87,9 @@ def _terminate(signum, frame):
 
 def cmd_study(args) -> int:
     from seqform.cli.common import Progress
+    from seqform.study.studytable import require_pyarrow
 
+    require_pyarrow()  # before the study file is read or a cell runs
     prog = Progress(args.quiet)
     if args.study == "report":
         from seqform.study.studyreport import report

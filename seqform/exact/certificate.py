@@ -31,7 +31,7 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from seqform.errors import CertificateError
+from seqform.errors import CertificateError, Remedy
 from seqform.exact.exactbestresponse import exact_best_response_value
 from seqform.exact.exactsimplex import ExactLP, exact_simplex
 from seqform.exact.rationals import fmpq_of, fraction_of, nearest_rational
@@ -261,7 +261,7 @@ def certify(sf: SequenceForm, lp: LPResult, exact_limit: int = DEFAULT_EXACT_LIM
         note = bad or f"the basic solution's exact best responses do not meet ({lower} < {upper})"
         failed = True
     except TooLarge as e:
-        note = f"exact basis solve skipped: {e} (raise exact_limit to try)"
+        note = f"exact basis solve skipped: {e} ({Remedy('exact_limit', purpose='to try')})"
     except CertificateError as e:
         note = str(e) if lp.stopped else f"exact basis solve failed: {e}"
         failed = not lp.stopped

@@ -38,6 +38,7 @@ from __future__ import annotations
 from functools import cache
 
 from seqform.errors import UnknownGameError
+from seqform.games.labels import join
 from seqform.model.game import TERMINAL, Game
 
 PASS = "pass"
@@ -56,6 +57,7 @@ class FlipIt(Game):
     far (all it knows under ``observe="none"``)."""
 
     num_players = 2
+    player_names = ("defender", "attacker")
 
     def __init__(self, hosts: int, edges, rewards, costs, depth: int = 3, observe: str = "none"):
         if hosts < 1:
@@ -204,6 +206,15 @@ class FlipIt(Game):
             return 1 + nd * (1 + below)
 
         return nodes(self.depth, frozenset())
+
+    def infoset_name(self, key, player: int) -> str:
+        """The moves the player knows, round by round: its own (``"host 0, pass"``) under
+        ``observe="none"``, both players' (``"host 0 vs host 3, pass vs host 4"``: the defender's
+        move, then the attacker's) under ``"actions"``; ``"start"`` in the first round."""
+        moves = key[1]
+        if self.observe == "actions":
+            return join("", ", ".join(f"{self._labels[d]} vs {self._labels[m]}" for d, m in moves))
+        return join("", ", ".join(self._labels[m] for m in moves))
 
     def describe(self, h):
         rnd, dmove, control, tried, hist = h[:5]

@@ -50,6 +50,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from seqform.errors import UnknownGameError
+from seqform.games.labels import join
 from seqform.model.game import CHANCE, TERMINAL, Game
 
 POINTS_ORDERS = ("descending", "ascending", "random")
@@ -193,6 +194,21 @@ class Goofspiel(Game):
 
     def describe(self, h):
         return f"points={h[0]} bids0={h[1]} bids1={h[2]} wins={h[3]}"
+
+    def infoset_name(self, key, player: int) -> str:
+        """``"prize 2 | 4: 1 lost, 3: 4 won"``: the prize card bid for now, then each finished
+        round's prize, the player's bid and whether it won, lost or tied (OpenSpiel's point card,
+        action and win sequences); with ``imp_info=False`` the opponent's bid instead
+        (``"4: 1 vs 3"``: bid 1 against 3)."""
+        mine, points, seen = key
+        if self.imp_info:
+            rounds = [
+                f"{points[r]}: {b} {'tied' if w == TIE else 'won' if w == player else 'lost'}"
+                for r, (b, w) in enumerate(zip(mine, seen))
+            ]
+        else:
+            rounds = [f"{points[r]}: {b} vs {o}" for r, (b, o) in enumerate(zip(mine, seen))]
+        return join(f"prize {points[-1]}", ", ".join(rounds))
 
 
 def goofspiel(

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from seqform.games.labels import join
 from seqform.model.game import CHANCE, TERMINAL, Game
 
 _ACTIONS = ("Pass", "Bet")
+#: the cards 0, 1, 2 by rank
+CARD_NAMES = ("J", "Q", "K")
 
 
 class Kuhn(Game):
@@ -37,7 +40,7 @@ class Kuhn(Game):
     def actions(self, h):
         cards, _ = h
         if len(cards) < 2:
-            return tuple(f"deal {c}" for c in range(3) if c not in cards)
+            return tuple(f"deal {CARD_NAMES[c]}" for c in range(3) if c not in cards)
         return _ACTIONS
 
     def chance(self, h):
@@ -66,6 +69,12 @@ class Kuhn(Game):
 
     def describe(self, h):
         return f"cards={h[0]} history={h[1]!r}"
+
+    def infoset_name(self, key, player: int) -> str:
+        """``"Q | pb"``: the player's card, then the betting ("p" pass, "b" bet) as OpenSpiel's
+        ``"1pb"``; ``"Q"`` before anyone has acted."""
+        card, hist = key
+        return join(CARD_NAMES[card], hist)
 
     def size_key(self, h):
         # the cards dealt change no one's actions: subtree sizes depend on how many and the history

@@ -18,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from seqform.errors import UnknownGameError
+from seqform.games.labels import card_names, join
 from seqform.model.game import CHANCE, TERMINAL, Game
 
 FOLD, CALL, RAISE = "Fold", "Call", "Raise"
@@ -45,6 +46,8 @@ class Leduc(Game):
         self.ranks, self.suits = ranks, suits
         self.rake = Fraction(rake, 100)
         self.deck = tuple(range(ranks * suits))
+        #: card ``c``'s name, rank then suit: "Js", "Jh", "Qs", "Qh", "Ks", "Kh" for 3 x 2
+        self.card_names = card_names(ranks, suits)
         params = ([f"ranks={ranks},suits={suits}"] if (ranks, suits) != (3, 2) else []) + (
             [f"rake={rake}"] if rake else []
         )
@@ -86,7 +89,7 @@ class Leduc(Game):
     def _chance_labels(self, cards, what: str):
         labels = self._labels.get((cards, what))
         if labels is None:
-            labels = self._labels[cards, what] = tuple(f"{what} {c}" for c in self._rest(cards))
+            labels = self._labels[cards, what] = tuple(f"{what} {self.card_names[c]}" for c in self._rest(cards))
         return labels
 
     def root(self):
@@ -156,6 +159,13 @@ class Leduc(Game):
 
     def describe(self, h):
         return f"cards={h[0]} public={h[1]} history={'/'.join(h[2][0])!r}"
+
+    def infoset_name(self, key, player: int) -> str:
+        """``"Js/Qh | cc/r"``: the private card, then the public card once dealt; the betting ("f"
+        fold, "c" call, "r" raise), rounds split by "/" (``"cc/"``: round 2, nothing played yet)."""
+        card, pub, hist = key
+        names = self.card_names
+        return join(names[card] if pub < 0 else f"{names[card]}/{names[pub]}", "/".join(hist))
 
 
 def _number(v: Fraction):

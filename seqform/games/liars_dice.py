@@ -36,6 +36,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from seqform.errors import UnknownGameError
+from seqform.games.labels import join
 from seqform.model.game import CHANCE, TERMINAL, Game
 
 LIAR = "Liar"
@@ -124,6 +125,12 @@ class LiarsDice(Game):
         dice, bids = h
         names = [self._acts[0][b] if b < self.num_bids else LIAR for b in bids]
         return f"dice={dice} bids={' '.join(names)!r}"
+
+    def infoset_name(self, key, player: int) -> str:
+        """``"2 5 | 1-3 2-6"``: the player's dice (faces, sorted), then the bids so far as OpenSpiel's
+        ``"25 1-3 2-6"`` writes them (quantity-face)."""
+        dice, bids = key
+        return join(" ".join(map(str, dice)), " ".join(self._acts[0][b] for b in bids))
 
 
 def liars_dice(dice: int = 1, sides: int = 6) -> LiarsDice:

@@ -1,6 +1,7 @@
 """OpenSpiel interoperability: OpenSpiel games as seqform games, and policies in both directions.
 
-Needs the optional dependency ``open_spiel`` (``pip install "seqform[openspiel]"``); nothing here
+Needs the optional dependency ``open_spiel`` (``pip install "seqform[openspiel]"``, or from a
+clone ``pip install -e ".[openspiel]"``: ``install_hint`` says which); nothing here
 imports it until a function is called.
 
 * ``from_openspiel(game)``: any OpenSpiel game (object or string such as ``"leduc_poker"``) as a
@@ -53,7 +54,13 @@ from seqform.silence import silenced_fds
 
 MAX_DENOMINATOR = 10**9
 TOLERANCE = 1e-12
-_INSTALL = 'OpenSpiel is not installed; install it with: pip install "seqform[openspiel]" (or pip install open_spiel)'
+
+
+def install_hint() -> str:
+    """How to install OpenSpiel for this seqform (``seqform.installation.install_command``)."""
+    from seqform.installation import install_command
+
+    return f"OpenSpiel is not installed; install it with: {install_command('openspiel')} (or pip install open_spiel)"
 
 
 def pyspiel_module():
@@ -62,7 +69,7 @@ def pyspiel_module():
     try:
         import pyspiel
     except ImportError as e:  # pragma: no cover - depends on the environment
-        raise OpenSpielNotInstalled(_INSTALL) from e
+        raise OpenSpielNotInstalled(install_hint()) from e
     return pyspiel
 
 
@@ -70,7 +77,7 @@ def _policy_module():
     try:
         from open_spiel.python import policy
     except ImportError as e:  # pragma: no cover
-        raise OpenSpielNotInstalled(_INSTALL) from e
+        raise OpenSpielNotInstalled(install_hint()) from e
     return policy
 
 

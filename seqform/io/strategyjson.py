@@ -7,7 +7,8 @@ The JSON form (``profile_to_json`` writes it, ``profile_from_json`` reads it)::
       "players": 2,
       "strategies": [
         {"infosets": [
-          {"infoset": "(0, '')", "actions": {"Pass": "2/3", "Bet": "1/3"}},
+          {"infoset": "J", "actions": {"Pass": "2/3", "Bet": "1/3"}},
+          {"infoset": "J | pb", "actions": {"Pass": "1", "Bet": "0"}},
           ...
         ]},
         {"infosets": [...]}
@@ -18,10 +19,15 @@ The JSON form (``profile_to_json`` writes it, ``profile_from_json`` reads it)::
   reading (whitespace aside) unless ``check_game=False``; may be omitted.
 * ``"players"``: the number of players N; ``"strategies"`` has one entry per player, player 0
   (Gambit's "Player 1") first.
-* An information set's label is ``str(infoset_key)``: the key the game gives it, as a string
-  (``Tree.infoset_key``). Labels must be unique per player; a game where two of a player's keys
-  print the same (say ``1`` and ``"1"``) cannot be written or read (``StrategyError`` naming them).
-  Action labels are the game's (``Tree.infoset_actions``), unique within an information set.
+* An information set's label is the game's readable name for it (``Game.infoset_name``: the
+  built-in games write ``"J | pb"``, what the player has seen, then what has been played; see
+  ``seqform.games.labels``), else ``str(infoset_key)`` (``.efg`` files, OpenSpiel games, games
+  that give no names, or whose names repeat within a player). Labels must be unique per player; a
+  game where two of a player's keys print the same (say ``1`` and ``"1"``) cannot be written or
+  read (``StrategyError`` naming them). Action labels are the game's (``Game.action_name``, else
+  ``Tree.infoset_actions``), unique within an information set. On reading, ``str(infoset_key)``
+  and the tree's action labels are accepted too (files written before the readable names), where
+  they name one information set or action only.
 * Probabilities are **strings of rationals** (``"1/3"``, ``"0"``, ``"1"``; ``Fraction`` syntax,
   so ``"0.25"`` is 1/4 exactly) when the profile is exact, **JSON numbers** when it is float. On
   reading, a profile is exact iff no probability is a JSON float (strings and integers are exact);
@@ -51,13 +57,15 @@ import difflib
 import json
 import math
 import os
+from collections import Counter
 from fractions import Fraction
 from typing import IO, Any
 
 import numpy as np
 
-from seqform.errors import StrategyError
+from seqform.errors import Remedy, StrategyError
 from seqform.exact.rationals import to_fraction
+from seqform.io.gamespec import same_game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree
 from seqform.verify.evaluate import is_exact_profile
@@ -83,12 +91,20 @@ TOLERANCE = 1e-9
 
 
 def infoset_labels(tree: Tree, p: int) -> list:
-    """Player ``p``'s information-set labels (``str(infoset_key)``), in ``Tree`` order.
+    """Player ``p``'s information-set labels, in ``Tree`` order: the game's readable ones
+    (``Game.infoset_name``, e.g. Kuhn's ``"Q | pb"``), or ``str(infoset_key)`` when the tree has
+    no game, or the game's labels repeat within the player.
 
-    Raises ``StrategyError`` naming them if two of the player's information sets have the same label.
+    Raises ``StrategyError`` naming them if two of the player's information sets have the same
+    ``str(key)`` (and the game gives no unique labels).
     """
     ids = tree.player_infosets[p].tolist()
-    labels = [str(tree.infoset_key[i]) for i in ids]
+    name = getattr(tree.game, "infoset_name", None)
+    if name is not None:
+        labels = [str(name(tree.infoset_key[i], p)) for i in ids]
+        if len(set(labels)) == len(labels):
+            return labels
+    labels = _key_labels(tree, ids)
     if len(set(labels)) != len(labels):
         seen: dict = {}
         for i, lab in zip(ids, labels):
@@ -102,8 +118,21 @@ def infoset_labels(tree: Tree, p: int) -> list:
     return labels
 
 
+def _key_labels(tree: Tree, ids: list) -> list:
+    """The labels of before the games had readable ones: ``str(infoset_key)``."""
+    return [str(tree.infoset_key[i]) for i in ids]
+
+
 def _action_labels(tree: Tree, i: int) -> tuple:
+    """Information set ``i``'s action labels: the game's readable ones (``Game.action_name``) when
+    they differ from the tree's and are unique, else the tree's (``Tree.infoset_actions``)."""
     acts = tree.infoset_actions[i]
+    name = getattr(tree.game, "action_name", None)
+    if name is not None:
+        key = tree.infoset_key[i]
+        named = tuple(str(name(key, a)) for a in acts)
+        if named != acts and len(set(named)) == len(named):
+            return named
     if len(set(acts)) != len(acts):
         dup = sorted({a for a in acts if acts.count(a) > 1})
         raise StrategyError(
@@ -111,6 +140,17 @@ def _action_labels(tree: Tree, i: int) -> tuple:
             f"so its strategy cannot be named by action label"
         )
     return acts
+
+
+def _positions(labels: list | tuple, old: list | tuple) -> dict:
+    """Label -> position for reading: every label, and every old label (what files written before
+    the readable labels say) that names one position only and is not another position's label."""
+    out = {lab: j for j, lab in enumerate(labels)}
+    counts = Counter(old)
+    for j, lab in enumerate(old):
+        if counts[lab] == 1:
+            out.setdefault(lab, j)
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -134,7 +174,7 @@ def profile_to_json(tree: Tree, profile: Profile, exact: bool | None = None) -> 
     for p, b in enumerate(beh):
         if len(b) != tree.num_sequences[p]:
             raise StrategyError(
-                f"player {p}'s strategy has {len(b)} entries; {tree.name} has "
+                f"player {p}'s strategy has {len(b)} {'entry' if len(b) == 1 else 'entries'}; {tree.name} has "
                 f"{tree.num_sequences[p]} sequences for player {p} (the empty sequence included)"
             )
         vals = b.tolist() if isinstance(b, np.ndarray) else list(b)
@@ -220,23 +260,29 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
     Returns a ``Profile`` whose strategies are lists of ``Fraction`` when every probability is a
     string or an integer (exact), else float64 arrays. ``missing``: "error" (default) raises
     ``StrategyError`` naming the information sets the file leaves out; "uniform" plays them
-    uniformly. ``check_game``: compare ``"game"`` with ``tree.name`` (whitespace ignored).
+    uniformly. ``check_game``: compare ``"game"`` with ``tree.name`` as names of one game
+    (``seqform.io.gamespec.same_game``: whitespace, an ``openspiel:`` prefix and empty parentheses
+    aside).
     Every error is a ``StrategyError`` naming the player and information set concerned.
     """
     if missing not in ("error", "uniform"):
         raise ValueError(f"missing={missing!r}: expected 'error' or 'uniform'")
     obj = _unwrap(obj)
     name = obj.get("game")
-    if check_game and name is not None and "".join(str(name).split()) != "".join(tree.name.split()):
+    if check_game and name is not None and not same_game(str(name), tree.name):
         raise StrategyError(
-            f"the strategy file is for game {name!r}, not {tree.name!r} (pass check_game=False to read it anyway)"
+            f"the strategy file is for game {name!r}, not {tree.name!r}",
+            remedy=Remedy("check_game", False, "to read it anyway"),
         )
     N = tree.num_players
     if "players" in obj and obj["players"] != N:
         raise StrategyError(f'the strategy file has "players": {obj["players"]!r}; {tree.name} has {N} players')
     strategies = obj["strategies"]
     if not isinstance(strategies, list) or len(strategies) != N:
-        got = f"{len(strategies)} entries" if isinstance(strategies, list) else f"a {type(strategies).__name__}"
+        if isinstance(strategies, list):
+            got = f"{len(strategies)} {'entry' if len(strategies) == 1 else 'entries'}"
+        else:
+            got = f"a {type(strategies).__name__}"
         raise StrategyError(f'"strategies" must be a list of {N} entries (one per player) for {tree.name}; got {got}')
     raw = []  # per player: list of probabilities by sequence, Fraction/float/None (unset)
     any_float = False
@@ -246,7 +292,9 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
             raise StrategyError(f'player {p}\'s strategy must be an object {{"infosets": [...]}}')
         labels = infoset_labels(tree, p)
         ids = tree.player_infosets[p].tolist()
-        by_label = dict(zip(labels, ids))
+        # the old labels (str(key)) are read too: files written before the games had readable ones
+        old = _key_labels(tree, ids)
+        by_label = {lab: ids[j] for lab, j in _positions(labels, old).items()}
         probs: list = [None] * tree.num_sequences[p]
         probs[0] = Fraction(1)
         seen = set()
@@ -262,34 +310,41 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
                 lab = str(lab)
             i = by_label.get(lab)
             if i is None:
-                close = difflib.get_close_matches(lab, labels, n=3)
+                close = difflib.get_close_matches(lab, labels, n=3) or difflib.get_close_matches(lab, old, n=3)
                 hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
                 raise StrategyError(f"player {p} of {tree.name} has no information set {lab!r}{hint}")
-            if lab in seen:
+            if i in seen:
                 raise StrategyError(f"{_where(tree, p, lab)} appears twice in the strategy file")
-            seen.add(lab)
+            seen.add(i)
             acts = _action_labels(tree, i)
+            where = _positions(acts, tree.infoset_actions[i])
             f = int(tree.infoset_first_seq[i])
             vals: list[Fraction | float] = [Fraction(0)] * len(acts)
+            named: dict = {}  # position -> the label the file gave it
             for a, v in e["actions"].items():
-                if a not in acts:
+                j = where.get(a)
+                if j is None:
                     raise StrategyError(f"{_where(tree, p, lab)} has no action {a!r}; its actions are {list(acts)}")
+                if j in named:
+                    raise StrategyError(
+                        f"{_where(tree, p, lab)} gives action {acts[j]!r} twice (as {named[j]!r} and {a!r})"
+                    )
+                named[j] = a
                 x = _parse_probability(v, lambda: f"{_where(tree, p, lab)}, action {a!r}")
                 if x < 0:
                     raise StrategyError(f"{_where(tree, p, lab)}: action {a!r} has negative probability {v}")
                 any_float |= isinstance(x, float)
-                vals[acts.index(a)] = x
+                vals[j] = x
             probs[f : f + len(acts)] = vals
         if len(seen) < len(labels):
-            left = [lab for lab in labels if lab not in seen]
+            left = [lab for lab, i in zip(labels, ids) if i not in seen]
             if missing == "error":
                 shown = ", ".join(repr(x) for x in left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
                 raise StrategyError(
-                    f"player {p}'s strategy leaves out {len(left)} information set(s) of "
-                    f'{tree.name}: {shown} (pass missing="uniform" to play them uniformly)'
+                    f"player {p}'s strategy leaves out {len(left)} information set(s) of {tree.name}: {shown}",
+                    remedy=Remedy("missing", "uniform", "to play them uniformly"),
                 )
-            for lab in left:
-                i = by_label[lab]
+            for i in (i for i in ids if i not in seen):
                 f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
                 probs[f : f + k] = [Fraction(1, k)] * k
         raw.append(probs)
@@ -306,7 +361,7 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
                 s = sum(vals, Fraction(0))
                 bad = s != 1
             if bad:
-                given = {a: (str(v) if isinstance(v, Fraction) else v) for a, v in zip(tree.infoset_actions[i], vals)}
+                given = {a: (str(v) if isinstance(v, Fraction) else v) for a, v in zip(_action_labels(tree, i), vals)}
                 how = "exactly" if not any_float else f"within {TOLERANCE:g}"
                 raise StrategyError(f"{_where(tree, p, lab)}: probabilities {given} sum to {s}, not {how} 1")
     if any_float:
@@ -327,7 +382,9 @@ def read_profile(
         else:
             obj = json.load(path_or_file)
     except json.JSONDecodeError as e:
-        raise StrategyError(f"{name} is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+        # json's own messages can end in "at" ("Unterminated string starting at"): the place
+        # goes in a form of its own, not after another "at"
+        raise StrategyError(f"{name} is not valid JSON: {e.msg}: line {e.lineno}, column {e.colno}") from None
     except UnicodeDecodeError as e:
         raise StrategyError(
             f"{name}: not UTF-8 text (byte {e.object[e.start : e.start + 1]!r} at offset {e.start})"

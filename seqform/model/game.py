@@ -102,6 +102,27 @@ class Game(ABC):
         """A human-readable name of state ``h`` for error messages (default: ``repr``)."""
         return repr(h)
 
+    #: the players' names in order (e.g. ``("defender", "attacker")``, a Gambit file's), or ``()``
+    #: when the game does not name them; printed strategies and drawn trees show them
+    player_names: tuple = ()
+
+    def infoset_name(self, key: Hashable, player: int) -> str:
+        """A short readable name of ``player``'s information set with key ``key``: what strategy files
+        (``seqform.io.strategyjson``) and printed strategies call it.
+
+        Default ``str(key)``. The built-in games write what the player knows, then what has been
+        played, as ``"OBSERVED | HISTORY"`` (``"Q | pb"``: holding the queen after pass, bet),
+        leaving out an empty part (``"Q"``), ``"start"`` when both are empty; ``seqform.games.labels``
+        has the pieces. Labels must be unique among one player's information sets; when they are
+        not, strategy files fall back to ``str(key)`` for that player."""
+        return str(key)
+
+    def action_name(self, key: Hashable, action: str) -> str:
+        """A readable name of the action labelled ``action`` (``actions(h)``'s string) at the
+        information set ``key``, for strategy files and printed strategies (default: ``action``).
+        Must be unique within the information set; strategy files also accept ``action``."""
+        return action
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 

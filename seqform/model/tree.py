@@ -249,9 +249,16 @@ class Tree:
             h = self.game.next(h, a)
         return labels
 
+    def infoset_name(self, i: int) -> str:
+        """Global information set ``i``'s name as strategy files write it: the game's readable one
+        (``Game.infoset_name``, e.g. Kuhn's ``"Q | pb"``), else ``str(key)``."""
+        name = getattr(self.game, "infoset_name", None)
+        key = self.infoset_key[i]
+        return str(name(key, int(self.infoset_player[i]))) if name is not None else str(key)
+
     def infoset_label(self, i: int) -> str:
-        """A readable name for global information set ``i``: player and key."""
-        return f"player {int(self.infoset_player[i])} information set {self.infoset_key[i]!r}"
+        """A readable name for global information set ``i`` in a message: player and name."""
+        return f"player {int(self.infoset_player[i])} information set {self.infoset_name(i)!r}"
 
 
 def _path_str(labels: list) -> str:

@@ -241,7 +241,9 @@ class RayExecutor:
         try:
             import ray
         except ImportError:
-            raise SeqformError('--ray needs Ray: pip install "seqform[distributed]"') from None
+            from seqform.installation import install_command
+
+            raise SeqformError(f"--ray needs Ray: {install_command('distributed')}") from None
         import logging
 
         self.ray = ray

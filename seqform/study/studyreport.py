@@ -1,10 +1,12 @@
 """The report of a study table: plots per game and a markdown summary (``seqform study report``).
 
 Per game, one figure: rows are the measures (exploitability, |value gap|, largest
-information-set regret), columns the x axes (iterations, work, solver seconds); one line per
-solver and parameter setting, the median over its seeds, with the 10-90% band across seeds
-shaded. Work is nodes touched: the sampled solvers count the nodes their samples visit, a solver
-that walks the whole tree counts every node per traversal.
+information-set regret, in the game's payoff units), columns the x axes (iterations, work, solver
+seconds); one line per solver and parameter setting, the median over its seeds, with the 10-90%
+band of the measure (of |value gap| for the gap) across seeds shaded, the seed count in the
+title and the legend below the panels (``seqform.study.verifyplot``'s conventions). Work is
+nodes touched: the sampled solvers count the nodes their samples visit, a solver that walks the
+whole tree counts every node per traversal.
 
 The summary (``summary.md``), per game and line: seeds that finished and failed; the final
 exploitability (median and 10-90% band) and value gap; and, for each exploitability level, the
@@ -27,11 +29,11 @@ import numpy as np
 from seqform.errors import SeqformError
 
 MEASURES = (
-    ("exploitability", "exploitability"),
-    ("value_gap", "|value gap|"),
-    ("max_infoset_regret", "largest information-set regret"),
+    ("exploitability", "exploitability (payoff units)"),
+    ("value_gap", "|value gap| (payoff units)"),
+    ("max_infoset_regret", "largest inf.-set regret (payoff units)"),
 )
-AXES = (("iteration", "iterations"), ("work", "work (nodes touched)"), ("solver_seconds", "solver seconds"))
+AXES = (("iteration", "iterations"), ("work", "work (nodes touched)"), ("solver_seconds", "solver time (s)"))
 DEFAULT_LEVELS = (1e-1, 1e-2, 1e-3)
 
 
@@ -70,7 +72,9 @@ def _band(seeds: dict, key: str, absolute: bool = False) -> tuple | None:
 
 
 def plot(rows: list, out: str | Path, study: str) -> list:
-    """Write one PNG per game into ``out``; returns their paths."""
+    """Write one PNG per game into ``out``; returns their paths. The figures follow
+    ``seqform.study.verifyplot``'s conventions: a colour, dash and marker per line, the same in
+    every panel; log axes with units; the legend below the panels; the seed count in the title."""
     try:
         import matplotlib
 
@@ -78,46 +82,49 @@ def plot(rows: list, out: str | Path, study: str) -> list:
         import matplotlib.pyplot as plt
     except ImportError:
         raise SeqformError('the study report draws with matplotlib: pip install "seqform[plot]"') from None
+    from matplotlib.patches import Patch
+
+    from seqform.study.verifyplot import legend_outside, line_style, log_limits
+
     paths = []
     for game, labels in _lines(rows).items():
-        fig, axes = plt.subplots(len(MEASURES), len(AXES), figsize=(15, 11), squeeze=False)
-        # one colour and dash per line, the same in every panel (the default cycle repeats after 10)
-        cmap = plt.get_cmap("tab20")
-        styles = {
-            lab: (cmap((2 * k) % 20 + (k // 10) % 2), ("-", "--", ":")[k // 20 % 3])
-            for k, lab in enumerate(sorted(labels))
-        }
+        fig, axes = plt.subplots(len(MEASURES), len(AXES), figsize=(15, 12), squeeze=False, layout="constrained")
+        styles = {lab: line_style(k) for k, lab in enumerate(sorted(labels))}
+        seeds = {lab: len(s) for lab, s in labels.items()}
         for i, (mkey, mname) in enumerate(MEASURES):
             for j, (xkey, xname) in enumerate(AXES):
                 ax = axes[i][j]
-                for lab, seeds in sorted(labels.items()):
-                    x = _band(seeds, xkey)
-                    y = _band(seeds, mkey, absolute=True)
+                drawn = []
+                for lab, runs in sorted(labels.items()):
+                    x = _band(runs, xkey)
+                    y = _band(runs, mkey, absolute=True)
                     if x is None or y is None:
                         continue
-                    xm = np.maximum(x[0], 1e-12)
-                    (line,) = ax.plot(
-                        xm, np.maximum(y[0], 1e-16), label=lab, lw=1.4, color=styles[lab][0], ls=styles[lab][1]
-                    )
-                    if len(seeds) > 1:
-                        ax.fill_between(
-                            xm,
-                            np.maximum(y[1], 1e-16),
-                            np.maximum(y[2], 1e-16),
-                            color=line.get_color(),
-                            alpha=0.2,
-                            lw=0,
-                        )
+                    xm = np.where(x[0] > 0, x[0], np.nan)
+                    name = lab + (f" (median of {seeds[lab]} seeds)" if seeds[lab] > 1 else "")
+                    ax.plot(xm, np.where(y[0] > 0, y[0], np.nan), label=name, **styles[lab])
+                    drawn.append((xm, y, lab))
+                lim = log_limits([a for _, y, lab in drawn for a in (y if seeds[lab] > 1 else y[:1])])
+                for xm, y, lab in drawn:
+                    if seeds[lab] > 1 and lim is not None:
+                        lo = np.maximum(y[1], lim[0])
+                        ax.fill_between(xm, lo, np.maximum(y[2], lo), color=styles[lab]["color"], alpha=0.18, lw=0)
                 ax.set_xscale("log")
                 ax.set_yscale("log")
+                if lim is not None:
+                    ax.set_ylim(*lim)
                 ax.grid(True, which="major", alpha=0.3)
-                if i == len(MEASURES) - 1:
-                    ax.set_xlabel(xname)
+                ax.set_xlabel(xname)
                 if j == 0:
                     ax.set_ylabel(mname)
-        axes[0][0].legend(fontsize=7, loc="lower left")
-        fig.suptitle(f"{study}: {game} (median over seeds, 10-90% band shaded)")
-        fig.tight_layout()
+        handles, names = axes[0][0].get_legend_handles_labels()
+        most = max(seeds.values())
+        if most > 1:
+            handles.append(Patch(color="0.6", alpha=0.4, lw=0))
+            names.append(f"shaded: 10-90% band over {most} seeds")
+        legend_outside(fig, handles, names)
+        band = f"\nmedian and 10-90% band over {most} seeds (sampled solvers)" if most > 1 else ""
+        fig.suptitle(f"{study}: {game}{band}")
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in game)
         p = Path(out) / f"{study}-{safe}.png"
         fig.savefig(p, dpi=90)

@@ -25,7 +25,6 @@ import hashlib
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -71,18 +70,21 @@ TIMING_COLUMNS = ("seconds", "solver_seconds", "worker", "cell_seconds")
 DETERMINISTIC_COLUMNS = tuple(c for c, _ in COLUMNS if c not in TIMING_COLUMNS)
 
 
-def _pa():
+def require_pyarrow():
+    """pyarrow (with its csv and parquet modules), or a one-line SeqformError naming the extra that installs it."""
     try:
         import pyarrow
         import pyarrow.csv  # noqa: F401
         import pyarrow.parquet  # noqa: F401
-    except ImportError:  # pragma: no cover - a dependency of seqform
-        raise SeqformError("study tables need pyarrow (pip install pyarrow)") from None
+    except ImportError:
+        from seqform.installation import install_command
+
+        raise SeqformError(f"studies need pyarrow for their tables: {install_command('study')}") from None
     return pyarrow
 
 
 def schema():
-    pa = _pa()
+    pa = require_pyarrow()
     return pa.schema([(c, getattr(pa, t)()) for c, t in COLUMNS])
 
 
@@ -102,7 +104,7 @@ def _replace_atomically(final: Path, write) -> None:
 
 def write_cell(out: Path, key: str, rows: list) -> None:
     """Write one cell's rows to ``out/cells/`` atomically."""
-    pa = _pa()
+    pa = require_pyarrow()
     d = Path(out) / "cells"
     d.mkdir(parents=True, exist_ok=True)
     table = pa.Table.from_pylist([{c: r.get(c) for c, _ in COLUMNS} for r in rows], schema=schema())
@@ -112,7 +114,7 @@ def write_cell(out: Path, key: str, rows: list) -> None:
 def read_cells(out: Path) -> dict:
     """Every finished cell in ``out/cells/``: key -> list of row dicts. Half-written temporary
     files (a run killed while writing) are ignored."""
-    pa = _pa()
+    pa = require_pyarrow()
     found: dict = {}
     d = Path(out) / "cells"
     if not d.is_dir():
@@ -131,7 +133,7 @@ def read_cells(out: Path) -> dict:
 def consolidate(out: Path, keys: list) -> int:
     """Gather the cells ``keys`` (in that order) into ``results.parquet`` and ``results.csv``;
     returns the number of rows."""
-    pa = _pa()
+    pa = require_pyarrow()
     cells = read_cells(out)
     rows = [r for k in keys if k in cells for r in cells[k]]
     table = pa.Table.from_pylist(rows, schema=schema())
@@ -164,7 +166,7 @@ def read_table(path: str | Path) -> list:
     >>> [(r["solver"], r["iteration"]) for r in read_table(d / "out")]
     [('cfr+', 1), ('cfr+', 10), ('cfr+', 100)]
     """
-    pa = _pa()
+    pa = require_pyarrow()
     p = Path(path)
     if p.is_dir():
         p = p / "results.parquet"
@@ -200,8 +202,10 @@ def read_runs(out: Path) -> list:
 
 
 def environment() -> dict:
-    """Versions, machine and git commit: recorded once per table."""
+    """Versions, machine and git commit (``seqform.installation.git_commit``): recorded once per table."""
     from importlib import metadata
+
+    from seqform.installation import git_commit
 
     versions = {}
     for dist in ("seqform", "numpy", "scipy", "highspy", "python-flint", "pyarrow", "open_spiel", "ray"):
@@ -209,14 +213,6 @@ def environment() -> dict:
             versions[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             pass
-    commit = None
-    try:
-        here = Path(__file__).resolve().parent
-        r = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
-        if r.returncode == 0:
-            commit = r.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
     return {
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "python": platform.python_version(),
@@ -224,7 +220,7 @@ def environment() -> dict:
         "system": platform.platform(),
         "node": platform.node(),
         "cpus": os.cpu_count(),
-        "git_commit": commit,
+        "git_commit": git_commit(),
         "versions": versions,
     }
 

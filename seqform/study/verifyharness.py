@@ -18,8 +18,9 @@ its average strategies against:
 EGT, and OpenSpiel's Python CFR solvers when open_spiel is installed); an object with ``step()``
 and ``average_profile()`` (``traversals`` is read when it has one); or a callable taking the
 compiled tree and returning an iterable of strategies, one per iteration, each a
-``seqform.Profile``, a list of behavioural arrays, or an OpenSpiel policy. The x axis is
-iterations, and tree traversals when the solver counts them (Kroer, Farina & Sandholm (2017)'s unit).
+``seqform.Profile``, a list of behavioural arrays, or an OpenSpiel policy. Points record the
+iteration, and the tree traversals (Kroer, Farina & Sandholm (2017)'s unit) and nodes touched
+when the solver counts them; ``seqform.study.verifyplot`` draws reports against any of these.
 
 References:
 
@@ -42,7 +43,7 @@ from seqform.iterative.cfr import ALGORITHMS as CFR_ALGORITHMS
 from seqform.model.game import Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
-from seqform.study.regretbounds import BOUND_LABELS, exploitability_bound
+from seqform.study.regretbounds import exploitability_bound
 from seqform.verify.exploitability import exploitability
 from seqform.verify.infosetregret import infoset_regret
 
@@ -119,6 +120,9 @@ class VerifyReport:
     solver_seconds: float = 0.0
     #: the perturbed game the ``perturbed_*`` measures refer to: concept, eps and its exact value
     perturbed: dict | None = None
+    #: the nodes of the game's tree: the work of one traversal, for plots against nodes touched
+    #: (not in ``to_json``, whose keys stay those of the schema)
+    tree_nodes: int | None = None
 
     def to_json(self) -> dict:
         return {
@@ -132,61 +136,22 @@ class VerifyReport:
             "points": [asdict(p) for p in self.points],
         }
 
-    def plot(self, path: str, title: str | None = None) -> None:
-        """A log-log plot of every measure against traversals (iterations when not counted)."""
-        try:
-            import matplotlib
-        except ImportError:
-            raise SeqformError(
-                'plots need matplotlib: pip install "seqform[plot]" (or pip install matplotlib)'
-            ) from None
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    def plot(
+        self,
+        path: str,
+        title: str | None = None,
+        *,
+        x: str | None = None,
+        bound: bool = False,
+        others: Iterable[VerifyReport] = (),
+    ):
+        """Draw this report, and ``others`` (reports on the same game) beside it, into ``path``
+        (``.png``, ``.pdf``, ``.svg``): ``seqform.study.verifyplot.plot_reports``, whose docstring
+        says what is drawn; ``x`` is "nodes" (default), "traversals", "iterations" or "seconds";
+        ``bound`` draws the papers' regret bounds. Returns its ``PlotInfo``."""
+        from seqform.study.verifyplot import plot_reports
 
-        pts = self.points
-        use_trav = all(p.traversals is not None for p in pts)
-        x = [p.traversals if use_trav else p.iteration for p in pts]
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        series = [
-            ("exploitability", [p.exploitability for p in pts]),
-            ("|value gap|", [abs(p.value_gap) for p in pts]),
-            ("max information-set regret", [p.max_infoset_regret for p in pts]),
-        ]
-        for name in ("efpe", "qpe"):
-            vals = [getattr(p, f"{name}_distance") for p in pts]
-            if any(v is not None for v in vals):
-                series.append((f"distance to the exact {name.upper()}", vals))
-        for label, ys in series:
-            xs = [a for a, b in zip(x, ys) if b is not None and b > 0]
-            ys = [b for b in ys if b is not None and b > 0]
-            if xs:
-                (line,) = ax.loglog(xs, ys, label=label + (" (median)" if pts[0].seeds > 1 else ""), marker=".")
-                key = {"exploitability": "exploitability", "max information-set regret": "max_infoset_regret"}.get(
-                    label
-                )
-                if key and pts[0].seeds > 1:  # the 10-90% band across seeds
-                    lo = [getattr(p, f"{key}_q10") for p in pts]
-                    hi = [getattr(p, f"{key}_q90") for p in pts]
-                    ok = [i for i in range(len(pts)) if lo[i] is not None and lo[i] > 0]
-                    ax.fill_between(
-                        [x[i] for i in ok], [lo[i] for i in ok], [hi[i] for i in ok], color=line.get_color(), alpha=0.2
-                    )
-        bound = [(a, p.theorem_bound) for a, p in zip(x, pts) if p.theorem_bound]
-        if bound:  # the paper's worst case, beside the measured exploitability
-            ax.loglog(
-                [a for a, _ in bound],
-                [b for _, b in bound],
-                "k--",
-                linewidth=1,
-                label=BOUND_LABELS.get(self.solver, "regret bound"),
-            )
-        ax.set_xlabel("tree traversals" if use_trav else "iterations")
-        ax.set_title(title or f"{self.solver} on {self.game}")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
+        return plot_reports([self, *others], path, x=x, bound=bound, title=title)
 
 
 def checkpoints(iterations: int, count: int = 40) -> list:
@@ -526,7 +491,9 @@ def verify(
         t_solver += secs
         if interrupted:
             break
-    report = VerifyReport(tree.name, name, truth.value, interrupted=interrupted, solver_seconds=t_solver)
+    report = VerifyReport(
+        tree.name, name, truth.value, interrupted=interrupted, solver_seconds=t_solver, tree_nodes=int(tree.num_nodes)
+    )
     if truth.perturbed is not None:
         report.perturbed = {
             "concept": truth.perturbed.concept,

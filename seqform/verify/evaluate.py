@@ -155,12 +155,12 @@ class Evaluation:
             out = {"game": t.name, "players": t.num_players, **out}
             i = self.max_regret_infoset
             if i >= 0:
-                out["max_regret_infoset"] = {"player": int(t.infoset_player[i]), "infoset": str(t.infoset_key[i])}
+                out["max_regret_infoset"] = {"player": int(t.infoset_player[i]), "infoset": t.infoset_name(i)}
             if per_infoset:
                 out["infoset_regret"] = [
                     [
                         {
-                            "infoset": str(t.infoset_key[i]),
+                            "infoset": t.infoset_name(i),
                             "reached": bool(self.reached[i]),
                             "regret": num(self.infoset_regret[i]),
                         }

@@ -1,6 +1,7 @@
 """The command line, run as a user runs it (a subprocess), including its errors."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -415,10 +416,13 @@ def test_solve_a_game_of_wide_payoffs_prints_its_exact_value(tmp_path):
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["certified"] is True and Fraction(out["value"]) == want
-    r = run("solve", str(path))
+    # the text shows the decimal first; with --rationals, the exact value beside it
+    r = run("solve", str(path), "--rationals")
     assert r.returncode == 0, r.stderr
     value_line = next(line for line in r.stdout.splitlines() if line.startswith("value"))
-    assert Fraction(value_line.split()[1]) == want and "not certified" not in r.stdout
+    exact = re.search(r"\(= (-?\d+(?:/\d+)?)", value_line)
+    assert exact and Fraction(exact[1]) == want and "not certified" not in r.stdout
+    assert float(value_line.split()[1]) == pytest.approx(float(want), rel=1e-11)
 
 
 def test_solve_stopped_by_its_time_limit_prints_an_exact_bracket():

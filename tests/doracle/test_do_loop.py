@@ -20,7 +20,7 @@ from tests.strategies import random_games
     "game",
     [
         seqform.games.kuhn(),
-        seqform.games.leduc(),
+        pytest.param(seqform.games.leduc(), marks=pytest.mark.slow),  # the CLI test solves Leduc by double oracle
         seqform.games.goofspiel(4),
         flipit(2),
         flipit(3),

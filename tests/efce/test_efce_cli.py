@@ -122,7 +122,7 @@ def test_payoff_ranges_equal_column_generation():
         e = np.eye(2)[n]
         assert out["ranges_exact"][n] == [str(cg.solve(-e).payoffs[n]), str(cg.solve(e).payoffs[n])]
     text = run("ranges", "job_market").stdout
-    assert "player 0 payoff   from 0 to 9/2" in text
+    assert "player 0 payoff  from 0 to 4.5  (= 9/2)" in text
 
 
 def test_payoff_ranges_over_the_eps_polytope_equal_the_full_lp():

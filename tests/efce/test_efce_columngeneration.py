@@ -209,6 +209,7 @@ def test_eps_polytope_on_random_games(tree, eps):
     _check_against_full_lp(game, [np.eye(game.num_players)[0], -np.eye(game.num_players)[-1]], 0.8, eps=eps)
 
 
+@pytest.mark.slow  # the default tier checks eps-polytopes against the full LP on job_market, grid 2 and random games
 def test_eps_polytope_contains_the_efce_polytope():
     """Raising eps only widens the ranges, and every range's end is reached by a distribution
     whose largest gain, by the tree-walking dynamic program, is at most eps. On 3-card Indian

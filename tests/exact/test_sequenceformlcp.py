@@ -229,6 +229,7 @@ def test_a_failed_float_path_tries_another_prior(monkeypatch):
     check_equilibrium(tree, eq.plans)
 
 
+@pytest.mark.slow  # the default tier checks the floating-point path and its exact basis on random games
 def test_raked_leduc_is_general_sum_and_solved_exactly():
     """Leduc with a 5% rake (1,093 sequences per player): the floating-point path, then the exact
     basis; exact best responses gain nothing."""

@@ -124,8 +124,8 @@ def test_kuhn_text_format():
     body = lines[3:]
     tree = compile_tree(load("kuhn"))
     assert len(body) == tree.num_nodes
-    assert body[0] == 'c "" 1 "chance 1" { "deal 0" 1/3 "deal 1" 1/3 "deal 2" 1/3 } 0'
-    assert body[1] == 'c "" 2 "chance 2" { "deal 1" 1/2 "deal 2" 1/2 } 0'
+    assert body[0] == 'c "" 1 "chance 1" { "deal J" 1/3 "deal Q" 1/3 "deal K" 1/3 } 0'
+    assert body[1] == 'c "" 2 "chance 2" { "deal Q" 1/2 "deal K" 1/2 } 0'
     assert body[2] == 'p "" 1 1 "(0, \'\')" { "Pass" "Bet" } 0'
     kinds = [ln[0] for ln in body]
     assert kinds.count("t") == tree.num_terminals == 30

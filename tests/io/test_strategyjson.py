@@ -68,7 +68,7 @@ def test_documented_form():
     assert set(obj) == {"game", "players", "strategies"}
     assert obj["game"] == "kuhn" and obj["players"] == 2 and len(obj["strategies"]) == 2
     first = obj["strategies"][0]["infosets"][0]
-    assert first["infoset"] == "(0, '')" and set(first["actions"]) == {"Pass", "Bet"}
+    assert first["infoset"] == "J" and set(first["actions"]) == {"Pass", "Bet"}
     probs = [v for s in obj["strategies"] for e in s["infosets"] for v in e["actions"].values()]
     assert all(isinstance(v, str) for v in probs) and "1/3" in probs
     fobj = profile_to_json(tree, uniform(tree))
@@ -175,7 +175,7 @@ def test_missing_information_set():
     with pytest.raises(
         StrategyError,
         match=r"player 1's strategy leaves out 1 information set\(s\) of kuhn: "
-        r"\"\(2, 'p'\)\" \(pass missing=\"uniform\"",
+        r"'K \| p' \(pass missing=\"uniform\"",
     ):
         profile_from_json(tree, obj)
     prof = profile_from_json(tree, obj, missing="uniform")
@@ -191,7 +191,7 @@ def test_unknown_action_and_omitted_action():
     acts["Raise"] = acts.pop("Bet")
     with pytest.raises(
         StrategyError,
-        match=r"player 0 information set \"\(0, ''\)\" of kuhn has no action "
+        match=r"player 0 information set 'J' of kuhn has no action "
         r"'Raise'; its actions are \['Pass', 'Bet'\]",
     ):
         profile_from_json(tree, obj)
@@ -205,13 +205,13 @@ def test_sums_exact_and_float():
     obj["strategies"][1]["infosets"][3]["actions"] = {"Pass": "1/3", "Bet": "1/2"}
     with pytest.raises(
         StrategyError,
-        match=r"player 1 information set \"\(2, 'b'\)\" of kuhn: probabilities "
+        match=r"player 1 information set 'K \| b' of kuhn: probabilities "
         r"\{'Pass': '1/3', 'Bet': '1/2'\} sum to 5/6, not exactly 1",
     ):
         profile_from_json(tree, obj)
     tree, fobj = kuhn_obj(exact=False)
     fobj["strategies"][0]["infosets"][5]["actions"] = {"Pass": 0.5, "Bet": 0.5 + 1e-6}
-    with pytest.raises(StrategyError, match=r"\"\(2, 'pb'\)\" of kuhn: probabilities .* not within 1e-09 1"):
+    with pytest.raises(StrategyError, match=r"'K \| pb' of kuhn: probabilities .* not within 1e-09 1"):
         profile_from_json(tree, fobj)
     fobj["strategies"][0]["infosets"][5]["actions"] = {"Pass": 0.5, "Bet": 0.5 + 1e-12}
     assert not is_exact_profile(profile_from_json(tree, fobj))  # within tolerance
@@ -236,7 +236,7 @@ def test_sums_exact_and_float():
 def test_bad_probabilities(value, message):
     tree, obj = kuhn_obj()
     obj["strategies"][0]["infosets"][2]["actions"]["Pass"] = value
-    with pytest.raises(StrategyError, match=r"player 0 information set \"\(1, ''\)\" of kuhn.*" + message):
+    with pytest.raises(StrategyError, match=r"player 0 information set 'Q' of kuhn.*" + message):
         profile_from_json(tree, obj)
 
 
@@ -247,7 +247,7 @@ def test_shape_errors():
     profile_from_json(tree, {**obj, "game": "leduc"}, check_game=False)
     with pytest.raises(StrategyError, match='"players": 3; kuhn has 2 players'):
         profile_from_json(tree, {**obj, "players": 3})
-    with pytest.raises(StrategyError, match="list of 2 entries .* got 1 entries"):
+    with pytest.raises(StrategyError, match="list of 2 entries .* got 1 entry"):
         profile_from_json(tree, {**obj, "strategies": obj["strategies"][:1]})
     with pytest.raises(StrategyError, match='no "strategies" member'):
         profile_from_json(tree, {"game": "kuhn"})
@@ -255,7 +255,7 @@ def test_shape_errors():
         profile_from_json(tree, [1, 2])
     dup = via_text(obj)
     dup["strategies"][0]["infosets"].append(dup["strategies"][0]["infosets"][0])
-    with pytest.raises(StrategyError, match=r"player 0 information set \"\(0, ''\)\" of kuhn appears twice"):
+    with pytest.raises(StrategyError, match=r"player 0 information set 'J' of kuhn appears twice"):
         profile_from_json(tree, dup)
     bad = via_text(obj)
     bad["strategies"][0]["infosets"][0] = {"infoset": "(0, '')"}

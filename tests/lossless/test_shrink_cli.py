@@ -18,7 +18,7 @@ def run(*args, timeout=300):
 def test_shrink_four_card_prints_sizes_before_and_after():
     r = run("shrink", "four_card")
     assert r.returncode == 0, r.stderr
-    assert "game tree         113 nodes -> 39" in r.stdout
+    assert "game tree           113 nodes -> 39" in r.stdout
     assert "LP rows" in r.stdout and "seconds" in r.stdout
     assert "refinement pass" in r.stderr  # progress goes to standard error
 

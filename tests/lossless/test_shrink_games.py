@@ -90,7 +90,9 @@ def test_rhode_island_three_ranks_solved_through_the_abstraction():
 
 
 @pytest.mark.parametrize(
-    "game", [four_card(), leduc_os(), rhode_island(2, 3), rhode_island(3, 2)], ids=lambda g: g.name
+    "game",
+    [four_card(), leduc_os(), rhode_island(2, 3), pytest.param(rhode_island(3, 2), marks=pytest.mark.slow)],
+    ids=lambda g: g.name,
 )
 def test_sizes_counted_without_building_match_the_built_games(game):
     sh = shrink(game)

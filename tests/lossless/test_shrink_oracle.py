@@ -238,7 +238,7 @@ SMALL_GAMES = [
     leduc_os,
     lambda: rhode_island(2, 2),
     lambda: rhode_island(3, 2),
-    lambda: rhode_island(4, 2),
+    pytest.param(lambda: rhode_island(4, 2), marks=pytest.mark.slow),  # (2,2) and (3,2) in the default tier
     weighted_leduc,
     three_player,
 ]

@@ -34,7 +34,7 @@ def test_broken_distribution_named(leduc, how):
         b[f] = np.nan
     with pytest.raises(StrategyError) as e:
         exploitability(leduc, prof)
-    assert repr(leduc.infoset_key[i]) in str(e.value) and "player 1" in str(e.value)
+    assert repr(leduc.infoset_name(i)) in str(e.value) and "player 1" in str(e.value)
     with pytest.raises(StrategyError):
         infoset_regret(leduc, prof)
 

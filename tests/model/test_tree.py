@@ -90,7 +90,7 @@ def test_unhashable_key_and_boolean_probability_are_game_errors():
 def test_chance_nodes_keep_their_probabilities_and_labels():
     t = compile_tree(games.leduc())
     assert len(t.chance_nodes) == int(np.sum(t.player == -1))
-    assert t.chance_labels[0] == tuple(f"deal {c}" for c in range(6))
+    assert t.chance_labels[0] == ("deal Js", "deal Jh", "deal Qs", "deal Qh", "deal Ks", "deal Kh")
     assert t.chance_probs[0] == (Fraction(1, 6),) * 6
     # the product of edge probabilities down to each leaf is its exact chance reach
     for k in range(0, t.num_terminals, 97):

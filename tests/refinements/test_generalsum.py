@@ -215,6 +215,7 @@ def test_random_general_sum_games(g):
         _pure_check(tree, fixed, 0.1)
 
 
+@pytest.mark.slow  # the default tier: random general-sum games, the threat game, Selten's figure 2, Mertens' game
 def test_raked_leduc_nash_and_qpe():
     """The issue's general-sum Leduc: a 5% rake. Exact Nash by the LCP (floating-point path,
     exact final basis) and the exact QPE limit, certified by its definition."""

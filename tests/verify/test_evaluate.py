@@ -379,10 +379,10 @@ def test_errors_name_the_information_set():
     tree = compile_tree(games.kuhn())
     prof = Profile([[Fraction(1)] + [Fraction(1, 2)] * 12, [Fraction(1)] + [Fraction(1, 2)] * 12])
     prof.behaviour[1][3] = Fraction(1, 3)  # player 1's second information set sums to 5/6
-    with pytest.raises(StrategyError, match=r"player 1's strategy at player 1 information set \(1, 'b'\).*sum 5/6"):
+    with pytest.raises(StrategyError, match=r"player 1's strategy at player 1 information set 'Q \| b'.*sum 5/6"):
         evaluate(tree, prof)
     prof.behaviour[1][3], prof.behaviour[1][4] = Fraction(3, 2), Fraction(-1, 2)
-    with pytest.raises(StrategyError, match=r"\(1, 'b'\).*not a distribution"):
+    with pytest.raises(StrategyError, match=r"'Q \| b'.*not a distribution"):
         evaluate(tree, prof)
     with pytest.raises(StrategyError, match="1 players; kuhn has 2"):
         evaluate(tree, prof.behaviour[:1])
@@ -390,7 +390,7 @@ def test_errors_name_the_information_set():
         evaluate(tree, [[Fraction(1)] * 3, prof.behaviour[1]])
     f = uniform(tree)
     f.behaviour[0][1] = 0.7
-    with pytest.raises(StrategyError, match=r"player 0's strategy at player 0 information set \(0, ''\)"):
+    with pytest.raises(StrategyError, match=r"player 0's strategy at player 0 information set 'J'"):
         evaluate(tree, f)
 
 
@@ -402,7 +402,7 @@ def test_json_of_an_evaluation():
     assert js["nash_conv"] == "11/12" and js["exploitability"] == "11/24"
     assert js["max_regret_infoset"] == {
         "player": int(tree.infoset_player[ev.max_regret_infoset]),
-        "infoset": str(tree.infoset_key[ev.max_regret_infoset]),
+        "infoset": tree.infoset_name(ev.max_regret_infoset),
     }
     assert [len(x) for x in js["infoset_regret"]] == [6, 6]
     assert ev.regret_at(0, (0, "")) == Fraction(js["infoset_regret"][0][0]["regret"])
