@@ -81,7 +81,9 @@ def plot(rows: list, out: str | Path, study: str) -> list:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise SeqformError('the study report draws with matplotlib: pip install "seqform[plot]"') from None
+        from seqform.installation import install_command
+
+        raise SeqformError(f"the study report draws with matplotlib: {install_command('plot')}") from None
     from matplotlib.patches import Patch
 
     from seqform.study.verifyplot import legend_outside, line_style, log_limits

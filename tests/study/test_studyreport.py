@@ -96,3 +96,26 @@ def test_report_refuses_what_is_not_a_table(tmp_path):
         [sys.executable, "-m", "seqform", "study", "report"], capture_output=True, text=True, timeout=120
     )
     assert r.returncode == 2 and "needs a TABLE" in r.stderr
+
+
+def test_report_figure_has_labels_units_an_outside_legend_and_the_seed_count(table, tmp_path, monkeypatch):
+    """The figure's own objects: every panel's axes labelled (units on the measures), one legend
+    outside every panel naming each solver, and the seed count in the title."""
+    from matplotlib.figure import Figure
+
+    from seqform.study.studyreport import plot
+    from tests.study.test_verifyplot import assert_legend_outside, legend_texts
+
+    figures = []
+    real = Figure.savefig
+    monkeypatch.setattr(Figure, "savefig", lambda self, *a, **k: (figures.append(self), real(self, *a, **k))[1])
+    plot(read_table(table), tmp_path, "r")
+    (fig,) = figures
+    fig.draw_without_rendering()
+    assert all(ax.get_xlabel() for ax in fig.axes)
+    assert all("payoff units" in ax.get_ylabel() for ax in fig.axes if ax.get_ylabel())
+    assert_legend_outside(fig)
+    names = legend_texts(fig)
+    for solver in ("cfr+", "os-mccfr", "es-mccfr-batched batch=4", "es-mccfr-batched batch=16"):
+        assert any(n.startswith(solver) for n in names), (solver, names)
+    assert "over 3 seeds" in fig._suptitle.get_text()
