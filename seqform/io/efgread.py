@@ -915,6 +915,8 @@ def read_efg(source: str | os.PathLike | IO) -> EfgGame:
         The text is not a valid file: ``FILE:LINE:COL: expected X, found Y``, one line.
     OSError
         The file cannot be read.
+    GameError
+        The path is no file name (it holds a NUL byte).
 
     Examples
     --------
@@ -924,7 +926,11 @@ def read_efg(source: str | os.PathLike | IO) -> EfgGame:
     Fraction(0, 1)
     """
     if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as f:
+        try:
+            f = open(source, "rb")
+        except ValueError as e:  # a NUL byte in the name: no file has it
+            raise GameError(f"{_printable(os.fsdecode(source))}: not a file name ({e})") from None
+        with f:
             data = f.read()
         return parse_efg(data, os.fspath(source))
     if hasattr(source, "read"):

@@ -76,4 +76,4 @@ def load_game(spec: str, memory_limit_gib: float | None = None) -> Game:
             check_file(spec, os.path.getsize(spec), memory_limit(memory_limit_gib))
         return read_efg(spec)
     _check_builtin_name(spec)
-    return games.load(spec)
+    return games.load(spec, memory_limit(memory_limit_gib))

@@ -333,6 +333,9 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
                 x = _parse_probability(v, lambda: f"{_where(tree, p, lab)}, action {a!r}")
                 if x < 0:
                     raise StrategyError(f"{_where(tree, p, lab)}: action {a!r} has negative probability {v}")
+                if x > 1 + (TOLERANCE if isinstance(x, float) else 0):  # (and a huge one is no float)
+                    shown = str(v) if len(str(v)) <= 40 else f"{str(v)[:20]}... ({len(str(v))} characters)"
+                    raise StrategyError(f"{_where(tree, p, lab)}: action {a!r} has probability {shown}, more than 1")
                 any_float |= isinstance(x, float)
                 vals[j] = x
             probs[f : f + len(acts)] = vals
@@ -385,6 +388,8 @@ def read_profile(
         # json's own messages can end in "at" ("Unterminated string starting at"): the place
         # goes in a form of its own, not after another "at"
         raise StrategyError(f"{name} is not valid JSON: {e.msg}: line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise StrategyError(f"{name}: lists or objects nested too deeply to read (no profile nests so)") from None
     except UnicodeDecodeError as e:
         raise StrategyError(
             f"{name}: not UTF-8 text (byte {e.object[e.start : e.start + 1]!r} at offset {e.start})"

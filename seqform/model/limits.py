@@ -97,6 +97,18 @@ def check_lcp(name: str, equations: int, variables: int, limit_bytes: int) -> No
         )
 
 
+def check_setup(name: str, need: int, limit_bytes: int) -> None:
+    """Raise ``TooLargeError`` if setting up the game ``name`` (the tables its constructor builds
+    from its parameters, before any node: ``need`` bytes) would exceed the limit."""
+    if need > limit_bytes:
+        shown = _gib(need) if need < 1 << 80 else f"~2^{need.bit_length() - 1} bytes"
+        raise TooLargeError(
+            f"game {name!r} would need about {shown} to set up, before any node is built, over the memory "
+            f"limit of {_gib(limit_bytes)}; choose smaller parameters, or set a larger limit with --memory-limit "
+            f"GiB or SEQFORM_MEMORY_LIMIT"
+        )
+
+
 def check_file(path: str, size: int, limit_bytes: int) -> None:
     """Raise ``TooLargeError`` if reading the ``.efg`` file at ``path`` would exceed the limit."""
     need = size * EFG_BYTES_PER_BYTE

@@ -49,6 +49,10 @@ else:  # pragma: no cover
 
 STUDY_KEYS = {"name", "games", "seeds", "iterations", "checkpoints", "time_limit", "refined", "eps"}
 SOLVER_KEYS = {"name", "params", "iterations", "checkpoints"}
+#: the most cells a study may have, and measuring points a cell: a file asking for more (a
+#: mistyped count) is refused when it is read, not after its cells are listed one by one
+MAX_CELLS = 100_000
+MAX_CHECKPOINTS = 10_000
 
 
 @dataclass(frozen=True)
@@ -183,8 +187,14 @@ def load_study(path: str | Path) -> StudySpec:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise StudyError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise StudyError(f"cannot read {path}: {e}") from None
+    except UnicodeDecodeError as e:  # TOML is UTF-8: say where it is not, as for a syntax error
+        line = e.object[: e.start].count(b"\n")
+        col = e.start - (e.object.rfind(b"\n", 0, e.start) + 1) + 1
+        raise StudyError(
+            f"{path}:{line + 1}:{col}: not UTF-8 text (byte {e.object[e.start : e.start + 1]!r}); TOML files are UTF-8"
+        ) from None
+    except OSError as e:
+        raise StudyError(f"cannot read {path}: {e.strerror or e}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -222,6 +232,8 @@ def load_study(path: str | Path) -> StudySpec:
             load_game(g)
         except SeqformError as e:
             fail("study", None, "games", f"{g!r}: {e}")
+        except OSError as e:  # a .efg file that is not there, or not readable
+            fail("study", None, "games", f"{g!r}: cannot read it: {e.strerror or e}")
     seeds = study.get("seeds", 1)
     if isinstance(seeds, bool) or not (
         isinstance(seeds, int)
@@ -231,6 +243,8 @@ def load_study(path: str | Path) -> StudySpec:
         and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds)
     ):
         fail("study", None, "seeds", "must be a positive count or a non-empty list of non-negative integers")
+    if isinstance(seeds, int) and seeds > MAX_CELLS:
+        fail("study", None, "seeds", f"{seeds} seeds: a study has at most {MAX_CELLS:,} cells")
     seeds = list(range(seeds)) if isinstance(seeds, int) else list(dict.fromkeys(seeds))
     if "iterations" not in study:
         fail("study", None, None, "missing the key 'iterations'")
@@ -250,8 +264,8 @@ def load_study(path: str | Path) -> StudySpec:
 
     check_iterations(study["iterations"], "study", None)
     cps = study.get("checkpoints", 20)
-    if isinstance(cps, bool) or not isinstance(cps, int) or cps < 1:
-        fail("study", None, "checkpoints", f"must be a positive integer, got {cps!r}")
+    if isinstance(cps, bool) or not isinstance(cps, int) or not 1 <= cps <= MAX_CHECKPOINTS:
+        fail("study", None, "checkpoints", f"must be an integer from 1 to {MAX_CHECKPOINTS:,}, got {cps!r}")
     tl = study.get("time_limit")
     if tl is not None and (isinstance(tl, bool) or not isinstance(tl, (int, float)) or not tl > 0):
         fail("study", None, "time_limit", f"must be a positive number of seconds, got {tl!r}")
@@ -275,11 +289,13 @@ def load_study(path: str | Path) -> StudySpec:
     known = all_solvers()
     specs = []
     for i, s in enumerate(solvers):
+        if not isinstance(s, dict):
+            fail("solvers", i, None, f"must be a table with a name ([[solvers]] then name = ...), not {s!r}")
         for k in s:
             if k not in SOLVER_KEYS:
                 fail("solvers", i, k, f"unknown key; [[solvers]] takes {', '.join(sorted(SOLVER_KEYS))}")
         nm = s.get("name")
-        if nm not in known:
+        if not isinstance(nm, str) or nm not in known:
             fail("solvers", i, "name", f"unknown solver {nm!r}; choose one of {', '.join(known)}")
         params = s.get("params", {})
         if not isinstance(params, dict):
@@ -300,13 +316,15 @@ def load_study(path: str | Path) -> StudySpec:
         if "iterations" in s:
             check_iterations(s["iterations"], "solvers", i)
         c = s.get("checkpoints")
-        if c is not None and (isinstance(c, bool) or not isinstance(c, int) or c < 1):
-            fail("solvers", i, "checkpoints", f"must be a positive integer, got {c!r}")
+        if c is not None and (isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= MAX_CHECKPOINTS):
+            fail("solvers", i, "checkpoints", f"must be an integer from 1 to {MAX_CHECKPOINTS:,}, got {c!r}")
         it = s.get("iterations")
         if isinstance(it, dict):  # per-game counts the solver leaves out come from the study's
             base = study["iterations"]
             it = {g: it.get(g, base[g] if isinstance(base, dict) else base) for g in games}
         specs.append(SolverSpec(nm, params, it, c))
+    _check_cells(fail, specs, len(games), len(seeds))
+    _check_solvers(fail, specs, None if eps is None else float(eps))
     return StudySpec(
         name,
         str(path),
@@ -319,6 +337,39 @@ def load_study(path: str | Path) -> StudySpec:
         None if eps is None else float(eps),
         specs,
     )
+
+
+def _check_cells(fail, specs: list, games: int, seeds: int) -> None:
+    """Refuse a study of more than ``MAX_CELLS`` cells (counted, not listed)."""
+    from seqform.study.verifyharness import DETERMINISTIC
+
+    total = 0
+    for s in specs:
+        combos = 1
+        for v in s.params.values():
+            combos *= len(v) if isinstance(v, list) else 1
+        total += games * combos * (1 if s.name in DETERMINISTIC else seeds)
+    if total > MAX_CELLS:
+        fail("study", None, None, f"{total:,} cells (games x solvers x parameters x seeds): at most {MAX_CELLS:,}")
+
+
+def _check_solvers(fail, specs: list, eps: float | None) -> None:
+    """Build every solver with each value of each of its parameters on Kuhn poker, so that a
+    value no cell can run with (a negative batch, an exploration above 1, a solver whose library
+    is not installed) is refused now, naming its key, and not by every cell once the study runs."""
+    from seqform.games.kuhn import kuhn
+    from seqform.model.tree import compile_tree
+    from seqform.study.verifyharness import make_solver
+
+    tree = compile_tree(kuhn())
+    for i, s in enumerate(specs):
+        trials = [(None, {})] + [(k, {k: x}) for k, v in s.params.items() for x in (v if isinstance(v, list) else [v])]
+        for key, params in trials:
+            try:
+                make_solver(s.name, tree, eps=eps, params=params)
+            except (SeqformError, TypeError, ValueError, ArithmeticError) as e:
+                what = f"{key} = {params[key]!r}" if key else "the solver"
+                fail("solvers", i, key or "name", f"{what} cannot run: {e}")
 
 
 __all__ = ["StudySpec", "SolverSpec", "Cell", "StudyError", "load_study"]

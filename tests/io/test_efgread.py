@@ -8,12 +8,10 @@ with OpenSpiel's own reader; the departures from Gambit's rules in ``docs/efg-fo
 
 from __future__ import annotations
 
-import contextlib
 import glob
 import io
 import os
 import re
-import signal
 import subprocess
 import sys
 from fractions import Fraction
@@ -29,6 +27,7 @@ from seqform.io.efgread import EfgGame, EfgParseError, InfosetKey, normalize_lab
 from seqform.io.efgwrite import efg_string
 from seqform.model.game import CHANCE, TERMINAL
 from seqform.model.tree import compile_tree
+from tests.fuzz.fuzzcheck import cpu_guard
 from tests.strategies import TreeGame, random_games
 
 # ----------------------------------------------------------------------------------------------
@@ -55,25 +54,6 @@ def _round_trip(tree, filename="rt.efg"):
     assert _tree_facts(tree2) == _tree_facts(tree)
     assert efg_string(tree2) == text  # fixed point of writer -> reader -> writer
     return text, game, tree2
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: float):
-    """Fail (TimeoutError) if the block runs longer than ``seconds`` (a hang guard, Unix)."""
-    if not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def on_alarm(signum, frame):
-        raise TimeoutError(f"took more than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 H2 = 'EFG 2 R "t" { "A" "B" }\n'
@@ -727,7 +707,7 @@ TOKENS = [
 
 
 def _check_loads_or_seqform_error(text: str) -> None:
-    with _time_limit(5):
+    with cpu_guard(5):
         try:
             game = parse_efg(text, "fuzz.efg")
         except SeqformError as e:
@@ -817,7 +797,7 @@ def test_huge_inputs_are_bounded():
     for s in ["1e308", "1e-3999", "9" * 300 + "/" + "7" * 300, "0." + "0" * 3990 + "1", "1" + "0" * 300 + "e-3000"]:
         assert parse_efg(H2 + f't "" 1 "o" {{ {s}, 0 }}\n').utility(0) == (Fraction(s), 0)
     for s in ["1e10000", "1e10001", "1e-4000", "1" * 4001, "1/" + "3" * 4001, "1e" + "9" * 40, "1e-" + "9" * 40]:
-        with _time_limit(5), pytest.raises(EfgParseError):
+        with cpu_guard(5), pytest.raises(EfgParseError):
             parse_efg(H2 + f't "" 1 "o" {{ {s}, 0 }}\n')
     with pytest.raises(EfgParseError, match="sums along the path"):
         parse_efg(H2 + 'p "" 1 1 "" { "a" } 1 "big" { 1e308, 0 }\nt "" 1\n')
@@ -827,7 +807,7 @@ def test_huge_inputs_are_bounded():
     with pytest.raises(ChanceProbabilityError, match=expected):
         compile_tree(g)
     # long unterminated strings and long runs of escaped quotes stay linear
-    with _time_limit(5), pytest.raises(EfgParseError, match="closing"):
+    with cpu_guard(5), pytest.raises(EfgParseError, match="closing"):
         parse_efg(H2 + '"' + '\\"' * 200000)
 
 
@@ -922,7 +902,7 @@ def test_random_bytes_spliced_into_a_file_read_or_fail_in_one_line(at, cut, junk
     UnicodeDecodeError); the message has no control character (NUL, escape sequences and line
     breaks are escaped), keeps the FILE:LINE:COL form, and LINE:COL is where the quoted token is."""
     data = _VALID[:at] + junk + _VALID[at + cut :]
-    with _time_limit(5):
+    with cpu_guard(5):
         try:
             game = parse_efg(data, "spliced.efg")
         except EfgParseError as e:
