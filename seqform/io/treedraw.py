@@ -39,9 +39,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import flint
 import numpy as np
 
 from seqform.errors import SeqformError, TooLargeError
+from seqform.exact.rationals import fraction_of, rational_str
 from seqform.model.game import CHANCE, TERMINAL, Game
 from seqform.model.strategy import Profile, validate_profile
 from seqform.model.tree import Tree, compile_tree
@@ -216,9 +218,9 @@ def _short(v: Any, width: int, digits: int) -> str:
     """An exact value as its rational when that takes at most ``width`` characters, else as a
     decimal with ``digits`` significant digits; a float always as a decimal. Minus signs are
     typographic."""
-    if isinstance(v, (int, Fraction)) or type(v).__name__ == "fmpq":
-        s = str(Fraction(str(v)))
-        s = s if len(s) <= width else f"{float(Fraction(s)):.{digits}g}"
+    if isinstance(v, (int, Fraction, flint.fmpq)):
+        s = rational_str(v)
+        s = s if len(s) <= width else f"{float(fraction_of(v)):.{digits}g}"
     else:
         s = f"{float(v):.{digits}g}"
     return s.replace("-", "\u2212")
