@@ -44,6 +44,9 @@ from seqform.errors import SeqformError
 from .deviationdp import CausalDeviationDP, TreeplexItem
 from .family import Deviation, DeviationFamily, SampleStats, gumbel_draw, scaled_reweight
 
+# A few ulps: the relative rounding of a sum of positive terms as carried by ``reweight``
+_ROUNDING = 4 * np.finfo(float).eps
+
 
 @dataclass
 class Polymatrix:
@@ -61,6 +64,7 @@ class PolymatrixModel(DeviationFamily):
     """q_lambda over the profiles of the polymatrix game ``pm`` with utility weights ``w``."""
 
     REFRESH = 256  # carried updates of the weighted edge counts between full products (``reweight``)
+    CARRY_RTOL = 1e-12  # largest carried rounding bound, relative to each count, before a full product
     kind = "polymatrix"
 
     def __init__(self, pm: Polymatrix, w: np.ndarray):
@@ -237,7 +241,7 @@ class PolymatrixModel(DeviationFamily):
         against 1,200 on the 20 x 20 grid, and om B another 400)."""
         if st.cache is None or st.cache[0] is not om:  # keyed as in DeviationFamily.weighted
             P = self._edge_indicators(st)[0] @ om
-            st.cache = (om, self._from_counts(P, float(om.sum())), P, 0)
+            st.cache = (om, self._from_counts(P, float(om.sum())), P, 0, _ROUNDING * P)
         return st.cache[1]
 
     def reweight(self, st: SampleStats, om: np.ndarray, step: float, rs: np.ndarray) -> np.ndarray:
@@ -245,8 +249,9 @@ class PolymatrixModel(DeviationFamily):
         om's are cached: only the profiles where phi's trigger fires (rs != 0) change weight
         beyond the common scale kappa, so P' = kappa P + X[:, R] (om'_R - kappa om_R). Late in a
         20 x 20 grid run R is about a tenth of the sample. The full product is redone when R is
-        over a quarter of it (then it is cheaper) and after ``REFRESH`` carried updates, so that
-        rounding cannot build up."""
+        over a quarter of it (then it is cheaper), after ``REFRESH`` carried updates, and when the
+        carried rounding bound exceeds ``CARRY_RTOL`` of any count: the subtraction cancels when
+        the fired profiles' weights fall by orders of magnitude, and each bit lost compounds."""
         new, kappa = scaled_reweight(om, step, rs)
         c = st.cache
         if c is None or c[0] is not om or c[3] >= self.REFRESH:
@@ -260,7 +265,11 @@ class PolymatrixModel(DeviationFamily):
             (X.data[: n * E], keys[R].ravel(), np.arange(n + 1, dtype=np.int32) * E), shape=(X.shape[0], n)
         )
         P = kappa * c[2] + XR @ (new[R] - kappa * om[R])
-        st.cache = (new, self._from_counts(P, float(new.sum())), P, c[3] + 1)
+        # |rounding| of each count, carried: the old bound scaled, plus a few ulps of every term
+        err = kappa * c[4] + _ROUNDING * (kappa * c[2] + XR @ (new[R] + kappa * om[R]))
+        if np.any(err > self.CARRY_RTOL * P):
+            return new  # the cache keyed by om goes stale; weighted() redoes the full product
+        st.cache = (new, self._from_counts(P, float(new.sum())), P, c[3] + 1, err)
         return new
 
     def deviation_regrets(self, st: SampleStats, dev: Deviation) -> np.ndarray:

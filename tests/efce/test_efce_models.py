@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from efce.causalregret import max_regret
@@ -389,6 +389,7 @@ def test_polymatrix_edge_counts_give_the_sparse_statistics_products(seed, grid):
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6))
+@example(seed=9225)  # cancellation in the carried update once drifted 1e-4 (fixed: error bound)
 def test_polymatrix_reweighting_carries_the_edge_counts_over(seed):
     """Many rounds of ``PolymatrixModel.reweight`` (edge counts updated in place, and refreshed
     by the full product every ``REFRESH`` rounds): the cached products equal the generic sparse
