@@ -35,6 +35,7 @@ References:
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -190,7 +191,11 @@ class IndianPoker(Game):
     def next(self, h, a):
         cards, hist = h
         if len(cards) < 3:
-            return (cards + ([c for c in range(self.cards) if c not in cards][a],), hist)
+            # the a-th card not yet dealt, without listing the deck (counting a deck of 10^5 cards
+            # expands each deal's key once, so a list per child would cost the deck squared)
+            for d in sorted(cards):
+                a += d <= a
+            return (cards + (a,), hist)
         return (cards, hist + "pb"[a])
 
     def regret_bound(self) -> float:
@@ -235,24 +240,37 @@ class GridGame(Game):
     def __init__(self, size: int = 3, seed: int = 0):
         if size < 1:
             raise UnknownGameError(f"grid_game needs size >= 1; got {size}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            # checked here: the payoffs are drawn on first use, where numpy's refusal would be a traceback
+            raise UnknownGameError(f"grid_game's seed is a non-negative integer; got {seed!r}")
         self.size, self.seed = size, seed
         self.num_players = size * size
         self.name = f"grid_game(size={size},seed={seed})"
-        rng = np.random.default_rng(seed)
-        self.neighbours = []
+
+    @functools.cached_property
+    def neighbours(self) -> list:
+        """Each player's neighbours on the grid (up, down, left, right where they exist), built on
+        first use: a grid too large to solve is refused by its node count before any of it exists."""
+        size = self.size
+        out = []
         for i in range(self.num_players):
             r, c = divmod(i, size)
-            self.neighbours.append(
+            out.append(
                 tuple(
                     rr * size + cc
                     for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
                     if 0 <= rr < size and 0 <= cc < size
                 )
             )
-        # payoff[i][j]: player i's 3 x 3 matrix (i's action, j's action) in its game with neighbour j
-        self.payoff = [
-            {j: rng.integers(0, 1001, size=(3, 3)) for j in self.neighbours[i]} for i in range(self.num_players)
-        ]
+        return out
+
+    @functools.cached_property
+    def payoff(self) -> list:
+        """payoff[i][j]: player i's 3 x 3 matrix (i's action, j's action) in its game with neighbour
+        j, integers 0..1000, drawn in one call (the stream of one draw per matrix, player by player)."""
+        nb = self.neighbours
+        draws = iter(np.random.default_rng(self.seed).integers(0, 1001, size=(sum(map(len, nb)), 3, 3)))
+        return [{j: next(draws) for j in nb[i]} for i in range(self.num_players)]
 
     def root(self):
         return ()

@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from seqform.lp.sequenceform import SequenceForm
+from seqform.model.limits import check_lp, check_tables, memory_limit
 
 from .betting import FOLD, SHOWDOWN
 from .errors import AbstractionError
@@ -24,13 +25,16 @@ from .gameshrink import Abstraction, compact
 from .sequencelayout import SequenceLayout, sequence_layout
 
 
-def abstract_sequence_form(ab: Abstraction, progress=None) -> SequenceForm:
+def abstract_sequence_form(ab: Abstraction, progress=None, memory_limit_bytes: int | None = None) -> SequenceForm:
     """E, e, F, f, A (``seqform.lp.sequenceform.SequenceForm`` with ``tree=None``) of the abstract
-    game of ``ab``, a two-player zero-sum game with ordered signals (module docstring)."""
+    game of ``ab``, a two-player zero-sum game with ordered signals (module docstring).
+    ``TooLargeError`` before any matrix is built when HiGHS could not hold the LP within
+    ``memory_limit_bytes`` (default ``seqform.model.limits.memory_limit()``; ``check_abstract_lp``)."""
     say = progress or (lambda msg: None)
     if ab.game.num_players != 2:
         raise AbstractionError("the sequence-form LP is for two players")
     lay = sequence_layout(ab)
+    check_abstract_lp(lay, memory_limit_bytes, count_payoffs=True)
     (E, e), (F, f) = constraint_matrices(lay)
     ar, ac, av = payoff_entries(lay, range(ab.game.betting.num_rounds), say)
     say("assembling A")
@@ -111,3 +115,56 @@ def payoff_entries(lay: SequenceLayout, rounds, say=None) -> tuple:
             ac.append(lay.seq_of(1, own[1], r, c1[keep]).astype(np.int32))
             av.append(val[keep])
     return ar, ac, av
+
+
+def lp_shape(lay: SequenceLayout) -> tuple[int, int, int]:
+    """Rows, columns and the nonzeros of E and F of the abstract LP (as ``seqform.solve`` counts
+    them: rows 1 + |I_0| + |Sigma_1|, columns |Sigma_0| + 1 + |I_1|; E has one entry per sequence and
+    one per information set, and so has F)."""
+    s0, s1 = lay.num_sequences
+    i0, i1 = lay.num_infosets
+    return 1 + i0 + s1, s0 + 1 + i1, s0 + i0 + s1 + i1
+
+
+def check_abstract_lp(
+    lay: SequenceLayout,
+    memory_limit_bytes: int | None = None,
+    count_payoffs: bool = True,
+    what: str = "the abstract LP",
+) -> None:
+    """``TooLargeError`` (``seqform.model.limits.check_lp``, the one check every LP passes) when
+    the abstract LP of ``lay`` would not fit: first on E and F alone (a lower bound, no counting),
+    then with ``count_payoffs`` on A's exact nonzeros (``lossless.sizes.payoff_nonzeros``: one
+    pass over the worlds per round, far less memory than the entries themselves)."""
+    from .sizes import payoff_nonzeros
+
+    ab = lay.abstraction
+    limit = memory_limit() if memory_limit_bytes is None else memory_limit_bytes
+    rows, cols, ef = lp_shape(lay)
+    check_lp(ab.game.name, rows, cols, ef, limit, what=f"{what} (its constraints alone, A not counted)")
+    if count_payoffs:
+        check_lp(ab.game.name, rows, cols, ef + payoff_nonzeros(ab, abstract=True), limit, what=what)
+
+
+#: CFR+ in vector form (``lossless.vectorcfr``), per sequence of either player: its regret-matched
+#: behaviour, regrets, realization plan, average and the leaf values' temporaries
+VECTOR_CFR_BYTES_PER_SEQUENCE = 96
+#: per entry of a card matrix: a CSR entry (value and index) and its transpose's, while built
+VECTOR_CFR_BYTES_PER_CARD_ENTRY = 48
+
+
+def check_vector_cfr(lay: SequenceLayout, memory_limit_bytes: int | None = None) -> None:
+    """``TooLargeError`` before CFR+ in vector form allocates its tables on ``lay`` when they
+    would not fit in ``memory_limit_bytes`` (default ``seqform.model.limits.memory_limit()``): the
+    per-sequence arrays, and per round the card matrices (total and one per showdown outcome), of
+    at most min(worlds, classes x classes) entries each."""
+    ab = lay.abstraction
+    st = ab.signals
+    per_seq = VECTOR_CFR_BYTES_PER_SEQUENCE * sum(lay.num_sequences)
+    entries = sum(
+        min(st.num_worlds, lay.ncls[0][r] * lay.ncls[1][r]) * (1 + len(st.outcomes))
+        for r in range(ab.game.betting.num_rounds)
+    )
+    check_tables(
+        ab.game.name, "CFR+ in vector form", per_seq + entries * VECTOR_CFR_BYTES_PER_CARD_ENTRY, memory_limit_bytes
+    )

@@ -22,6 +22,7 @@ References:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -31,7 +32,7 @@ from seqform.model.game import CHANCE, TERMINAL, Game
 
 from .betting import DECIDE, FOLD, SHOWDOWN, Betting
 from .errors import OrderedSignalError
-from .treesizes import game_tree_nodes
+from .treesizes import game_tree_nodes, sequence_form_sizes
 
 PUBLIC = -1
 #: ``lossless.betting.limit_betting``'s action letters, spelled out for strategy files
@@ -177,6 +178,24 @@ class OrderedSignalGame(Game):
 
     def num_nodes_hint(self) -> int:
         return game_tree_nodes(self)
+
+    def lp_size_hint(self) -> tuple[int, int, int] | None:
+        """(rows, columns, nonzeros of E and F) of the original game's sequence-form LP from the
+        betting tree and the deck alone (``lossless.treesizes.sequence_form_sizes``): what
+        ``seqform.solve`` checks against the memory limit before it builds anything. Player i's
+        observations in round r are the orderings of the cards it has seen by then."""
+        if self.num_players != 2:
+            return None
+        seen = [
+            [
+                math.perm(len(self.deck), sum(1 for k in self.observed[i] if k < self.dealt_by[r]))
+                for r in range(self.betting.num_rounds)
+            ]
+            for i in range(2)
+        ]
+        s = sequence_form_sizes(self.betting, seen)
+        (i0, i1), (s0, s1) = s["infosets"], s["sequences"]
+        return 1 + i0 + s1, s0 + 1 + i1, s0 + i0 + s1 + i1
 
     def describe(self, h):
         cards, v = h

@@ -5,6 +5,7 @@ the ``seqform.extensions`` entry point."""
 from __future__ import annotations
 
 import json
+import os
 
 from seqform.cli.common import Progress, build_tree, common_options, load_game_arg, rationals_option
 from seqform.errors import SeqformError
@@ -57,6 +58,28 @@ def add_parser(sub) -> None:
         metavar="N",
         help="with --cfr: bracket the average profile every N iterations (default 200)",
     )
+    sh.add_argument(
+        "--cfr-iterations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --cfr: also stop after N iterations (whichever of SECONDS and N comes first)",
+    )
+    sh.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="FILE",
+        help="with --cfr: save CFR+'s state in FILE (atomically); when FILE holds this same run, resume it: "
+        "the same iterates and brackets as the uninterrupted run, SECONDS counting every part of it",
+    )
+    sh.add_argument(
+        "--checkpoint-every",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --checkpoint: save after the first iteration SECONDS after the last save "
+        "(default 60; 0: after every iteration)",
+    )
     rationals_option(sh)
     common_options(sh)
     sh.set_defaults(func=cmd_shrink)
@@ -77,11 +100,46 @@ def check(args) -> None:
             raise SeqformError(f"--target-width must be positive, not {args.target_width:g}")
         if args.bracket_every < 1:
             raise SeqformError(f"--bracket-every must be at least 1, not {args.bracket_every}")
+        _check_cfr_run(args)
     elif args.target_width is not None or args.bracket_every != 200:
         raise SeqformError("--target-width and --bracket-every need --cfr")
+    else:
+        for flag in ("cfr_iterations", "checkpoint", "checkpoint_every"):
+            if getattr(args, flag) is not None:
+                raise SeqformError(f"--{flag.replace('_', '-')} needs --cfr")
     args.method = args.method or "auto"
     if args.solve and args.own_view:
         raise SeqformError("--solve needs the lossless abstraction; drop --own-view")
+
+
+def _cfr_stops(args) -> dict:
+    """The stops and bracketing of ``--cfr`` (``lossless.vectorcfr.cfr_plus``'s, as its checkpoints record them)."""
+    return {
+        "iterations": args.cfr_iterations,
+        "seconds": args.cfr,
+        "target_width": args.target_width,
+        "bracket_every": args.bracket_every,
+    }
+
+
+def _check_cfr_run(args) -> None:
+    """``--cfr-iterations``, ``--checkpoint``, ``--checkpoint-every``; a checkpoint file that is
+    damaged or holds another run is refused now, before the abstraction is computed."""
+    if args.cfr_iterations is not None and args.cfr_iterations < 1:
+        raise SeqformError(f"--cfr-iterations must be at least 1, not {args.cfr_iterations}")
+    if args.checkpoint_every is not None:
+        if args.checkpoint is None:
+            raise SeqformError("--checkpoint-every needs --checkpoint FILE")
+        if not args.checkpoint_every >= 0:
+            raise SeqformError(f"--checkpoint-every must be at least 0 seconds, not {args.checkpoint_every:g}")
+    if args.checkpoint is not None:
+        from lossless.vectorcfr import check_checkpoint
+        from seqform.errors import CheckpointError
+
+        try:
+            check_checkpoint(args.checkpoint, _cfr_stops(args))
+        except CheckpointError as e:
+            raise SeqformError(f"--checkpoint {e}") from None
 
 
 def _fmt_lp(part: dict) -> list:
@@ -117,6 +175,7 @@ def cmd_shrink(args) -> int:
     if args.solve:
         if args.own_view:
             raise SeqformError("--solve needs the lossless abstraction; drop --own-view")
+        _check_original_fits(game, args)
         res = shrunk_solve(game, method=args.method, progress=prog)
         sh = res.shrunk
     else:
@@ -167,6 +226,18 @@ def cmd_shrink(args) -> int:
         return status
     print(_shrink_text(game, sh, out, res, cfr, args.rationals))
     return status
+
+
+def _check_original_fits(game, args) -> None:
+    """``--solve`` certifies the lifted strategies in the original game, whose tree it builds:
+    refuse at once, before GameShrink runs, when that tree cannot fit in the memory limit."""
+    from seqform.model.limits import memory_limit, node_limit, too_many_nodes
+
+    limit = memory_limit(args.memory_limit)
+    known = game.num_nodes_hint()
+    if known is not None and known > node_limit(limit):
+        err = too_many_nodes(game.name, node_limit(limit), limit)
+        raise type(err)(f"--solve certifies the solution in the original game, and {err} (it has {known:,} nodes)")
 
 
 def _shrink_text(game, sh, out: dict, res, cfr, rationals: bool) -> str:
@@ -224,11 +295,14 @@ def _run_cfr(sh, args, prog):
 
     from tqdm import tqdm
 
+    from lossless.abstractlp import check_vector_cfr
     from lossless.sequencelayout import sequence_layout
     from lossless.vectorcfr import cfr_plus
+    from seqform.model.limits import memory_limit
 
     prog("numbering the abstract sequences")
     layout = sequence_layout(sh.abstraction)
+    check_vector_cfr(layout, memory_limit(args.memory_limit))
     prog(
         f"CFR+ in vector form for up to {args.cfr:g} s ({layout.num_sequences[0]:,} / "
         f"{layout.num_sequences[1]:,} sequences)"
@@ -255,15 +329,27 @@ def _run_cfr(sh, args, prog):
     def bracketed(row):
         state["width"] = f", width {row['width']:.3g}"
 
+    from lossless.vectorcfr import CFRCheckpoint
+    from seqform.errors import CheckpointError
+
+    ck = None
+    if args.checkpoint is not None:
+        ck = CFRCheckpoint(args.checkpoint, 60.0 if args.checkpoint_every is None else args.checkpoint_every)
+        if os.path.exists(args.checkpoint):
+            prog(f"resuming from {args.checkpoint}")
     try:
         return cfr_plus(
             layout,
+            iterations=args.cfr_iterations,
             seconds=args.cfr,
             bracket_every=args.bracket_every,
             target_width=args.target_width,
             progress=bracketed,
             tick=tick,
+            checkpoint=ck,
         )
+    except CheckpointError as e:
+        raise SeqformError(f"--checkpoint {e}") from None
     finally:
         bar.close()
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from seqform.model.limits import memory_limit
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 from seqform.result import Result
@@ -23,9 +24,11 @@ from seqform.solve import solve as seqform_solve
 from seqform.verify.evaluate import evaluate
 
 from .abstractgame import AbstractGame, abstract_signal_nodes
+from .abstractlp import check_abstract_lp
 from .errors import AbstractionError
 from .gameshrink import Abstraction, gameshrink
 from .orderedsignals import OrderedSignalGame
+from .sequencelayout import sequence_layout
 from .signaltree import SignalTree
 from .sizes import game_tree_nodes, report
 
@@ -218,7 +221,9 @@ def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> Shrun
         raise AbstractionError(f"{game.name}: the abstract game is too large to build and solve here")
     secs = dict(sh.seconds)
     t0 = time.perf_counter()
-    abstract_tree = compile_tree(sh.abstract)
+    # the abstract LP's size from the classes alone: refused before its tree is built
+    check_abstract_lp(sequence_layout(sh.abstraction))
+    abstract_tree = compile_tree(sh.abstract, memory_limit_bytes=memory_limit())
     say(f"solving the abstract game ({abstract_tree.num_nodes:,} nodes)")
     sol = seqform_solve(abstract_tree, method=method, progress=say)
     assert isinstance(sol, Solution)  # the abstract game of a zero-sum game is zero-sum: the LP's
@@ -238,7 +243,7 @@ def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> Shrun
         )
     t0 = time.perf_counter()
     say("building the original game to certify the lifted strategies")
-    original_tree = compile_tree(game)
+    original_tree = compile_tree(game, memory_limit_bytes=memory_limit())
     assert sol.exact_profile is not None  # certified
     lifted = sh.abstract.lift(sol.exact_profile, abstract_tree, original_tree)
     ev = evaluate(original_tree, lifted, exact=True)

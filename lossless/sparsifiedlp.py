@@ -51,7 +51,7 @@ from scipy.sparse.csgraph import connected_components
 
 from seqform.lp.highs import INF, solve_highs
 
-from .abstractlp import constraint_matrices, payoff_entries
+from .abstractlp import check_abstract_lp, constraint_matrices, payoff_entries
 from .betting import FOLD, SHOWDOWN
 from .cardmatrices import CardMatrices, card_matrices
 from .errors import AbstractionError
@@ -235,15 +235,19 @@ def sparsified_lp(
     cards: CardMatrices | None = None,
     progress=None,
     max_correction_share: float = MAX_CORRECTION_SHARE,
+    memory_limit_bytes: int | None = None,
 ) -> SparsifiedLP:
     """Build the sparsified LP of ``ab``'s abstract game (module docstring), round by round:
     factorised where the structure holds exactly (and pays: ``factor_round``), explicit entries
-    elsewhere."""
+    elsewhere. ``TooLargeError`` before the card matrices are built when even the LP's constraints
+    alone would not fit in ``memory_limit_bytes`` (default ``seqform.model.limits.memory_limit()``;
+    its payoff part's size is known only once factorised: ``lossless.abstractlp.check_abstract_lp``)."""
     say = progress or (lambda msg: None)
     t0 = time.perf_counter()
     if ab.game.num_players != 2:
         raise AbstractionError("the sequence-form LP is for two players")
     lay = layout if layout is not None else sequence_layout(ab)
+    check_abstract_lp(lay, memory_limit_bytes, count_payoffs=False, what="the sparsified LP")
     cards = cards if cards is not None else card_matrices(lay)
     bet = ab.game.betting
     (E, e), (F, f) = constraint_matrices(lay)

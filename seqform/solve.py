@@ -227,6 +227,7 @@ def solve(
     if isinstance(game, Tree):
         tree = game
     else:
+        _check_lp_hint(game, method, budget)
         say(f"building {game.name}")
         tree = compile_tree(game, progress=lambda n: say(f"building: {n:,} nodes"), memory_limit_bytes=budget)
     zero_sum = tree.num_players == 2 and tree.constant_sum is not None
@@ -541,6 +542,19 @@ def _general_sum_solution(
         exact_behaviour=behaviour,
         **found,
     )
+
+
+def _check_lp_hint(game: Game, method: str, budget: int) -> None:
+    """A game that knows its sequence-form LP's size without being built (an optional
+    ``lp_size_hint()``: rows, columns and the nonzeros of E and F, a lower bound of the LP's) is
+    refused at once, with the LP's estimate, when even that much could not fit."""
+    hint = getattr(game, "lp_size_hint", None)
+    if method in ("lcp", "backward-induction") or not callable(hint):
+        return
+    sizes = hint()
+    if sizes is not None:
+        rows, cols, nonzeros = sizes
+        check_lp(game.name, rows, cols, nonzeros, budget, what="the sequence-form LP (counting its constraints alone)")
 
 
 def _solve_by_lcp(tree: Tree, t0: float, secs: dict, say, budget: int) -> GeneralSumSolution:

@@ -8,6 +8,7 @@ import time
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 import seqform
 from seqform.io.efgread import parse_efg
@@ -64,6 +65,7 @@ def test_level_schedule_reads_each_depth_once():
     assert 1.8 <= large / small <= 2.2, (small, large)
 
 
+@pytest.mark.runtime
 def test_deep_chain_solves_exactly_and_accounts_for_its_time():
     rng = random.Random(1)
     payoffs = [Fraction(rng.randint(-9, 9), rng.randint(1, 4)) for _ in range(20_001)]

@@ -144,6 +144,7 @@ def test_solver_errors_are_ours():
 
 
 @pytest.mark.parametrize("certify_exact", [True, False])
+@pytest.mark.runtime
 def test_a_time_limit_is_a_clean_stop_with_an_exact_bracket(leduc_solution, certify_exact):
     """HiGHS stopped by its clock (a limit of 0 s stops it at its first check, on any machine)
     is a stop, not an error: the strategies where it stood, rounded, bracket the value exactly
@@ -157,6 +158,7 @@ def test_a_time_limit_is_a_clean_stop_with_an_exact_bracket(leduc_solution, cert
     assert sol.exploitability_bound == (cert.upper - cert.lower) / 2
 
 
+@pytest.mark.runtime
 def test_highs_stopped_by_its_clock_is_our_time_limit_error():
     """The one door to HiGHS turns its time limit into ``TimeLimitError`` (a ``SolverError``)."""
     from seqform.errors import TimeLimitError

@@ -10,7 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from seqform.cli.common import Progress, build_tree, load_game_arg, print_strategy
-from seqform.errors import SeqformError
+from seqform.errors import CheckpointError, SeqformError
 from seqform.registry import registry
 from seqform.result import format_sizes, number, table
 
@@ -167,23 +167,29 @@ def cmd_verify(args) -> int:
     game = load_game_arg(args.game, args)
     tree = build_tree(game, args, prog)
     refined = [c for c in (args.refined or "").split(",") if c]
+    points = list(range(args.every, args.iterations + 1, args.every)) if args.every else None
+    ck = _verify_checkpoint(args, tree, names, points, refined) if args.checkpoint else None
     truth = ground_truth(tree, refined, args.eps, prog)
     reps = []
     for name in names:
         if len(names) > 1:
             prog(f"running {name}")
-        rep = verify(
-            name,
-            tree,
-            args.iterations,
-            truth=truth,
-            eps=args.eps,
-            seed=args.seed,
-            # compared with sampled solvers, a deterministic one runs once: its seeds would repeat it
-            seeds=1 if len(names) > 1 and name in DETERMINISTIC else args.seeds,
-            progress=prog,
-            points=list(range(args.every, args.iterations + 1, args.every)) if args.every else None,
-        )
+        try:
+            rep = verify(
+                name,
+                tree,
+                args.iterations,
+                truth=truth,
+                eps=args.eps,
+                seed=args.seed,
+                # compared with sampled solvers, a deterministic one runs once: its seeds would repeat it
+                seeds=1 if len(names) > 1 and name in DETERMINISTIC else args.seeds,
+                progress=prog,
+                points=points,
+                checkpoint=ck,
+            )
+        except CheckpointError as e:
+            raise SeqformError(f"--checkpoint {e}") from None
         reps.append(rep)
         if rep.interrupted:
             break
@@ -212,6 +218,26 @@ def cmd_verify(args) -> int:
     if interrupted:
         print("interrupted              (measurements up to the interruption)")
     return 130 if interrupted else 0
+
+
+def _verify_checkpoint(args, tree, names: list, points: list | None, refined: list):
+    """``--checkpoint FILE``: the verify checkpoint of this command, refused (one line) for a
+    solver that cannot be saved and for a file of another run or a damaged one."""
+    from seqform.study.verifycheckpoint import DEFAULT_EVERY, VerifyCheckpoint
+    from seqform.study.verifyharness import checkpoint_refusal, checkpoints, fingerprint
+
+    marks = sorted(set(points)) if points is not None else checkpoints(args.iterations)
+    try:
+        for name in names:
+            why = checkpoint_refusal(name, tree, args.eps)
+            if why is not None:
+                raise CheckpointError(why)
+        opts = {"eps": args.eps, "seed": args.seed, "seeds": args.seeds, "params": None, "refined": refined}
+        fp = fingerprint(tree, names, args.iterations, marks, **opts)
+        every = DEFAULT_EVERY if args.checkpoint_every is None else args.checkpoint_every
+        return VerifyCheckpoint.open(args.checkpoint, fp, every)
+    except CheckpointError as e:
+        raise SeqformError(f"--checkpoint {e}") from None
 
 
 def _print_verify_run(rep) -> None:

@@ -10,6 +10,7 @@ one line on standard error and exit status 2; Ctrl-C stops cleanly with status 1
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 
@@ -165,6 +166,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="run K seeded runs (seeds --seed .. --seed+K-1) and report, at each point, the median "
         "and the 10-90%% band of exploitability, value gap and largest information-set regret",
     )
+    vp.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="FILE",
+        help="save the run in FILE at measuring points (atomically); when FILE holds this same run, resume "
+        "it: a run killed at any moment, started again, reports what the uninterrupted run would have",
+    )
+    vp.add_argument(
+        "--checkpoint-every",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --checkpoint: save at the first measuring point SECONDS after the last save "
+        "(default 60; 0: at every measuring point)",
+    )
     common_options(vp)
     vp.set_defaults(func=cmd_verify)
     ip = sub.add_parser("info", help="print a game's sizes")
@@ -202,6 +218,11 @@ def _check_options(args) -> None:
         at_least("--every", args.every, 1)
         at_least("--seeds", args.seeds, 1)
         tremble("--eps", args.eps)
+        if args.checkpoint_every is not None:
+            if not args.checkpoint:
+                raise SeqformError("--checkpoint-every needs --checkpoint FILE")
+            if not args.checkpoint_every >= 0:
+                raise SeqformError(f"--checkpoint-every must be at least 0 seconds, got {args.checkpoint_every:g}")
         from seqform.study.verifyharness import all_solvers, takes_eps
 
         args.solvers = args.solver.split(",")
@@ -233,6 +254,26 @@ def _check_options(args) -> None:
         reg.commands[cmd].check(args)
 
 
+@contextlib.contextmanager
+def _memory_limit_everywhere(gib: float | None):
+    """``--memory-limit`` as ``SEQFORM_MEMORY_LIMIT`` while the command runs, so that every check
+    that takes the default limit (``seqform.model.limits.memory_limit()``: the iterative solvers'
+    tables, a ground truth's LP, an extension's LP, worker processes, which inherit the
+    environment) holds the one the user gave; restored afterwards (tests run commands in-process)."""
+    if gib is None:
+        yield
+        return
+    before = os.environ.get("SEQFORM_MEMORY_LIMIT")
+    os.environ["SEQFORM_MEMORY_LIMIT"] = repr(float(gib))
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("SEQFORM_MEMORY_LIMIT", None)
+        else:
+            os.environ["SEQFORM_MEMORY_LIMIT"] = before
+
+
 def main(argv: list | None = None) -> int:
     # exact values can have more digits than Python's default limit on printing an int (4,300)
     if hasattr(sys, "set_int_max_str_digits"):
@@ -246,7 +287,8 @@ def main(argv: list | None = None) -> int:
 def _run(args) -> int:
     try:
         _check_options(args)
-        return args.func(args)
+        with _memory_limit_everywhere(getattr(args, "memory_limit", None)):
+            return args.func(args)
     except SeqformError as e:
         print(f"seqform: error: {one_line(str(e))}", file=sys.stderr)
         return 2

@@ -121,6 +121,7 @@ import numpy as np
 
 from seqform.errors import ChanceProbabilityError, EfgParseError, GameError
 from seqform.model.game import CHANCE, TERMINAL, Game
+from seqform.model.limits import check_efg, memory_limit
 
 __all__ = ["EfgGame", "EfgParseError", "InfosetKey", "parse_efg", "read_efg", "normalize_labels"]
 
@@ -893,7 +894,67 @@ def _decode(data: bytes) -> tuple[str, bool]:
         return data.decode("latin-1"), True
 
 
-def read_efg(source: str | os.PathLike | IO) -> EfgGame:
+# byte classes of the lexer (``_TOKEN_RE``): a word's byte, white space, punctuation, a quote
+_WORD_BYTE, _SPACE_BYTE, _PUNCT_BYTE, _QUOTE_BYTE = 0, 1, 2, 3
+_BYTE_CLASS = np.zeros(256, dtype=np.uint8)
+_BYTE_CLASS[list(b" \t\n\r\f\v")] = _SPACE_BYTE
+_BYTE_CLASS[list(b"{},")] = _PUNCT_BYTE
+_BYTE_CLASS[ord('"')] = _QUOTE_BYTE
+_CHUNK = 1 << 22
+
+
+def token_bound(source: bytes | IO[bytes]) -> int:
+    """An upper bound on the number of tokens the reader cuts the file's text into, counted over
+    its bytes in chunks of 4 MiB (memory: a few times that), without tokenizing.
+
+    Every token but the end of the file is a punctuation byte, a string (at least two quotes, or an
+    unclosed one at the end) or a word (a run of word bytes after a byte that is not one). When no
+    quote follows a backslash, quotes alternate between opening and closing a string, so bytes
+    inside strings are left out of the punctuation and word counts (the count is then the exact
+    number of tokens); otherwise the counts over the whole text, strings' insides
+    included, bound the tokens from above. ``source``: the file's bytes, or a binary file read to
+    its end."""
+    punct = quotes = words = escaped = 0  # outside strings
+    punct_all = words_all = 0  # strings' insides included
+    prev_word = prev_word_out = prev_backslash = False
+    parity = 0
+    view = memoryview(source) if isinstance(source, (bytes, bytearray)) else None
+    at = 0
+    while True:
+        buf: bytes | memoryview
+        if view is not None:
+            buf = view[at : at + _CHUNK]
+            at += _CHUNK
+        else:
+            buf = source.read(_CHUNK)  # type: ignore[union-attr]
+        if not len(buf):
+            break
+        byte = np.frombuffer(buf, dtype=np.uint8)
+        cls = _BYTE_CLASS[byte]
+        quote = cls == _QUOTE_BYTE
+        backslash = byte == 92
+        escaped += int(np.count_nonzero(quote[1:] & backslash[:-1])) + int(bool(quote[0]) and prev_backslash)
+        # inside a string (its opening quote included): an odd number of quotes so far
+        inside = np.bitwise_xor.accumulate(quote.view(np.uint8)) ^ parity
+        out = inside == 0
+        word = cls == _WORD_BYTE
+        word_out = word & out
+        is_punct = cls == _PUNCT_BYTE
+        punct_all += int(np.count_nonzero(is_punct))
+        punct += int(np.count_nonzero(is_punct & out))
+        quotes += int(np.count_nonzero(quote))
+        words_all += int(np.count_nonzero(word[1:] & ~word[:-1])) + int(bool(word[0]) and not prev_word)
+        words += int(np.count_nonzero(word_out[1:] & ~word_out[:-1])) + int(bool(word_out[0]) and not prev_word_out)
+        prev_word, prev_word_out, prev_backslash = bool(word[-1]), bool(word_out[-1]), bool(backslash[-1])
+        parity = int(inside[-1])
+    strings = (quotes + 1) // 2
+    # + 2: the end of the text is a token, and after trailing white space the lexer finds it twice
+    if escaped:
+        return punct_all + strings + words_all + 2
+    return punct + strings + words + 2
+
+
+def read_efg(source: str | os.PathLike | IO, *, memory_limit_bytes: int | None = None) -> EfgGame:
     """Read a Gambit ``.efg`` file from a path or a file object (text or binary).
 
     See the module's documentation and ``docs/efg-format.md`` for the format and which
@@ -903,6 +964,9 @@ def read_efg(source: str | os.PathLike | IO) -> EfgGame:
     ----------
     source : str, path or file object
         The file; its name in messages is the path as given (or the file object's ``name``).
+    memory_limit_bytes : int, optional
+        Refuse a file whose reading would need more (``seqform.model.limits.check_efg``, on
+        ``token_bound``; default ``seqform.model.limits.memory_limit()``), before tokenizing it.
 
     Returns
     -------
@@ -917,6 +981,8 @@ def read_efg(source: str | os.PathLike | IO) -> EfgGame:
         The file cannot be read.
     GameError
         The path is no file name (it holds a NUL byte).
+    TooLargeError
+        Reading the file would exceed the memory limit.
 
     Examples
     --------
@@ -930,8 +996,17 @@ def read_efg(source: str | os.PathLike | IO) -> EfgGame:
             f = open(source, "rb")
         except ValueError as e:  # a NUL byte in the name: no file has it
             raise GameError(f"{_printable(os.fsdecode(source))}: not a file name ({e})") from None
+        limit = memory_limit() if memory_limit_bytes is None else memory_limit_bytes
+        shown = _printable(os.fsdecode(source))
         with f:
-            data = f.read()
+            if f.seekable():
+                # the bound is counted before the text is read: a file too large is refused at once
+                check_efg(shown, os.fstat(f.fileno()).st_size, token_bound(f), limit)
+                f.seek(0)
+                data = f.read()
+            else:  # a pipe is read once
+                data = f.read()
+                check_efg(shown, len(data), token_bound(data), limit)
         return parse_efg(data, os.fspath(source))
     if hasattr(source, "read"):
         name = getattr(source, "name", None)
@@ -945,5 +1020,12 @@ def read_efg(source: str | os.PathLike | IO) -> EfgGame:
                 f"{e.object[e.start : e.end]!r}); open it in binary mode ('rb') or pass its path, and "
                 f"the reader takes any bytes"
             ) from None
+        if isinstance(data, (bytes, bytearray)):
+            raw = data
+        else:
+            raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else b""
+        limit = memory_limit() if memory_limit_bytes is None else memory_limit_bytes
+        check_efg(_printable(filename), len(raw), token_bound(raw), limit)
+        del raw
         return parse_efg(data, filename)
     raise TypeError(f"read_efg expects a path or a readable file, got {type(source).__name__}")

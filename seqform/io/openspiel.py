@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,15 +46,33 @@ from typing import Any
 
 import numpy as np
 
-from seqform.errors import ChanceProbabilityError, GameError, OpenSpielNotInstalled, StrategyError, UnsupportedGameError
+from seqform.errors import (
+    ChanceProbabilityError,
+    GameError,
+    OpenSpielNotInstalled,
+    StrategyError,
+    TooLargeError,
+    UnsupportedGameError,
+)
 from seqform.exact.rationals import nearest_rational
 from seqform.model.game import CHANCE, TERMINAL, Game
+from seqform.model.limits import memory_limit
 from seqform.model.strategy import Profile, validate_behaviour
 from seqform.model.tree import Tree
 from seqform.silence import silenced_fds
 
 MAX_DENOMINATOR = 10**9
 TOLERANCE = 1e-12
+
+#: what walking an OpenSpiel game costs, besides its information sets' keys: its tree compiled
+#: (``seqform.model.limits.BYTES_PER_NODE`` budgets ~250-300 measured) and a state per pending node;
+#: measured ~200 bytes a node on Leduc poker for 3 players, ~540 on Liar's Dice with 2 dice (whose
+#: long information-state strings, counted apart, make the difference)
+OPENSPIEL_BYTES_PER_NODE = 350
+#: per information set besides its key's and action ids' own size: the adapter's dict entry and
+#: the compiled tree's per-set lists
+OPENSPIEL_BYTES_PER_INFOSET = 300
+_CHECK_EVERY = 0x1000  # nodes between two checks of the walk's size
 
 
 def install_hint() -> str:
@@ -186,9 +205,21 @@ class OpenSpielGame(Game):
     ``pyspiel_game`` is the (turn-based) pyspiel game; ``infoset_kind`` is
     ``"information_state"`` or ``"observation"``. ``state(h)`` is the pyspiel state of a node and
     ``action_ids(h)`` the OpenSpiel action id of each action index there.
+
+    A walk of the tree (one ``root()`` and the ``next`` calls after it) is refused with
+    ``TooLargeError`` as soon as the nodes it has made and the information-set keys it has seen
+    would need more than ``memory_limit_bytes`` (default ``seqform.model.limits.memory_limit()``):
+    OpenSpiel does not tell a game's size, so the refusal says what the walk has reached so far.
     """
 
-    def __init__(self, game, *, max_denominator: int = MAX_DENOMINATOR, tolerance: float = TOLERANCE):
+    def __init__(
+        self,
+        game,
+        *,
+        max_denominator: int = MAX_DENOMINATOR,
+        tolerance: float = TOLERANCE,
+        memory_limit_bytes: int | None = None,
+    ):
         pyspiel = pyspiel_module()
         self.pyspiel_game = game = load_openspiel(game)
         gt = game.get_type()
@@ -207,9 +238,25 @@ class OpenSpielGame(Game):
         self._chance_id = int(pyspiel.PlayerId.CHANCE)
         # (player, key) -> OpenSpiel action ids, recorded while the tree is compiled
         self._infoset_ids: dict = {}
+        self._limit = memory_limit() if memory_limit_bytes is None else memory_limit_bytes
+        self._walked = 0  # nodes made since the last root()
+        self._key_bytes = 0  # what the information sets' keys and action ids hold
+
+    def _check_walk(self) -> None:
+        need = self._walked * OPENSPIEL_BYTES_PER_NODE + self._key_bytes
+        if need > self._limit:
+            gib = 1 << 30
+            raise TooLargeError(
+                f"OpenSpiel game {self.name!r} has at least {self._walked:,} nodes and "
+                f"{len(self._infoset_ids):,} information sets: compiling it would need at least "
+                f"{need / gib:.2f} GiB (~{OPENSPIEL_BYTES_PER_NODE} bytes a node and each set's key), over "
+                f"the memory limit of {self._limit / gib:.3g} GiB; set a larger limit with --memory-limit GiB "
+                f"or SEQFORM_MEMORY_LIMIT"
+            )
 
     # --- the Game interface ----------------------------------------------------------------------
     def root(self):
+        self._walked = 1  # a new walk
         return _Node(self.pyspiel_game.new_initial_state())
 
     def player(self, h):
@@ -236,7 +283,8 @@ class OpenSpielGame(Game):
         p = s.current_player()
         key = self._key(s, p)
         if (p, key) not in self._infoset_ids:
-            self._infoset_ids[(p, key)] = h.ids()
+            ids = self._infoset_ids[(p, key)] = h.ids()
+            self._key_bytes += sys.getsizeof(key) + sys.getsizeof(ids) + OPENSPIEL_BYTES_PER_INFOSET
         return key
 
     def actions(self, h):
@@ -266,6 +314,9 @@ class OpenSpielGame(Game):
         return probs
 
     def next(self, h, a):
+        self._walked += 1
+        if not self._walked % _CHECK_EVERY:
+            self._check_walk()
         return _Node(h.state.child(h.ids()[a]))
 
     def utility(self, h):
@@ -294,16 +345,25 @@ class OpenSpielGame(Game):
         return h.ids()
 
 
-def from_openspiel(game, *, max_denominator: int = MAX_DENOMINATOR, tolerance: float = TOLERANCE) -> OpenSpielGame:
+def from_openspiel(
+    game,
+    *,
+    max_denominator: int = MAX_DENOMINATOR,
+    tolerance: float = TOLERANCE,
+    memory_limit_bytes: int | None = None,
+) -> OpenSpielGame:
     """An OpenSpiel game (a pyspiel game or a game string) as a seqform ``Game``.
 
     Simultaneous-move games are converted with ``pyspiel.convert_to_turn_based``. Information
     sets are keyed by ``information_state_string(player)`` (``observation_string(player)`` for
     games without information states); actions are OpenSpiel's legal actions in ascending id
     order (chance outcomes sorted by id); chance probabilities and returns are converted to
-    exact rationals with ``to_rational(x, max_denominator=..., tolerance=...)``.
+    exact rationals with ``to_rational(x, max_denominator=..., tolerance=...)``. Compiling it is
+    refused as soon as the walk would pass ``memory_limit_bytes`` (``OpenSpielGame``).
     """
-    return OpenSpielGame(game, max_denominator=max_denominator, tolerance=tolerance)
+    return OpenSpielGame(
+        game, max_denominator=max_denominator, tolerance=tolerance, memory_limit_bytes=memory_limit_bytes
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -39,10 +39,61 @@ import seqform.iterative.checkpoint as checkpoint
 from seqform.errors import CheckpointError, SeqformError
 from seqform.iterative.mccfr import normalised
 from seqform.model.game import CHANCE, TERMINAL, Game
+from seqform.model.limits import check_solver_tables
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
 CHECKPOINT_FORMAT = "seqform-batched-mccfr-checkpoint-1"
+
+
+#: the tables' bytes (``seqform.model.limits.check_solver_tables``): per node the children's CSR,
+#: players, information sets, first sequences and utilities (~70-100 bytes measured on Leduc 5
+#: ranks, Liar's Dice 1x5, Goofspiel 4), regrets and averages per sequence
+TABLE_BYTES = {"per_node": 160, "per_sequence": 64}
+
+
+def table_extra(tree: Tree, batch: int) -> int:
+    """Bytes beyond ``TABLE_BYTES``: the chance table (cumulative probabilities, one row per chance
+    node as wide as the widest node, twice while built) and one batch's frontier (~128 bytes per
+    node an episode touches: its level's node, player, parent, weight and sequence arrays and the
+    way back up), ``batch`` times ``episode_nodes``."""
+    n = int(tree.num_nodes)
+    kmax = int(np.bincount(tree.parent[1:], minlength=n).max()) if n > 1 else 1
+    chance = max(len(tree.chance_nodes), 1) * kmax * 16
+    return chance + batch * episode_nodes(tree) * 128
+
+
+def episode_nodes(tree: Tree) -> int:
+    """The most nodes one external-sampling episode can touch, over the traversing players: every
+    child of the traverser's nodes, the largest child's count elsewhere (one child is sampled), by
+    one pass up the tree's levels. (An outcome-sampling episode touches one path: fewer.)"""
+    n = int(tree.num_nodes)
+    if n <= 1:
+        return n
+    parent = np.asarray(tree.parent, dtype=np.int64)
+    depth = np.zeros(n, dtype=np.int64)
+    while True:  # parents come before their children, so a path of d nodes settles in d passes
+        nxt = np.concatenate(([0], depth[parent[1:]] + 1))
+        if np.array_equal(nxt, depth):
+            break
+        depth = nxt
+    order = np.argsort(depth, kind="stable")
+    bounds = np.searchsorted(depth[order], np.arange(int(depth.max()) + 2))
+    most = 0
+    for i in range(int(tree.num_players)):
+        mine = np.asarray(tree.player) == i
+        touched = np.ones(n)
+        for d in range(int(depth.max()), 0, -1):
+            lvl = order[bounds[d] : bounds[d + 1]]
+            par = parent[lvl]
+            summed = np.zeros(n)
+            np.add.at(summed, par, touched[lvl])
+            largest = np.zeros(n)
+            np.maximum.at(largest, par, touched[lvl])
+            ups = np.unique(par)
+            touched[ups] = 1 + np.where(mine[ups], summed[ups], largest[ups])
+        most = max(most, int(touched[0]))
+    return most
 
 
 class BatchedExternalSampling:
@@ -66,10 +117,13 @@ class BatchedExternalSampling:
     True
     """
 
-    def __init__(self, game: Game | Tree, *, batch: int = 128, seed: int = 0):
+    def __init__(self, game: Game | Tree, *, batch: int = 128, seed: int = 0, memory_limit_bytes: int | None = None):
         if int(batch) != batch or batch < 1:
             raise SeqformError(f"batch must be a positive integer, got {batch}")
-        tree = game if isinstance(game, Tree) else compile_tree(game)
+        tree = game if isinstance(game, Tree) else compile_tree(game, memory_limit_bytes=memory_limit_bytes)
+        check_solver_tables(
+            tree, "batched MCCFR", **TABLE_BYTES, extra=table_extra(tree, int(batch)), limit_bytes=memory_limit_bytes
+        )
         self.tree, self.batch, self.seed = tree, int(batch), seed
         self.algorithm = "es-mccfr-batched"
         self.rng = np.random.default_rng(seed)
@@ -287,10 +341,18 @@ class BatchedOutcomeSampling(BatchedExternalSampling):
     True
     """
 
-    def __init__(self, game: Game | Tree, *, batch: int = 512, seed: int = 0, exploration: float = 0.6):
+    def __init__(
+        self,
+        game: Game | Tree,
+        *,
+        batch: int = 512,
+        seed: int = 0,
+        exploration: float = 0.6,
+        memory_limit_bytes: int | None = None,
+    ):
         if not 0 <= exploration <= 1:
             raise SeqformError(f"exploration must lie in [0, 1], got {exploration}")
-        super().__init__(game, batch=batch, seed=seed)
+        super().__init__(game, batch=batch, seed=seed, memory_limit_bytes=memory_limit_bytes)
         self.algorithm = "os-mccfr-batched"
         self.exploration = float(exploration)
 

@@ -58,10 +58,17 @@ import scipy.sparse as sp
 import seqform.iterative.checkpoint as checkpoint
 from seqform.errors import CheckpointError, SeqformError, UnsupportedGameError
 from seqform.model.game import Game
+from seqform.model.limits import check_solver_tables
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
 ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-delay")
+
+
+#: the tables' bytes (``seqform.model.limits.check_solver_tables``): regrets, predictions, averages
+#: and the current strategy per sequence, the payoff matrix (built from the leaves) per leaf;
+#: measured ~180-250 bytes a sequence and ~40 a leaf, all included (Leduc 5 ranks, Liar's Dice 1x5)
+TABLE_BYTES = {"per_sequence": 320, "per_terminal": 64}
 
 
 @dataclass
@@ -83,6 +90,8 @@ class RegretMinimizer:
     ``game``: a ``Game`` (compiled here) or a ``Tree``. ``algorithm``: one of ``ALGORITHMS``.
     ``alpha``, ``beta``, ``gamma``: discounted CFR's parameters. ``delay``: CFR+ with an averaging
     delay's. Chance-sampled CFR is ``seqform.iterative.mccfr.MonteCarloCFR(game, "chance")``.
+    ``memory_limit_bytes`` (default ``seqform.model.limits.memory_limit()``): the tree and the
+    tables must fit in it, else ``TooLargeError`` before they are allocated.
 
     ``step(n)`` runs n iterations; ``iteration``, ``traversals``; ``current_profile()`` and
     ``average_profile()`` are behavioural ``Profile`` s (float arrays, shape (num_sequences[p],));
@@ -98,16 +107,18 @@ class RegretMinimizer:
         beta: float = 0.0,
         gamma: float = 2.0,
         delay: int = 100,
+        memory_limit_bytes: int | None = None,
     ):
         if algorithm not in ALGORITHMS:
             raise SeqformError(
                 f"unknown regret-minimisation algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}"
             )
-        tree = game if isinstance(game, Tree) else compile_tree(game)
+        tree = game if isinstance(game, Tree) else compile_tree(game, memory_limit_bytes=memory_limit_bytes)
         if tree.num_players != 2:
             raise UnsupportedGameError(
                 f"{tree.name!r} has {tree.num_players} players; these CFR solvers are for two-player games"
             )
+        check_solver_tables(tree, algorithm.upper(), **TABLE_BYTES, limit_bytes=memory_limit_bytes)
         self.tree, self.algorithm = tree, algorithm
         if algorithm == "lcfr":  # linear CFR is discounted CFR with alpha = beta = gamma = 1
             alpha = beta = gamma = 1.0

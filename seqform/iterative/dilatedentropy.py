@@ -29,6 +29,20 @@ from seqform.model.tree import Tree
 WEIGHTS = ("kroer", "kroer17", "farina21", "one")
 
 
+#: the first-order methods' tables (``seqform.model.limits.check_solver_tables``): iterates, averages
+#: and gradients per sequence, the payoff matrix per leaf; measured ~160-240 bytes a sequence and
+#: ~40 a leaf, all included (Leduc 5 ranks, Liar's Dice 1x5, Goofspiel 4); ``weights_bytes`` adds
+#: Kroer's weights' tables
+TABLE_BYTES = {"per_sequence": 320, "per_terminal": 64}
+
+
+def weights_bytes(tree: Tree) -> int:
+    """Bytes of the weights' tables (``kroer``: per information set and per sequence, one entry for
+    each depth below, twice for the sequences' temporaries), both players."""
+    M = len(tree.infoset_player)
+    return sum((M + 2 * int(tree.num_sequences[p])) * (len(tree.levels[p]) + 1) * 8 for p in range(tree.num_players))
+
+
 class DilatedEntropy:
     """One player's treeplex with the dilated entropy: the level schedule, per-information-set
     weights and perturbations (module docstring)."""

@@ -69,9 +69,10 @@ import scipy.sparse as sp
 
 import seqform.iterative.checkpoint as checkpoint
 from seqform.errors import SeqformError, UnsupportedGameError
-from seqform.iterative.dilatedentropy import WEIGHTS, DilatedEntropy
+from seqform.iterative.dilatedentropy import TABLE_BYTES, WEIGHTS, DilatedEntropy, weights_bytes
 from seqform.iterative.dilatedeuclidean import DilatedEuclidean
 from seqform.model.game import Game
+from seqform.model.limits import check_solver_tables
 from seqform.model.strategy import Profile, behaviour_from_realization
 from seqform.model.tree import Tree, compile_tree
 
@@ -97,10 +98,12 @@ class ExcessiveGap:
         balance: bool = True,
         scale: float = 1.0,
         distance: str = "entropy",
+        memory_limit_bytes: int | None = None,
     ):
-        tree = game if isinstance(game, Tree) else compile_tree(game)
+        tree = game if isinstance(game, Tree) else compile_tree(game, memory_limit_bytes=memory_limit_bytes)
         if tree.num_players != 2 or not tree.is_zero_sum:
             raise UnsupportedGameError(f"{tree.name!r}: EGT solves two-player zero-sum games")
+        check_solver_tables(tree, "EGT", **TABLE_BYTES, extra=weights_bytes(tree), limit_bytes=memory_limit_bytes)
         if perturbation not in (None, "efpe"):
             raise SeqformError(f"unknown perturbation {perturbation!r}; EGT supports None or 'efpe'")
         e = eps if perturbation == "efpe" else 0.0

@@ -52,6 +52,7 @@ import numpy as np
 import seqform.iterative.checkpoint as checkpoint
 from seqform.errors import CheckpointError, SeqformError
 from seqform.model.game import CHANCE, Game
+from seqform.model.limits import check_solver_tables
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 
@@ -91,6 +92,12 @@ def matching(regrets: list) -> list:
 CHECKPOINT_FORMAT = "seqform-mccfr-checkpoint-1"
 
 
+#: the tables' bytes (``seqform.model.limits.check_solver_tables``): the tree as Python lists (children,
+#: players, information sets, leaf values per player), regrets and averages per sequence; measured
+#: ~300-340 bytes a node, all included (Leduc 5 ranks, Liar's Dice 1x5, Goofspiel 4)
+TABLE_BYTES = {"per_node": 500, "per_sequence": 64}
+
+
 class MonteCarloCFR:
     """External- or outcome-sampling MCCFR on a game of any number of players (module docstring).
 
@@ -116,15 +123,24 @@ class MonteCarloCFR:
     (2000, True)
     """
 
-    def __init__(self, game: Game | Tree, sampling: str = "external", *, seed: int = 0, exploration: float = 0.6):
+    def __init__(
+        self,
+        game: Game | Tree,
+        sampling: str = "external",
+        *,
+        seed: int = 0,
+        exploration: float = 0.6,
+        memory_limit_bytes: int | None = None,
+    ):
         if sampling not in SAMPLINGS:
             raise SeqformError(f"unknown MCCFR sampling {sampling!r}; choose one of {', '.join(SAMPLINGS)}")
         if not 0 <= exploration <= 1:
             raise SeqformError(f"exploration must lie in [0, 1], got {exploration}")
-        tree = game if isinstance(game, Tree) else compile_tree(game)
+        tree = game if isinstance(game, Tree) else compile_tree(game, memory_limit_bytes=memory_limit_bytes)
         self.tree = tree
         self.sampling = sampling
         self.algorithm = {"external": "es-mccfr", "outcome": "os-mccfr", "chance": "cs-cfr"}[sampling]
+        check_solver_tables(tree, self.algorithm, **TABLE_BYTES, limit_bytes=memory_limit_bytes)
         self.exploration = float(exploration)
         self.seed = seed
         self.rng = random.Random(seed)

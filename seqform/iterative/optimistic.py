@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from seqform.errors import SeqformError, UnsupportedGameError
-from seqform.iterative.dilatedentropy import DilatedEntropy
+import seqform.iterative.checkpoint as checkpoint
+from seqform.errors import CheckpointError, SeqformError, UnsupportedGameError
+from seqform.iterative.dilatedentropy import TABLE_BYTES, DilatedEntropy, weights_bytes
 from seqform.lp.sequenceform import sequence_form
 from seqform.model.game import Game
+from seqform.model.limits import check_solver_tables
 from seqform.model.strategy import Profile, behaviour_from_realization
 from seqform.model.tree import Tree, compile_tree
 
@@ -64,12 +66,17 @@ class OptimisticMirrorDescent:
     True
     """
 
-    def __init__(self, game: Game | Tree, *, step_size: float = 1.0, weights: str = "one"):
-        tree = game if isinstance(game, Tree) else compile_tree(game)
+    def __init__(
+        self, game: Game | Tree, *, step_size: float = 1.0, weights: str = "one", memory_limit_bytes: int | None = None
+    ):
+        tree = game if isinstance(game, Tree) else compile_tree(game, memory_limit_bytes=memory_limit_bytes)
         if tree.num_players != 2 or not tree.is_zero_sum:
             raise UnsupportedGameError(
                 f"{tree.name!r}: optimistic mirror descent here solves two-player zero-sum games"
             )
+        check_solver_tables(
+            tree, "optimistic mirror descent", **TABLE_BYTES, extra=weights_bytes(tree), limit_bytes=memory_limit_bytes
+        )
         if not step_size > 0:
             raise SeqformError(f"the step size must be positive, got {step_size}")
         self.tree, self.algorithm = tree, "omwu"
@@ -102,6 +109,50 @@ class OptimisticMirrorDescent:
                 self._sum[p] += plans[p]
             self.plans = plans
             self.iteration += 1
+
+    _FORMAT = "seqform-omwu-1"
+
+    def save(self, path) -> None:
+        """Write the iterates (the prox centres, the last plans and losses, the plans' sum) with the
+        step size, weights and counters (``.npz``, ``seqform.iterative.checkpoint``);
+        ``OptimisticMirrorDescent.load`` resumes the same iterates bit for bit."""
+        meta = {
+            "format": self._FORMAT,
+            "step_size": self.step_size,
+            "weights": self.weights,
+            "iteration": self.iteration,
+            "traversals": self.traversals,
+            "game": self.tree.name,
+            "num_sequences": [int(n) for n in self.tree.num_sequences],
+        }
+        arrays = {}
+        for p in (0, 1):
+            arrays.update({f"log_hat{p}": self._log_hat[p], f"plan{p}": self.plans[p], f"loss{p}": self._loss[p]})
+            arrays[f"sum{p}"] = self._sum[p]
+        checkpoint.write(path, meta, arrays)
+
+    @classmethod
+    def load(cls, path, game: Game | Tree) -> OptimisticMirrorDescent:
+        """Resume the run saved at ``path`` on ``game`` (the game it was saved on)."""
+        meta, arrays = checkpoint.read(path, cls._FORMAT, "optimistic mirror descent")
+        solver = cls(game, step_size=meta["step_size"], weights=meta["weights"])
+        if [int(n) for n in solver.tree.num_sequences] != meta["num_sequences"]:
+            raise CheckpointError(
+                f"{path} was saved on {meta['game']!r} with {meta['num_sequences']} sequences; "
+                f"{solver.tree.name!r} has {list(solver.tree.num_sequences)}"
+            )
+        for p in (0, 1):
+            n = solver.X[p].n
+            got = [arrays[f"{k}{p}"] for k in ("log_hat", "plan", "loss", "sum")]
+            if any(
+                a.shape != b.shape for a, b in zip(got, (solver._log_hat[p], np.zeros(n), np.zeros(n), np.zeros(n)))
+            ):
+                raise CheckpointError(
+                    f"{path}: not a seqform optimistic mirror descent checkpoint (arrays of other sizes)"
+                )
+            solver._log_hat[p], solver.plans[p], solver._loss[p], solver._sum[p] = got
+        solver.iteration, solver.traversals = int(meta["iteration"]), int(meta["traversals"])
+        return solver
 
     def current_profile(self) -> Profile:
         """The last iterate ``(x_t, y_t)``, behavioural."""

@@ -21,6 +21,7 @@ chance probabilities must be non-negative and sum to exactly one at every chance
 from __future__ import annotations
 
 import gc
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -315,7 +316,7 @@ def compile_tree(
     if max_nodes is not None and known is not None and known > max_nodes:
         # the game knows its size: refuse now rather than after walking max_nodes nodes
         err = too_many_nodes(game.name, max_nodes, memory_limit_bytes or max_nodes * BYTES_PER_NODE)
-        raise type(err)(f"{err} (it has {known:,} nodes)")
+        raise type(err)(f"{err} (it has {_count(known)} nodes)")
     # the walk allocates a few small tuples per node and builds no reference cycles: the cyclic
     # collector would only rescan the growing lists again and again (up to 2x the walk's time)
     was_enabled = gc.isenabled()
@@ -325,6 +326,17 @@ def compile_tree(
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _count(n: int) -> str:
+    """``n`` with thousands separators, or as ``2.7e+477121`` past 10^15: a grid game's 3^(10^6)
+    nodes would take seconds to print in decimal, and nobody reads 477,122 digits."""
+    if n < 10**15:
+        return f"{n:,}"
+    shift = max(0, n.bit_length() - 64)
+    exponent = math.log10(n >> shift) + shift * math.log10(2)
+    whole = math.floor(exponent)
+    return f"{10 ** (exponent - whole):.1f}e+{whole}"
 
 
 def _compile(game: Game, max_nodes: int | None, progress: ProgressFn | None, memory_limit_bytes: int | None) -> Tree:

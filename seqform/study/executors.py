@@ -18,7 +18,14 @@ cells, collects ``(cell, rows)`` or ``(cell, error)`` as they finish, and retrie
   pool's workers and raises ``UnguardedMainError``, one line naming the fix. Nothing is retried.
 * ``RayExecutor(address)``: Ray tasks (``pip install "seqform[distributed]"``); ``address=None``
   starts a local Ray runtime, else joins the cluster at ``address`` ("auto", "ray://host:10001",
-  ...). A dead worker is Ray's ``WorkerCrashedError``, retried by the driver like any failure.
+  ...). A dead worker is Ray's ``WorkerCrashedError``, retried by the driver like any failure; so
+  is a lost node (``NodeDiedError``, or the cell's result lost with the node): the retry runs on a
+  node still alive. Each row records the Ray node id that ran the cell (``node``; null on the pool).
+
+A local pool's workers share the memory limit (``seqform.model.limits.limit_worker_memory``: the
+limit over the number of workers, as an address-space cap): a cell that outgrows it fails with a
+``MemoryError`` and is retried like any failure. Ray's workers are bounded by Ray's own memory
+monitor.
 
 Workers never write on standard output (it belongs to the driver's user): their file descriptor 1
 points at standard error. They ignore SIGINT: Ctrl-C stops the driver, which stops them.
@@ -36,6 +43,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from seqform.errors import SeqformError
+from seqform.model.limits import limit_worker_memory
 from seqform.spawnpool import spawn_pool, stop_broken_pool
 
 _TRUTHS: dict = {}
@@ -58,9 +66,13 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="seqform-parent-watch").start()
 
 
-def _worker_setup(truths: dict | None = None, watch: bool = False) -> None:
+def _worker_setup(truths: dict | None = None, watch: bool = False, workers: int = 0) -> None:
     if watch:
         _watch_parent()
+    if workers:
+        # the pool's workers share the memory limit: a runaway cell gets a MemoryError, a failed
+        # cell the driver retries, instead of the kernel's out-of-memory killer picking a process
+        limit_worker_memory(workers)
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # not the main thread (some Ray workers): Ray stops them itself
@@ -143,6 +155,7 @@ def run_cell(cell, truth=None, time_limit: float | None = None) -> list:
                 "game_value_float": float(truth.value),
                 "worker": where,
                 "cell_seconds": time.perf_counter() - t0,
+                "node": None,  # off Ray; a Ray task sets its node's id (``_ray_cell``)
             }
         )
     return rows
@@ -169,7 +182,7 @@ class LocalExecutor:
         self._running: dict = {}  # future -> cell
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        self._pool = spawn_pool(self.workers, _worker_setup, (self.truths, True))
+        self._pool = spawn_pool(self.workers, _worker_setup, (self.truths, True, self.workers))
         return self._pool
 
     @property
@@ -263,6 +276,7 @@ class RayExecutor:
                 f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
             ) from None
         self.started_here = address is None
+        self._stdout = _RayStdoutToStderr.install()
         self.time_limit = time_limit
         self.truth_refs = {g: ray.put(t) for g, t in truths.items()}
         self._remote = ray.remote(num_cpus=1, max_retries=0)(_ray_cell)
@@ -309,16 +323,68 @@ class RayExecutor:
                 except Exception:
                     pass
         self._running.clear()
-        if self.started_here:
-            from seqform.silence import silenced_fds
+        from seqform.silence import silenced_fds
 
-            with silenced_fds():
-                ray.shutdown()
+        # a local runtime stops; a cluster only loses this driver (Ray then stops its tasks) and
+        # keeps running: either way Ray's threads in this process end, and stop printing
+        with silenced_fds():
+            ray.shutdown()
+        self._stdout.uninstall()
+
+
+class _RayStdoutToStderr:
+    """``sys.stdout``, except for what Ray's own threads in the driver write there.
+
+    A driver that joined a cluster prints the cluster's events (a node "marked dead", a worker
+    killed for memory, ...) from a thread of its own (``ray_listen_error_messages``) on
+    ``sys.stdout``, whatever ``log_to_driver`` says: that would break a ``--json`` object. While
+    the executor is connected, lines written by threads whose name starts with ``ray_`` go to
+    ``sys.stderr``; everything else reaches standard output as before."""
+
+    def __init__(self, out):
+        self._out = out
+
+    @classmethod
+    def install(cls) -> _RayStdoutToStderr:
+        import sys
+
+        router = cls(sys.stdout)
+        sys.stdout = router
+        return router
+
+    def uninstall(self) -> None:
+        import sys
+
+        if sys.stdout is self:  # (else someone replaced it meanwhile: theirs stays)
+            sys.stdout = self._out
+
+    def _sink(self):
+        import sys
+        import threading
+
+        return sys.stderr if threading.current_thread().name.startswith("ray_") else self._out
+
+    def write(self, text: str) -> int:
+        return self._sink().write(text)
+
+    def flush(self) -> None:
+        self._sink().flush()
+
+    def __getattr__(self, name: str):  # fileno, isatty, encoding, ...: the real stdout's
+        return getattr(self._out, name)
 
 
 def _ray_cell(cell, truth, time_limit):
+    """``run_cell`` as a Ray task; its rows name the Ray node that ran it (``node``), so a
+    cluster's table says where each cell ran (a node lost mid-study: which cells ran again where)."""
+    import ray
+
     _worker_setup()
-    return run_cell(cell, truth, time_limit)
+    rows = run_cell(cell, truth, time_limit)
+    node = ray.get_runtime_context().get_node_id()
+    for r in rows:
+        r["node"] = node
+    return rows
 
 
 __all__ = ["LocalExecutor", "RayExecutor", "run_cell", "WorkerDied"]

@@ -15,8 +15,10 @@ Layout of a study's output directory ``OUT``:
 
 The columns (``COLUMNS``) are the same for every study and executor. A failed cell has one row,
 ``status`` "failed", its ``error`` and no measures. ``seconds``, ``solver_seconds``, ``worker``
-and ``cell_seconds`` are timings and places; every other column is a function of the study alone
-(same seeds, same numbers on any executor: ``DETERMINISTIC_COLUMNS``).
+(host and process id), ``cell_seconds`` and ``node`` (the id of the Ray node that ran the cell;
+null on the local pool, and in tables written before the column existed) are timings and places;
+every other column is a function of the study alone (same seeds, same numbers on any executor:
+``DETERMINISTIC_COLUMNS``).
 """
 
 from __future__ import annotations
@@ -65,8 +67,9 @@ COLUMNS = (
     ("game_value_float", "float64"),
     ("worker", "string"),
     ("cell_seconds", "float64"),
+    ("node", "string"),
 )
-TIMING_COLUMNS = ("seconds", "solver_seconds", "worker", "cell_seconds")
+TIMING_COLUMNS = ("seconds", "solver_seconds", "worker", "cell_seconds", "node")
 DETERMINISTIC_COLUMNS = tuple(c for c, _ in COLUMNS if c not in TIMING_COLUMNS)
 
 

@@ -29,21 +29,24 @@ References:
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from seqform.errors import SeqformError
+from seqform.errors import CheckpointError, SeqformError
 from seqform.iterative.cfr import ALGORITHMS as CFR_ALGORITHMS
 from seqform.model.game import Game
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree, compile_tree
 from seqform.study.regretbounds import exploitability_bound
+from seqform.study.verifycheckpoint import VerifyCheckpoint, digest, solver_from_bytes, tree_digest
 from seqform.verify.exploitability import exploitability
 from seqform.verify.infosetregret import infoset_regret
 
@@ -210,6 +213,11 @@ class _Stepper:
         else:
             assert self.iterator is not None  # a source without step() is iterated
             self._last = next(self.iterator)
+
+    def restore(self, solver: Any) -> None:
+        """Continue from ``solver``, this source's solver loaded from a checkpoint."""
+        self.solver = solver
+        self.traversals = getattr(solver, "traversals", None)
 
     def profile(self) -> Profile:
         if self.solver is not None:
@@ -451,6 +459,7 @@ def verify(
     truth: GroundTruth | None = None,
     time_limit: float | None = None,
     progress: Callable[[str], None] | None = None,
+    checkpoint: str | Path | VerifyCheckpoint | None = None,
 ) -> VerifyReport:
     """Run ``source`` for ``iterations`` iterations on ``game`` and measure it at ``points``
     (iteration numbers; default: ``checkpoints(iterations)``) against the certified ground truth
@@ -467,7 +476,12 @@ def verify(
     new LP solve. A batched solver (one with a ``batch``) runs whole batches: it is measured at
     the first whole batch at or after each point. ``time_limit``: seconds the run may take; past
     it ``CellTimeout`` is raised (checked between iterations). Ctrl-C stops the run and returns
-    what was measured (``interrupted``)."""
+    what was measured (``interrupted``). ``checkpoint``: a file (or an open
+    ``seqform.study.verifycheckpoint.VerifyCheckpoint``, which a command running several
+    solvers shares) where the run is saved at measuring points, every ``DEFAULT_EVERY`` seconds
+    (the open checkpoint's ``every``) and after each seed's run; when it holds this run
+    (``fingerprint``), the run resumes from it and reports what the uninterrupted run would
+    have, timings aside. A built-in solver with ``save``/``load`` only (``checkpoint_refusal``)."""
     say = progress or (lambda msg: None)
     tree = game if isinstance(game, Tree) else compile_tree(game)
     if truth is None:
@@ -481,16 +495,27 @@ def verify(
     marks = sorted(set(points)) if points is not None else checkpoints(iterations)
     marks = [m for m in marks if 1 <= m <= iterations]
     deadline = None if time_limit is None else time.perf_counter() + time_limit
+    ck = _open_checkpoint(checkpoint, source, tree, iterations, marks, eps, seed, seeds, params, truth)
+    key = source if isinstance(source, str) else ""
     runs, name, interrupted, t_solver = [], "", False, 0.0
-    for k in range(seeds):
+    for done in ck.runs(key)[:seeds] if ck is not None else []:
+        runs.append(_saved_points(done, ck))
+        t_solver += done["solver_seconds"]
+        name = key
+    if runs:
+        say(f"resuming from {ck.path}: {len(runs)} of {seeds} runs of {key} finished")
+    for k in range(len(runs), seeds):
         stepper = _Stepper(source, tree, eps, seed + k, params)
         name = stepper.name
         tell = say if seeds == 1 else (lambda msg, k=k: say(f"seed {seed + k}: {msg}"))
-        pts, secs, interrupted = _run(stepper, tree, marks, truth, tell, deadline, time_limit)
+        saver = None if ck is None else _Saver(ck, key, k, stepper, tree, tell)
+        pts, secs, interrupted = _run(stepper, tree, marks, truth, tell, deadline, time_limit, saver)
         runs.append(pts)
         t_solver += secs
         if interrupted:
             break
+        if ck is not None:
+            ck.save_finished(key, [asdict(p) for p in pts], secs)
     report = VerifyReport(
         tree.name, name, truth.value, interrupted=interrupted, solver_seconds=t_solver, tree_nodes=int(tree.num_nodes)
     )
@@ -518,18 +543,24 @@ def _run(
     say,
     deadline: float | None = None,
     time_limit: float | None = None,
+    saver: _Saver | None = None,
 ) -> tuple:
-    """One run, measured at ``marks``: (points, seconds inside the solver, interrupted)."""
+    """One run, measured at ``marks``: (points, seconds inside the solver, interrupted). With a
+    ``saver``, the run starts where its checkpoint left it and is saved at measuring points."""
     value, targets, perturbed = truth.value, truth.targets, truth.perturbed
     g = stepper.granularity
     if g > 1:  # measure at the first whole batch at or after each mark
         marks = sorted({-(-m // g) * g for m in marks})
     points: list = []
-    t_solver = 0.0
-    t0 = time.perf_counter()
-    it = 0
+    t_solver, elapsed, it = 0.0, 0.0, 0
+    resumed = saver.restore() if saver is not None else None
+    if resumed is not None:
+        it, points, t_solver, elapsed = resumed
+    t0 = time.perf_counter() - elapsed
     try:
         for m in marks:
+            if m <= it:  # measured before the checkpoint
+                continue
             while it < m:
                 s = time.perf_counter()
                 stepper.advance()
@@ -567,12 +598,116 @@ def _run(
                 f"iteration {it:,}: exploitability {ex.exploitability:.3e}, value gap {pt.value_gap:+.3e}, "
                 f"max information-set regret {reg.max_regret:.3e}"
             )
+            if saver is not None and it < marks[-1]:  # the finished run is saved whole by ``verify``
+                saver.point(it, points, t_solver, time.perf_counter() - t0)
     except StopIteration:
         say(f"the solver stopped after {it:,} iterations")
     except KeyboardInterrupt:
         say("interrupted: returning what was measured so far")
         return points, t_solver, True
     return points, t_solver, False
+
+
+class _Saver:
+    """One run's link to its checkpoint (``verify``'s ``checkpoint``): ``restore`` loads the saved
+    progress of run ``run`` of ``key`` into ``stepper``, ``point`` saves it after a measurement
+    when the checkpoint is due."""
+
+    def __init__(self, ck: VerifyCheckpoint, key: str, run: int, stepper: _Stepper, tree: Tree, say):
+        self.ck, self.key, self.run, self.stepper, self.tree, self.say = ck, key, run, stepper, tree, say
+
+    def restore(self) -> tuple | None:
+        """(iteration, points, seconds in the solver, seconds elapsed) saved, or None."""
+        state = self.ck.in_progress(self.key, self.run)
+        if state is None:
+            return None
+        solver = solver_from_bytes(type(self.stepper.solver), self.ck.solver, self.tree, self.ck.path)
+        self.stepper.restore(solver)
+        points = _saved_points(state, self.ck)
+        try:
+            it, t_solver, elapsed = int(state["iteration"]), float(state["solver_seconds"]), float(state["seconds"])
+        except (KeyError, TypeError, ValueError):
+            raise CheckpointError(f"{self.ck.path}: not a seqform verify checkpoint (its run is malformed)") from None
+        self.say(f"resuming from {self.ck.path} at iteration {it:,}")
+        return it, points, t_solver, elapsed
+
+    def point(self, it: int, points: list, t_solver: float, elapsed: float) -> None:
+        if self.ck.due():
+            state = {
+                "iteration": it,
+                "points": [asdict(p) for p in points],
+                "solver_seconds": t_solver,
+                "seconds": elapsed,
+            }
+            self.ck.save_progress(self.key, self.run, state, self.stepper.solver)
+
+
+def _saved_points(run: Any, ck: VerifyCheckpoint) -> list:
+    """The ``VerifyPoint`` s of a run saved in ``ck`` (``CheckpointError`` for a malformed one)."""
+    try:
+        if not isinstance(run["solver_seconds"], (int, float)):
+            raise TypeError("solver_seconds")
+        return [VerifyPoint(**p) for p in run["points"]]
+    except (KeyError, TypeError, ValueError):
+        raise CheckpointError(f"{ck.path}: not a seqform verify checkpoint (its points are malformed)") from None
+
+
+def checkpoint_refusal(name: str, tree: Tree, eps: float | None = None) -> str | None:
+    """Why the solver ``name`` cannot run with a checkpoint (it has no ``save`` and ``load``:
+    OpenSpiel's, an extension's without them), or None when it can."""
+    if name.startswith("openspiel-"):
+        return f"solver {name!r} (OpenSpiel's) cannot be checkpointed: run it without a checkpoint"
+    found = _builtin(name, eps, 0)
+    cls = found[0] if found is not None else type(make_solver(name, tree, eps=eps))
+    if callable(getattr(cls, "save", None)) and callable(getattr(cls, "load", None)):
+        return None
+    return f"solver {name!r} has no save/load, so it cannot be checkpointed: run it without a checkpoint"
+
+
+def fingerprint(
+    tree: Tree,
+    solvers: Iterable[str],
+    iterations: int,
+    marks: list,
+    *,
+    eps: float | None,
+    seed: int,
+    seeds: int,
+    params: dict | None,
+    refined: Iterable[str],
+) -> dict:
+    """What makes two verify runs the same run (``seqform.study.verifycheckpoint``): the game
+    (name and ``tree_digest``), the solvers, iterations, measuring points, seeds and options."""
+    return {
+        "game": tree.name,
+        "tree": tree_digest(tree),
+        "solvers": list(solvers),
+        "iterations": int(iterations),
+        "points": digest(np.asarray(marks, dtype=np.int64)),
+        "eps": eps,
+        "seed": int(seed),
+        "seeds": int(seeds),
+        "params": json.loads(json.dumps(params or {}, sort_keys=True, default=str)),
+        "refined": sorted(refined),
+    }
+
+
+def _open_checkpoint(checkpoint, source, tree: Tree, iterations, marks, eps, seed, seeds, params, truth):
+    """``verify``'s checkpoint: None, the open one it was given, or the file opened for this run."""
+    if checkpoint is None:
+        return None
+    if not isinstance(source, str):
+        raise CheckpointError(
+            "a checkpoint needs a built-in solver named by a string (a solver object cannot be saved and resumed)"
+        )
+    why = checkpoint_refusal(source, tree, eps)
+    if why is not None:
+        raise CheckpointError(why)
+    if isinstance(checkpoint, VerifyCheckpoint):
+        return checkpoint
+    refined = sorted(truth.targets) + (["perturbed"] if truth.perturbed is not None else [])
+    fp = fingerprint(tree, [source], iterations, marks, eps=eps, seed=seed, seeds=seeds, params=params, refined=refined)
+    return VerifyCheckpoint.open(checkpoint, fp)
 
 
 def _bands(runs: list) -> list:
@@ -631,4 +766,6 @@ __all__ = [
     "make_solver",
     "solver_parameters",
     "checkpoints",
+    "checkpoint_refusal",
+    "fingerprint",
 ]

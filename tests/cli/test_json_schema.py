@@ -98,6 +98,7 @@ def test_evaluate_convert_info_games_verify(capsys, tmp_path):
     )
 
 
+@pytest.mark.runtime
 def test_study_and_report(capsys, tmp_path):
     study = tmp_path / "tiny.toml"
     study.write_text(

@@ -82,6 +82,7 @@ def test_alternating_mode_reaches_the_same_value(game):
     assert res.converged and res.value == seqform.solve(game).value
 
 
+@pytest.mark.runtime
 def test_a_time_limit_returns_bounds_that_bracket_the_value():
     res = double_oracle(seqform.games.leduc(), time_limit=0.0)
     value = seqform.solve(seqform.games.leduc()).value

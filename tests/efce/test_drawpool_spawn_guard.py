@@ -3,6 +3,8 @@
 a pool again; ``DrawPool`` raises ``UnguardedMainError`` at once, one line naming the fix. The same
 script guarded samples. Each script runs as a user runs it, ``python script.py``."""
 
+import pytest
+
 from tests.spawnscripts import assert_stopped_with_one_line, run_script, script
 
 BODY = """res = sample_efce(job_market(), None, max_rounds=3, seed=0,
@@ -10,6 +12,9 @@ BODY = """res = sample_efce(job_market(), None, max_rounds=3, seed=0,
 print("ran", res.rounds)
 """
 HEAD = "from efce import SamplerOptions, job_market, sample_efce\n"
+
+
+pytestmark = pytest.mark.runtime  # spawned worker processes
 
 
 def test_an_unguarded_script_stops_at_once_with_one_line(tmp_path):

@@ -71,6 +71,7 @@ def test_sampling_text_reports_rounds_samples_time_memory():
     assert len(out["payoffs"]) == 2 and 1 <= out["rounds"] <= 5 and "max_regret" in out
 
 
+@pytest.mark.runtime
 def test_sampling_validates_on_fresh_samples_and_runs_large_grids():
     """An 8 x 8 grid (3^64 profiles; the polymatrix engine) and the re-estimated regret, its
     burn-in in two worker processes."""
@@ -175,6 +176,7 @@ def test_four_card_indian_poker_welfare_is_an_exact_efce():
     assert [float(x) for x in pay] == pytest.approx(out["payoffs"], abs=1e-12)
 
 
+@pytest.mark.runtime
 def test_errors(tmp_path):
     one_line = [
         # (arguments, what the one-line message must say)
@@ -290,6 +292,7 @@ def test_the_command_line_runs_the_library_run(spec, cli, lib, expectations):
     assert out["stopped_by"] == res.stopped_by and out["round_limit"] == res.round_limit
 
 
+@pytest.mark.runtime
 def test_bench_efce_smoke(tmp_path):
     from pathlib import Path
 
@@ -326,6 +329,7 @@ def test_bench_efce_smoke(tmp_path):
     assert all(r["validation_burn_in"] == 100 and isinstance(r["energy_drift"], float) for r in rows)
 
 
+@pytest.mark.runtime
 def test_bench_efce_saved_runs_validate_again_alike(tmp_path):
     """--save-state keeps a run's q_lambda; --revalidate with the same settings must reproduce
     the validation the run itself reported (same seeds, so the same chains)."""

@@ -327,6 +327,7 @@ def test_indian_poker_beyond_enumeration_is_an_exact_efce():
     assert sum(res.payoffs) == 0  # the game is zero-sum: every EFCE has welfare 0
 
 
+@pytest.mark.runtime
 def test_time_limit_bounds_every_pricing_integer_program():
     """solve(time_limit=T) hands each integer program at most what is left of T (one can take 11
     minutes on 4-card poker, so a limit checked only between rounds could be overrun by that much)."""
@@ -406,6 +407,7 @@ def _check_stop(game, e, lp_value_bracket=0.0):
     return True
 
 
+@pytest.mark.runtime
 def test_a_stop_before_any_integer_program_is_bounded_by_the_relaxation(monkeypatch):
     """Stopped in the second phase before an integer program has priced (the annealed chains
     answered every round), the bound comes from the pricing's LP relaxation at the last duals,
@@ -425,6 +427,7 @@ def test_a_stop_before_any_integer_program_is_bounded_by_the_relaxation(monkeypa
     assert seen >= 3
 
 
+@pytest.mark.runtime
 def test_an_integer_program_stopped_by_the_clock_is_a_clean_stop(monkeypatch):
     """Whenever solve's time limit runs out, before or inside a pricing integer program (one
     that stops at its time limit without an incumbent included), the solve ends with
@@ -455,6 +458,7 @@ def test_an_integer_program_stopped_by_the_clock_is_a_clean_stop(monkeypatch):
     assert inside == 1 and phase2 >= 2
 
 
+@pytest.mark.runtime
 def test_pricing_stopped_empty_by_its_own_limit_leaves_the_optimum_unproved():
     """``pricing_time_limit`` of 0 s: every integer program stops before any profile (HiGHS's own
     clock, on any machine). The solve still returns the restricted LP's EFCE, exact and verified
@@ -466,6 +470,7 @@ def test_pricing_stopped_empty_by_its_own_limit_leaves_the_optimum_unproved():
     assert res.objective == 0  # every EFCE of 3-card Indian poker pays player 0 exactly 0
 
 
+@pytest.mark.runtime
 def test_the_map_stopped_at_its_time_limit_without_a_profile_is_a_stop_not_an_error():
     """HiGHS itself, given no time at all, ends the pricing integer program at its time limit
     before any incumbent: ``FactorMAP.solve`` returns the empty stop (no profile, unknown bound)
@@ -501,6 +506,7 @@ def test_stalled_cheap_rounds_hand_over_to_the_integer_program():
     assert calls[0] > calls[10**9]
 
 
+@pytest.mark.runtime
 def test_a_stopped_solve_brackets_the_optimum(monkeypatch):
     """At its time limit, column generation says what it knew: the restricted LP's value and weak
     duality's bound, between which the full LP's optimum must lie. The clock is one second per

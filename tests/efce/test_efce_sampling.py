@@ -226,6 +226,7 @@ def test_validated_payoffs_estimate_the_exact_distributions():
             assert se > 0 and abs(p - t) <= 4 * se
 
 
+@pytest.mark.runtime
 def test_validation_split_over_worker_processes():
     """``validated_regret(workers=2)``: the burn-in's sweeps run in two processes
     (``efce.drawpool``, with the parent's lambda). The mixing check still sees 2 sweeps as far
@@ -247,6 +248,7 @@ def test_validation_split_over_worker_processes():
     assert abs(two.validated - one.validated) <= 5 * math.hypot(one.stderr, two.stderr) + 1e-12
 
 
+@pytest.mark.runtime
 def test_samples_drawn_by_two_worker_processes():
     """``SamplerOptions(workers=2)`` (``efce.drawpool``): the chains advance in two processes with the parent's
     lambda. Held to the same exact checks as one process's run on the job market game (the final
@@ -303,6 +305,7 @@ def test_memory_is_traced_only_when_asked_and_the_trace_always_ends():
         tracemalloc.stop()
 
 
+@pytest.mark.runtime
 def test_options_are_checked_when_made():
     """Bad ``SamplerOptions`` are refused at once, naming the option (``SeqformError``)."""
     for bad, name in (
@@ -325,6 +328,7 @@ def test_options_are_checked_when_made():
         sample_efce(indian_poker(3), None, max_rounds=1, options=SamplerOptions(corrective=True))
 
 
+@pytest.mark.runtime
 def test_the_round_limit_applies_by_default_only_without_a_time_limit():
     """``max_rounds="auto"``: 1,000 rounds without ``time_limit`` (said in ``round_limit``), none
     with one (about 1,000 rounds a second here: 2 s runs past 1,000 unless the machine is very

@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import seqform
+from tests.processwatch import Watched
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,38 +121,12 @@ def test_cfr_bad_options_are_one_line_errors():
         assert r.returncode == 2 and r.stdout == "" and len(lines) == 1 and words in lines[0], (args, r.stderr)
 
 
+@pytest.mark.runtime
 def test_cfr_stops_cleanly_on_ctrl_c():
     """Ctrl-C during CFR+: status 130, and the bracket of the average so far is still printed."""
-    import signal
-    import time
-
-    p = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "seqform",
-            "shrink",
-            "rhode_island(ranks=3,suits=2)",
-            "--cfr",
-            "120",
-            "--json",
-            "--no-nonzeros",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    try:
-        deadline = time.monotonic() + 120
-        seen = ""
-        while "CFR+" not in seen and time.monotonic() < deadline:  # wait until the iterations run
-            seen += p.stderr.readline()
-        time.sleep(1.0)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=120)
-    finally:
-        p.kill()
-    assert p.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    p = Watched("shrink", "rhode_island(ranks=3,suits=2)", "--cfr", "120", "--json", "--no-nonzeros")
+    p.wait_for(", iteration ")  # the progress bar counts iterations done: there is an average to bracket
+    status, out, err = p.interrupt()
+    assert status == 130 and "interrupted" in err and "Traceback" not in err
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and data["lower_float"] <= data["upper_float"]

@@ -49,6 +49,7 @@ def test_random_knapsacks_are_solved_to_the_enumerated_optimum(data):
     assert np.all(np.abs(res.col_value - x) <= 1e-6) and float(np.dot(weight, x)) <= capacity + 1e-9
 
 
+@pytest.mark.runtime
 def test_a_time_limit_of_zero_is_a_stop_not_an_error():
     """HiGHS checks its clock before it starts: a limit of 0 s stops it on any machine."""
     n = 30

@@ -5,6 +5,8 @@ guarded runs its cells. Each script runs as a user runs it, ``python script.py``
 
 import json
 
+import pytest
+
 from tests.spawnscripts import assert_stopped_with_one_line, run_script, script
 
 STUDY = """[study]
@@ -26,6 +28,9 @@ print("ran", res.ok, res.failed, res.retried)
 
 
 HEAD = "import seqform.study as study\n"
+
+
+pytestmark = pytest.mark.runtime  # spawned worker processes
 
 
 def test_an_unguarded_script_stops_at_once_with_one_line(tmp_path):

@@ -62,6 +62,7 @@ def test_local_study_matches_verify(smoke_local):
     assert env["versions"]["seqform"] and "git_commit" in env
 
 
+@pytest.mark.runtime
 def test_ray_gives_the_same_table(smoke_local, tmp_path):
     """The local pool and a local Ray runtime give identical tables (timings and places aside)."""
     pytest.importorskip("ray", reason="Ray is in the test extras; this test runs in CI")
@@ -69,8 +70,13 @@ def test_ray_gives_the_same_table(smoke_local, tmp_path):
     res = run_study(load_study(SMOKE), tmp_path / "ray", ray=True, workers=2, progress=False)
     assert (res.ok, res.failed, res.executor) == (3, 0, "ray")
     assert comparable(read_table(tmp_path / "ray")) == comparable(read_table(out))
+    # the node column: the one Ray node's id (hex) on Ray, none on the pool
+    nodes = {r["node"] for r in read_table(tmp_path / "ray")}
+    assert len(nodes) == 1 and int(nodes.pop(), 16) > 0
+    assert {r["node"] for r in read_table(out)} == {None}
 
 
+@pytest.mark.runtime
 def test_rerun_skips_finished_cells(smoke_local):
     out, _ = smoke_local
     before = {f.name: f.stat().st_mtime_ns for f in (out / "cells").glob("*.parquet")}
@@ -81,6 +87,7 @@ def test_rerun_skips_finished_cells(smoke_local):
     assert len(env["resumed"]) == 1
 
 
+@pytest.mark.runtime
 def test_a_cell_past_its_time_limit_fails_twice_and_the_study_goes_on(tmp_path):
     p = tmp_path / "t.toml"
     p.write_text(
@@ -146,6 +153,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.runtime
 def test_killed_worker_loses_no_finished_cell(tmp_path):
     study, out, proc = start_slow(tmp_path, "--workers", "2", "--json")
     first = {f.name: f.read_bytes() for f in (out / "cells").glob("*.parquet")}
@@ -163,6 +171,7 @@ def test_killed_worker_loses_no_finished_cell(tmp_path):
         assert (out / "cells" / name).read_bytes() == data
 
 
+@pytest.mark.runtime
 def test_killed_driver_then_rerun_completes(tmp_path):
     study, out, proc = start_slow(tmp_path, "--workers", "1", "--quiet")
     workers = _workers(proc.pid)
@@ -187,6 +196,7 @@ def test_killed_driver_then_rerun_completes(tmp_path):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.runtime
 def test_ctrl_c_leaves_a_consistent_table(tmp_path, sig):
     study, out, proc = start_slow(
         tmp_path, "--workers", "1", "--quiet", preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -204,6 +214,7 @@ def test_ctrl_c_leaves_a_consistent_table(tmp_path, sig):
     assert not any(_alive(w) for w in workers)  # the driver stopped its workers
 
 
+@pytest.mark.runtime
 def test_refined_and_perturbed_ground_truth_reach_the_workers(tmp_path):
     """With refined and eps the driver computes the exact limit EFPE and the exact eps-perturbed
     equilibrium once; the workers measure against them as verify does in-process."""
