@@ -822,6 +822,8 @@ class _Parser:
         """``NUMBER ["name" { payoffs }]``, from the current token (the number) on: (number,
         payoffs or None). Leaves the token after the outcome as the current one."""
         num = self.integer("an outcome number (an integer; 0 for none)")
+        if num >= 1 << 63:  # kept per node in a 64-bit array
+            self.fail("an outcome number below 2^63")
         self.advance()
         if self.kind != _STR and self.kind != "{":
             if num == 0:

@@ -110,6 +110,9 @@ def _solve_or_refuse(capsys, tmp_path, data: bytes, command: str) -> None:
 @given(mutated(), st.sampled_from(["solve", "solve", "info"]))
 @example(data=seeds()[0], command="solve")  # the files as written solve, certified
 @example(data=seeds()[2], command="solve")  # a general-sum game: the LCP, certified
+@example(  # an outcome number past 64 bits: OverflowError
+    data=seeds()[0].replace(b't "" 2 "', b't "" 9999999999999999999999999999999999999999 "', 1), command="solve"
+)
 def test_mutated_files_solve_or_refuse_in_one_line(capsys, tmp_path, data, command):
     _solve_or_refuse(capsys, tmp_path, data, command)
 
