@@ -118,7 +118,8 @@ def main() -> None:
             print(table[-1], file=sys.stderr)
     load = os.getloadavg()[0]
     head = (
-        f"Memory-limit refusals, `python bench/limits.py` ({time.strftime('%Y-%m-%d')}, "
+        "# Memory-limit refusals\n\n"
+        f"`python bench/limits.py` ({time.strftime('%Y-%m-%d')}, "
         f"{platform.machine()}, {os.cpu_count()} cores, load average {load:.1f} at the end).\n\n"
     )
     text = head + "\n".join(table) + "\n"

@@ -26,6 +26,7 @@ BACKGROUND = {
     "references.md",
     "rhode-island-node-count.md",
     "findings.md",
+    "reliability.md",
     "json-output.md",
     "efg-format.md",
     "changelog.md",

@@ -19,6 +19,7 @@ import lossless
 from lossless import sequence_layout
 from lossless.vectorcfr import CFRCheckpoint, cfr_plus
 from seqform.cli.main import main
+from tests.oneline import one_line_error
 
 GAME = "leduc_os(ranks=2,suits=2)"
 RUN = ["--cfr", "600", "--cfr-iterations", "80", "--bracket-every", "20", "--json"]
@@ -97,14 +98,6 @@ def test_cfr_plus_resumed_anywhere_gives_the_same_result(tmp_path):
     # a finished run's checkpoint gives its result again, without iterating
     again = cfr_plus(layout, iterations=50, bracket_every=10, checkpoint=ck, tick=lambda t, e: pytest.fail("ran"))
     assert again.history == res.history and np.array_equal(again.behaviours[0], full.behaviours[0])
-
-
-def one_line_error(r: subprocess.CompletedProcess, *words: str) -> None:
-    assert r.returncode == 2, r.stderr
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    for w in words:
-        assert w in lines[0], lines[0]
 
 
 def test_damaged_and_foreign_checkpoints_are_refused(tmp_path, cli):

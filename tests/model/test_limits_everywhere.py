@@ -16,6 +16,7 @@ import seqform
 from seqform.errors import TooLargeError
 from seqform.io.efgread import _Parser, read_efg, token_bound
 from seqform.model.limits import GIB
+from tests.oneline import one_line_error
 
 #: peak resident memory (bytes) a refused command may reach: the interpreter with numpy, scipy
 #: and the command line's imports is ~70-90 MB; building any of the games refused here would
@@ -54,14 +55,8 @@ def run(*argv: str, env: dict | None = None) -> tuple[subprocess.CompletedProces
 
 def refused(r: subprocess.CompletedProcess, *needles: str) -> str:
     """The one line of a refusal (exit 2, no traceback, the flag named), checked."""
-    assert r.returncode == 2, r.stderr
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1, r.stderr
-    line = lines[0]
-    assert line.startswith("seqform: error: ") and "Traceback" not in r.stderr
-    assert "--memory-limit GiB" in line and "SEQFORM_MEMORY_LIMIT" in line
-    for n in needles:
-        assert n in line, line
+    line = one_line_error(r, "--memory-limit GiB", "SEQFORM_MEMORY_LIMIT", *needles)
+    assert line.startswith("seqform: error: ")
     return line
 
 

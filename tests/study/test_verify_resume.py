@@ -20,6 +20,7 @@ from seqform.games import kuhn
 from seqform.model.tree import compile_tree
 from seqform.study.verifycheckpoint import VerifyCheckpoint
 from seqform.study.verifyharness import all_solvers, checkpoint_refusal, checkpoints, fingerprint, ground_truth, verify
+from tests.oneline import one_line_error
 
 SEQFORM = [sys.executable, "-m", "seqform", "verify"]
 TIMINGS = ("seconds", "solver_seconds")
@@ -125,14 +126,6 @@ def test_several_solvers_resume_by_solver(tmp_path, cli):
     assert resumed.returncode == 0, resumed.stderr
     plain = cli(cmd + ["--quiet"])
     assert masked(json.loads(resumed.stdout)) == masked(json.loads(plain.stdout))
-
-
-def one_line_error(r: subprocess.CompletedProcess, *words: str) -> None:
-    assert r.returncode == 2, r.stderr
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
-    for w in words:
-        assert w in lines[0], lines[0]
 
 
 def test_a_damaged_checkpoint_is_refused(tmp_path, cli):
