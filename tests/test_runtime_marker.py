@@ -18,8 +18,10 @@ TRIGGERS = re.compile(
 )
 
 
-def _marked(node: ast.AST) -> bool:
-    return any("runtime" in ast.unparse(d) for d in getattr(node, "decorator_list", []))
+def _marked(node: ast.AST, markers: set[str]) -> bool:
+    """A runtime mark among ``node``'s decorators, directly or through one of the module's own
+    decorators that applies it (``markers``)."""
+    return any("runtime" in ast.unparse(d) or ast.unparse(d) in markers for d in getattr(node, "decorator_list", []))
 
 
 def _module_marked(tree: ast.Module) -> bool:
@@ -48,9 +50,14 @@ def unmarked_tests(root: Path = TESTS) -> list[str]:
             for n in tree.body
             if isinstance(n, ast.FunctionDef) and TRIGGERS.search(ast.get_source_segment(src, n) or "")
         }
+        markers = {
+            n.name
+            for n in tree.body
+            if isinstance(n, ast.FunctionDef) and "mark.runtime" in (ast.get_source_segment(src, n) or "")
+        }
         touching = re.compile(TRIGGERS.pattern + "".join(rf"|\b{h}\(" for h in sorted(helpers)))
         for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_") and not _marked(node):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_") and not _marked(node, markers):
                 if touching.search(ast.get_source_segment(src, node) or ""):
                     missing.append(f"{path.relative_to(root.parent)}::{node.name}")
     return missing

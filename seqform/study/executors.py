@@ -180,6 +180,7 @@ class LocalExecutor:
         self.workers, self.truths, self.time_limit = workers, truths, time_limit
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict = {}  # future -> cell
+        self._charged: list = []  # results of a pool found broken by ``submit``, for ``results``
 
     def _new_pool(self) -> ProcessPoolExecutor:
         self._pool = spawn_pool(self.workers, _worker_setup, (self.truths, True, self.workers))
@@ -195,14 +196,39 @@ class LocalExecutor:
 
     def submit(self, cell) -> None:
         pool = self._pool if self._pool is not None else self._new_pool()
-        self._running[pool.submit(_run_cell_here, cell, self.time_limit)] = cell
+        try:
+            future = pool.submit(_run_cell_here, cell, self.time_limit)
+        except BrokenProcessPool:
+            # a worker died after the last ``results``: the cells in flight are settled now (and
+            # reported by the next ``results``), and this cell goes to a new pool
+            self._charged.extend(self._settle_broken())
+            future = self._new_pool().submit(_run_cell_here, cell, self.time_limit)
+        self._running[future] = cell
+
+    def _settle_broken(self) -> list:
+        """The cells in flight on a broken pool: those that finished before it broke keep their
+        rows, the others are charged an attempt (``WorkerDied``). The broken pool is stopped."""
+        out: list[tuple[Any, Any, Exception | None]] = []
+        for f, cell in self._running.items():
+            if f.done() and not f.cancelled() and f.exception() is None:
+                out.append((cell, f.result(), None))
+            else:
+                out.append((cell, None, WorkerDied("a worker process died while this cell ran (the pool broke)")))
+        self._running.clear()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            stop_broken_pool(pool)  # an unguarded main script: UnguardedMainError, no cell retried
+        return out
 
     def results(self, timeout: float) -> list:
         """Cells finished within ``timeout`` seconds: ``(cell, rows, None)`` or ``(cell, None, error)``."""
+        charged, self._charged = self._charged, []
         if not self._running:
-            return []
+            return charged
+        if charged:
+            timeout = 0  # report these at once
         done, _ = futures_wait(list(self._running), timeout=timeout, return_when=FIRST_COMPLETED)
-        out: list[tuple[Any, Any, Exception | None]] = []
+        out: list[tuple[Any, Any, Exception | None]] = charged
         broken = False
         for f in done:
             cell = self._running.pop(f)
@@ -222,13 +248,8 @@ class LocalExecutor:
                 )
             except Exception as e:  # the cell's own error: recorded, retried by the driver
                 out.append((cell, None, e))
-        if broken:  # every cell in flight died with the pool: each is charged an attempt
-            for cell in list(self._running.values()):
-                out.append((cell, None, WorkerDied("a worker process died while this cell ran (the pool broke)")))
-            self._running.clear()
-            pool, self._pool = self._pool, None
-            if pool is not None:  # (always: the finished futures came from it)
-                stop_broken_pool(pool)  # an unguarded main script: UnguardedMainError, no cell retried
+        if broken:  # the cells still in flight died with the pool: each is charged an attempt
+            out.extend(self._settle_broken())
         return out
 
     def shutdown(self, kill: bool = False) -> None:
