@@ -267,7 +267,20 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
     """
     if missing not in ("error", "uniform"):
         raise ValueError(f"missing={missing!r}: expected 'error' or 'uniform'")
-    obj = _unwrap(obj)
+    strategies = _strategies(tree, _unwrap(obj), check_game)
+    # per player: probabilities by sequence, Fraction or float
+    read = [_player_probabilities(tree, p, st, missing) for p, st in enumerate(strategies)]
+    raw = [probs for probs, _ in read]
+    any_float = any(f for _, f in read)
+    _check_sums(tree, raw, any_float)
+    if any_float:
+        return Profile([np.asarray([float(v) for v in probs], dtype=np.float64) for probs in raw])
+    return Profile(raw)
+
+
+def _strategies(tree: Tree, obj: dict, check_game: bool) -> list:
+    """The file's ``"strategies"``, one entry per player, once its game and player count agree with
+    ``tree``'s."""
     name = obj.get("game")
     if check_game and name is not None and not same_game(str(name), tree.name):
         raise StrategyError(
@@ -284,74 +297,89 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
         else:
             got = f"a {type(strategies).__name__}"
         raise StrategyError(f'"strategies" must be a list of {N} entries (one per player) for {tree.name}; got {got}')
-    raw = []  # per player: list of probabilities by sequence, Fraction/float/None (unset)
+    return strategies
+
+
+def _player_probabilities(tree: Tree, p: int, st: Any, missing: str) -> tuple[list, bool]:
+    """Player ``p``'s probabilities by sequence (num_sequences[p],) from its entry ``st`` of the
+    file, and whether any was a float; information sets left out are an error or uniform
+    (``missing``)."""
+    entries = st.get("infosets") if isinstance(st, dict) else st if isinstance(st, list) else None
+    if not isinstance(entries, list):
+        raise StrategyError(f'player {p}\'s strategy must be an object {{"infosets": [...]}}')
+    labels = infoset_labels(tree, p)
+    ids = tree.player_infosets[p].tolist()
+    # the old labels (str(key)) are read too: files written before the games had readable ones
+    old = _key_labels(tree, ids)
+    by_label = {lab: ids[j] for lab, j in _positions(labels, old).items()}
+    probs: list = [None] * tree.num_sequences[p]
+    probs[0] = Fraction(1)
+    seen = set()
     any_float = False
-    for p, st in enumerate(strategies):
-        entries = st.get("infosets") if isinstance(st, dict) else st if isinstance(st, list) else None
-        if not isinstance(entries, list):
-            raise StrategyError(f'player {p}\'s strategy must be an object {{"infosets": [...]}}')
-        labels = infoset_labels(tree, p)
-        ids = tree.player_infosets[p].tolist()
-        # the old labels (str(key)) are read too: files written before the games had readable ones
-        old = _key_labels(tree, ids)
-        by_label = {lab: ids[j] for lab, j in _positions(labels, old).items()}
-        probs: list = [None] * tree.num_sequences[p]
-        probs[0] = Fraction(1)
-        seen = set()
-        for e in entries:
-            if not isinstance(e, dict) or "infoset" not in e or not isinstance(e.get("actions"), dict):
-                raise StrategyError(
-                    f"player {p}: each information set entry must be "
-                    f'{{"infoset": label, "actions": {{action: probability}}}}, got '
-                    f"{json.dumps(e)[:200]}"
-                )
-            lab = e["infoset"]
-            if not isinstance(lab, str):
-                lab = str(lab)
-            i = by_label.get(lab)
-            if i is None:
-                close = difflib.get_close_matches(lab, labels, n=3) or difflib.get_close_matches(lab, old, n=3)
-                hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-                raise StrategyError(f"player {p} of {tree.name} has no information set {lab!r}{hint}")
-            if i in seen:
-                raise StrategyError(f"{_where(tree, p, lab)} appears twice in the strategy file")
-            seen.add(i)
-            acts = _action_labels(tree, i)
-            where = _positions(acts, tree.infoset_actions[i])
-            f = int(tree.infoset_first_seq[i])
-            vals: list[Fraction | float] = [Fraction(0)] * len(acts)
-            named: dict = {}  # position -> the label the file gave it
-            for a, v in e["actions"].items():
-                j = where.get(a)
-                if j is None:
-                    raise StrategyError(f"{_where(tree, p, lab)} has no action {a!r}; its actions are {list(acts)}")
-                if j in named:
-                    raise StrategyError(
-                        f"{_where(tree, p, lab)} gives action {acts[j]!r} twice (as {named[j]!r} and {a!r})"
-                    )
-                named[j] = a
-                x = _parse_probability(v, lambda: f"{_where(tree, p, lab)}, action {a!r}")
-                if x < 0:
-                    raise StrategyError(f"{_where(tree, p, lab)}: action {a!r} has negative probability {v}")
-                if x > 1 + (TOLERANCE if isinstance(x, float) else 0):  # (and a huge one is no float)
-                    shown = str(v) if len(str(v)) <= 40 else f"{str(v)[:20]}... ({len(str(v))} characters)"
-                    raise StrategyError(f"{_where(tree, p, lab)}: action {a!r} has probability {shown}, more than 1")
-                any_float |= isinstance(x, float)
-                vals[j] = x
-            probs[f : f + len(acts)] = vals
-        if len(seen) < len(labels):
-            left = [lab for lab, i in zip(labels, ids) if i not in seen]
-            if missing == "error":
-                shown = ", ".join(repr(x) for x in left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
-                raise StrategyError(
-                    f"player {p}'s strategy leaves out {len(left)} information set(s) of {tree.name}: {shown}",
-                    remedy=Remedy("missing", "uniform", "to play them uniformly"),
-                )
-            for i in (i for i in ids if i not in seen):
-                f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-                probs[f : f + k] = [Fraction(1, k)] * k
-        raw.append(probs)
-    # sums: exactly 1 (exact profile) or within TOLERANCE (float profile)
+    for e in entries:
+        if not isinstance(e, dict) or "infoset" not in e or not isinstance(e.get("actions"), dict):
+            raise StrategyError(
+                f"player {p}: each information set entry must be "
+                f'{{"infoset": label, "actions": {{action: probability}}}}, got '
+                f"{json.dumps(e)[:200]}"
+            )
+        lab = e["infoset"] if isinstance(e["infoset"], str) else str(e["infoset"])
+        i = by_label.get(lab)
+        if i is None:
+            close = difflib.get_close_matches(lab, labels, n=3) or difflib.get_close_matches(lab, old, n=3)
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise StrategyError(f"player {p} of {tree.name} has no information set {lab!r}{hint}")
+        if i in seen:
+            raise StrategyError(f"{_where(tree, p, lab)} appears twice in the strategy file")
+        seen.add(i)
+        vals, floats = _action_probabilities(tree, p, lab, i, e["actions"])
+        any_float |= floats
+        f = int(tree.infoset_first_seq[i])
+        probs[f : f + len(vals)] = vals
+    if len(seen) < len(labels):
+        left = [lab for lab, i in zip(labels, ids) if i not in seen]
+        if missing == "error":
+            shown = ", ".join(repr(x) for x in left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
+            raise StrategyError(
+                f"player {p}'s strategy leaves out {len(left)} information set(s) of {tree.name}: {shown}",
+                remedy=Remedy("missing", "uniform", "to play them uniformly"),
+            )
+        for i in (i for i in ids if i not in seen):
+            f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
+            probs[f : f + k] = [Fraction(1, k)] * k
+    return probs, any_float
+
+
+def _action_probabilities(tree: Tree, p: int, lab: str, i: int, actions: dict) -> tuple[list, bool]:
+    """The probabilities of information set ``i``'s actions (its labelled ``lab``, of player ``p``)
+    from the file's ``{action: probability}``, in the tree's order (actions not named: 0), and
+    whether any was a float."""
+    acts = _action_labels(tree, i)
+    where = _positions(acts, tree.infoset_actions[i])
+    vals: list[Fraction | float] = [Fraction(0)] * len(acts)
+    named: dict = {}  # position -> the label the file gave it
+    any_float = False
+    for a, v in actions.items():
+        j = where.get(a)
+        if j is None:
+            raise StrategyError(f"{_where(tree, p, lab)} has no action {a!r}; its actions are {list(acts)}")
+        if j in named:
+            raise StrategyError(f"{_where(tree, p, lab)} gives action {acts[j]!r} twice (as {named[j]!r} and {a!r})")
+        named[j] = a
+        x = _parse_probability(v, lambda: f"{_where(tree, p, lab)}, action {a!r}")
+        if x < 0:
+            raise StrategyError(f"{_where(tree, p, lab)}: action {a!r} has negative probability {v}")
+        if x > 1 + (TOLERANCE if isinstance(x, float) else 0):  # (and a huge one is no float)
+            shown = str(v) if len(str(v)) <= 40 else f"{str(v)[:20]}... ({len(str(v))} characters)"
+            raise StrategyError(f"{_where(tree, p, lab)}: action {a!r} has probability {shown}, more than 1")
+        any_float |= isinstance(x, float)
+        vals[j] = x
+    return vals, any_float
+
+
+def _check_sums(tree: Tree, raw: list, any_float: bool) -> None:
+    """Each information set's probabilities sum to exactly 1 (an exact profile) or within
+    ``TOLERANCE`` (a float one), else ``StrategyError`` naming it."""
     for p, probs in enumerate(raw):
         for i, lab in zip(tree.player_infosets[p].tolist(), infoset_labels(tree, p)):
             f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
@@ -367,9 +395,6 @@ def profile_from_json(tree: Tree, obj: Any, missing: str = "error", check_game: 
                 given = {a: (str(v) if isinstance(v, Fraction) else v) for a, v in zip(_action_labels(tree, i), vals)}
                 how = "exactly" if not any_float else f"within {TOLERANCE:g}"
                 raise StrategyError(f"{_where(tree, p, lab)}: probabilities {given} sum to {s}, not {how} 1")
-    if any_float:
-        return Profile([np.asarray([float(v) for v in probs], dtype=np.float64) for probs in raw])
-    return Profile(raw)
 
 
 def read_profile(
