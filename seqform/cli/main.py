@@ -41,6 +41,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser: the core's commands, then each extension's (``seqform.registry``)."""
     ap = Parser(prog="seqform", description="Exact solving of extensive-form games.")
     ap.add_argument(
         "--version", action="version", version=f"seqform {_version()}", help="print seqform's version and exit"
@@ -48,6 +49,30 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(
         dest="command", required=True, metavar="COMMAND", help="what to do (COMMAND --help for more)"
     )
+    _add_solve(sub)
+    _add_evaluate(sub)
+    _add_convert(sub)
+    _add_verify(sub)
+    ip = sub.add_parser("info", help="print a game's sizes")
+    ip.add_argument("game", help=GAME_HELP)
+    common_options(ip)
+    ip.set_defaults(func=cmd_info)
+    from seqform.cli.studycommand import add_parser as add_study_parser
+
+    add_study_parser(sub)
+    from seqform.cli.drawcommand import add_parser as add_draw_parser
+
+    add_draw_parser(sub)
+    gp = sub.add_parser("games", help="list the built-in games with their parameters and sizes")
+    gp.add_argument("--json", action="store_true", help=JSON_HELP)
+    gp.set_defaults(func=cmd_games)
+    for command in registry().commands.values():  # shrink, efce, ...: from extensions
+        command.add_parser(sub)
+    return ap
+
+
+def _add_solve(sub) -> None:
+    """``seqform solve``."""
     sp = sub.add_parser("solve", help="solve a two-player game exactly (zero-sum: the LP; general-sum: the LCP)")
     sp.add_argument("game", help=GAME_HELP)
     sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
@@ -84,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     rationals_option(sp)
     common_options(sp)
     sp.set_defaults(func=cmd_solve)
+
+
+def _add_evaluate(sub) -> None:
+    """``seqform evaluate``."""
     ev = sub.add_parser("evaluate", help="exploitability and information-set regret of a strategy profile")
     ev.add_argument("game", help=GAME_HELP)
     ev.add_argument(
@@ -108,11 +137,19 @@ def build_parser() -> argparse.ArgumentParser:
     rationals_option(ev)
     common_options(ev)
     ev.set_defaults(func=cmd_evaluate)
+
+
+def _add_convert(sub) -> None:
+    """``seqform convert``."""
     cp = sub.add_parser("convert", help="write a game (built-in, OpenSpiel or .efg) as a Gambit .efg file")
     cp.add_argument("game", help=GAME_HELP)
     cp.add_argument("out", help="the .efg file to write")
     common_options(cp)
     cp.set_defaults(func=cmd_convert)
+
+
+def _add_verify(sub) -> None:
+    """``seqform verify``."""
     vp = sub.add_parser("verify", help="run an iterative solver and track it against the certified ground truth")
     from seqform.study.verifyharness import all_solvers
 
@@ -137,6 +174,24 @@ def build_parser() -> argparse.ArgumentParser:
     vp.add_argument(
         "--eps", type=float, default=None, metavar="X", help="the tremble of egt-perturbed, 0 < X < 1 (default 1e-3)"
     )
+    _add_verify_figure_options(vp)
+    rationals_option(vp)
+    vp.add_argument("--seed", type=int, default=0, help="the random seed of the sampling solvers (MCCFR; default 0)")
+    vp.add_argument(
+        "--seeds",
+        type=int,
+        default=1,
+        metavar="K",
+        help="run K seeded runs (seeds --seed .. --seed+K-1) and report, at each point, the median "
+        "and the 10-90%% band of exploitability, value gap and largest information-set regret",
+    )
+    _add_checkpoint_options(vp)
+    common_options(vp)
+    vp.set_defaults(func=cmd_verify)
+
+
+def _add_verify_figure_options(vp) -> None:
+    """``seqform verify``'s figure: ``--plot``, ``--x``, ``--bound``."""
     vp.add_argument(
         "--plot",
         default=None,
@@ -156,16 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also draw the papers' worst-case exploitability bounds where known (clipped to the data's range)",
     )
-    rationals_option(vp)
-    vp.add_argument("--seed", type=int, default=0, help="the random seed of the sampling solvers (MCCFR; default 0)")
-    vp.add_argument(
-        "--seeds",
-        type=int,
-        default=1,
-        metavar="K",
-        help="run K seeded runs (seeds --seed .. --seed+K-1) and report, at each point, the median "
-        "and the 10-90%% band of exploitability, value gap and largest information-set regret",
-    )
+
+
+def _add_checkpoint_options(vp) -> None:
+    """``seqform verify``'s ``--checkpoint`` and ``--checkpoint-every``."""
     vp.add_argument(
         "--checkpoint",
         default=None,
@@ -181,24 +230,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --checkpoint: save at the first measuring point SECONDS after the last save "
         "(default 60; 0: at every measuring point)",
     )
-    common_options(vp)
-    vp.set_defaults(func=cmd_verify)
-    ip = sub.add_parser("info", help="print a game's sizes")
-    ip.add_argument("game", help=GAME_HELP)
-    common_options(ip)
-    ip.set_defaults(func=cmd_info)
-    from seqform.cli.studycommand import add_parser as add_study_parser
-
-    add_study_parser(sub)
-    from seqform.cli.drawcommand import add_parser as add_draw_parser
-
-    add_draw_parser(sub)
-    gp = sub.add_parser("games", help="list the built-in games with their parameters and sizes")
-    gp.add_argument("--json", action="store_true", help=JSON_HELP)
-    gp.set_defaults(func=cmd_games)
-    for command in registry().commands.values():  # shrink, efce, ...: from extensions
-        command.add_parser(sub)
-    return ap
 
 
 def _check_options(args) -> None:
