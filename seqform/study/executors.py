@@ -71,7 +71,11 @@ def _worker_setup(truths: dict | None = None, watch: bool = False, workers: int 
         _watch_parent()
     if workers:
         # the pool's workers share the memory limit: a runaway cell gets a MemoryError, a failed
-        # cell the driver retries, instead of the kernel's out-of-memory killer picking a process
+        # cell the driver retries, instead of the kernel's out-of-memory killer picking a process.
+        # What every cell imports is mapped first, so that the share is left for the cell's data
+        # (the libraries reserve hundreds of MB of address space they never touch)
+        import seqform.study.verifyharness  # noqa: F401
+
         limit_worker_memory(workers)
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
