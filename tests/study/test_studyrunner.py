@@ -238,3 +238,24 @@ def test_refined_and_perturbed_ground_truth_reach_the_workers(tmp_path):
     for pt, r in zip(rep.points, rows):
         assert r["efpe_distance"] == pt.efpe_distance and r["perturbed_exploitability"] == pt.perturbed_exploitability
         assert r["tremble_violation"] == pt.tremble_violation and r["perturbed_value_gap"] is not None
+
+
+@pytest.mark.runtime
+def test_workers_capped_at_a_small_share_still_run_their_cells(tmp_path):
+    """A 0.1 GiB limit over 4 workers caps each worker's address space at 26 MiB (plus the
+    headroom) beyond what it has mapped once it imported what cells use: the cells still run."""
+    p = tmp_path / "s.toml"
+    p.write_text(
+        '[study]\nname = "s"\ngames = ["kuhn"]\nseeds = 2\niterations = 200\ncheckpoints = 3\n\n'
+        '[[solvers]]\nname = "es-mccfr"\n'
+    )
+    r = subprocess.run(
+        [sys.executable, "-m", "seqform", "study", str(p), "--out", str(tmp_path / "o"), "--workers", "4", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SEQFORM_MEMORY_LIMIT": "0.1"},
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert (res["ok"], res["failed"]) == (2, 0)
