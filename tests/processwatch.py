@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 
 class _Reader(threading.Thread):
@@ -74,3 +75,20 @@ class Watched:
         self.out.join(10)
         self.err.join(10)
         return status, self.out.text(), self.err.text()
+
+
+def kill_when(args: list[str], ready: Callable[[], bool]) -> None:
+    """Start ``python -m seqform ARGS``, poll ``ready()`` until it holds, then SIGKILL the process;
+    fail if the process ended first (the test meant to kill a run in progress)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "seqform", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        while proc.poll() is None and not ready():
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"

@@ -14,7 +14,7 @@ TESTS = Path(__file__).parent
 # what makes a test depend on timing: signals and kills, worker processes, clocks and time limits
 TRIGGERS = re.compile(
     r"send_signal|os\.kill|SIGINT|SIGKILL|SIGTERM|--workers|workers=|time_limit|--time-limit|spawn_pool"
-    r"|ProcessPool|monotonic|perf_counter|setitimer|clock|Popen|run_script|Watched\("
+    r"|ProcessPool|monotonic|perf_counter|setitimer|clock|Popen|run_script|Watched\(|kill_when\("
 )
 
 

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -20,6 +18,7 @@ from lossless import sequence_layout
 from lossless.vectorcfr import CFRCheckpoint, cfr_plus
 from seqform.cli.main import main
 from tests.oneline import one_line_error
+from tests.processwatch import kill_when
 
 GAME = "leduc_os(ranks=2,suits=2)"
 RUN = ["--cfr", "600", "--cfr-iterations", "80", "--bracket-every", "20", "--json"]
@@ -47,17 +46,9 @@ def without_timings(out: dict) -> dict:
 @pytest.mark.runtime
 def test_a_killed_run_makes_the_same_iterates(tmp_path, cli):
     path = tmp_path / "cfr.ckpt"
-    cmd = [sys.executable, "-m", "seqform", "shrink", GAME, *RUN, "--checkpoint", str(path), "--checkpoint-every", "0"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while proc.poll() is None and not path.exists():
-            time.sleep(0.002)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+    args = ["shrink", GAME, *RUN, "--checkpoint", str(path), "--checkpoint-every", "0"]
+    kill_when(args, path.exists)
+    cmd = [sys.executable, "-m", "seqform", *args]
     with np.load(path, allow_pickle=False) as f:  # read with numpy alone
         reached = json.loads(str(f["meta"]))["t"]
     assert 1 <= reached < 80

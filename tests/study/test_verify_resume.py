@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -21,6 +19,7 @@ from seqform.model.tree import compile_tree
 from seqform.study.verifycheckpoint import VerifyCheckpoint
 from seqform.study.verifyharness import all_solvers, checkpoint_refusal, checkpoints, fingerprint, ground_truth, verify
 from tests.oneline import one_line_error
+from tests.processwatch import kill_when
 
 SEQFORM = [sys.executable, "-m", "seqform", "verify"]
 TIMINGS = ("seconds", "solver_seconds")
@@ -59,25 +58,17 @@ def saved_meta(path) -> dict:
         return json.loads(str(f["meta"]))
 
 
-def kill_when(cmd: list, path, ready) -> None:
-    """Start ``cmd``, poll until ``ready(meta)`` holds for the checkpoint at ``path``, SIGKILL it."""
-    proc = subprocess.Popen(SEQFORM + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while proc.poll() is None:
-            if os.path.exists(path):
-                try:
-                    if ready(saved_meta(path)):
-                        break
-                except (OSError, ValueError, KeyError):  # (only ever a whole file: it is renamed into place)
-                    pass
-            time.sleep(0.002)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    # killed, not finished: what the checkpoint held was a run in progress
-    assert proc.returncode == -signal.SIGKILL, "the run ended before it could be killed"
+def kill_when_saved(cmd: list, path, ready) -> None:
+    """Start ``seqform verify CMD`` and SIGKILL it once ``ready(meta)`` holds for the checkpoint at
+    ``path`` (``tests.processwatch.kill_when``)."""
+
+    def saved() -> bool:
+        try:  # (only ever a whole file: it is renamed into place)
+            return os.path.exists(path) and ready(saved_meta(path))
+        except (OSError, ValueError, KeyError):
+            return False
+
+    kill_when(["verify", *cmd], saved)
 
 
 @pytest.mark.parametrize(
@@ -101,7 +92,7 @@ def kill_when(cmd: list, path, ready) -> None:
 def test_a_killed_run_resumes_to_the_uninterrupted_report(tmp_path, cli, cmd, ready):
     path = tmp_path / "run.ckpt"
     with_ck = cmd + ["--json", "--checkpoint", str(path), "--checkpoint-every", "0"]
-    kill_when(with_ck, path, ready)
+    kill_when_saved(with_ck, path, ready)
     resumed = run(with_ck)
     assert resumed.returncode == 0, resumed.stderr
     assert "resuming from" in resumed.stderr
@@ -117,7 +108,7 @@ def test_several_solvers_resume_by_solver(tmp_path, cli):
     """Two solvers in one command: the first finished, the second in progress when killed."""
     path = tmp_path / "run.ckpt"
     cmd = ["cfr+,os-mccfr", "kuhn", "--iterations", "300", "--json"]
-    kill_when(
+    kill_when_saved(
         cmd + ["--checkpoint", str(path), "--checkpoint-every", "0"],
         path,
         lambda meta: meta["current"] is not None and meta["current"]["key"] == "os-mccfr",
