@@ -56,7 +56,7 @@ from seqform.errors import (
 )
 from seqform.exact.rationals import nearest_rational
 from seqform.model.game import CHANCE, TERMINAL, Game
-from seqform.model.limits import memory_limit
+from seqform.model.limits import GIB, RAISE_LIMIT, memory_limit
 from seqform.model.strategy import Profile, validate_behaviour
 from seqform.model.tree import Tree
 from seqform.silence import silenced_fds
@@ -245,13 +245,11 @@ class OpenSpielGame(Game):
     def _check_walk(self) -> None:
         need = self._walked * OPENSPIEL_BYTES_PER_NODE + self._key_bytes
         if need > self._limit:
-            gib = 1 << 30
             raise TooLargeError(
                 f"OpenSpiel game {self.name!r} has at least {self._walked:,} nodes and "
                 f"{len(self._infoset_ids):,} information sets: compiling it would need at least "
-                f"{need / gib:.2f} GiB (~{OPENSPIEL_BYTES_PER_NODE} bytes a node and each set's key), over "
-                f"the memory limit of {self._limit / gib:.3g} GiB; set a larger limit with --memory-limit GiB "
-                f"or SEQFORM_MEMORY_LIMIT"
+                f"{need / GIB:.2f} GiB (~{OPENSPIEL_BYTES_PER_NODE} bytes a node and each set's key), over "
+                f"the memory limit of {self._limit / GIB:.3g} GiB; {RAISE_LIMIT}"
             )
 
     # --- the Game interface ----------------------------------------------------------------------

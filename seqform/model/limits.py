@@ -70,6 +70,10 @@ def node_limit(limit_bytes: int) -> int:
     return max(1, limit_bytes // BYTES_PER_NODE)
 
 
+#: how every refusal ends: the two ways to raise the limit
+RAISE_LIMIT = "set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+
+
 def _gib(b: float) -> str:
     return f"{b / GIB:.2f} GiB"
 
@@ -89,7 +93,7 @@ def too_many_nodes(name: str, max_nodes: int, limit_bytes: int) -> TooLargeError
     return TooLargeError(
         f"game {name!r} has more than {max_nodes:,} nodes: compiling it would need more than "
         f"{_gib(max_nodes * BYTES_PER_NODE)} (~{BYTES_PER_NODE} bytes a node), over the memory limit of "
-        f"{_gib(limit_bytes)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+        f"{_gib(limit_bytes)}; {RAISE_LIMIT}"
     )
 
 
@@ -117,7 +121,7 @@ def check_lp(
             f"need about {_gib(need)} in HiGHS"
             + (f" on top of {_gib(used_bytes)} already used" if used_bytes >= GIB // 100 else "")
             + ", over the memory "
-            f"limit of {_gib(limit_bytes)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+            f"limit of {_gib(limit_bytes)}; {RAISE_LIMIT}"
         )
 
 
@@ -132,8 +136,8 @@ def check_lcp(name: str, equations: int, variables: int, limit_bytes: int) -> No
     if need > limit_bytes:
         raise TooLargeError(
             f"the sequence-form LCP of {name!r} ({equations:,} equations, {variables:,} variables) would need "
-            f"about {_gib(need)} as a dense exact tableau, over the memory limit of {_gib(limit_bytes)}; set a "
-            f"larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+            f"about {_gib(need)} as a dense exact tableau, over the memory limit of {_gib(limit_bytes)}; "
+            f"{RAISE_LIMIT}"
         )
 
 
@@ -144,8 +148,7 @@ def check_setup(name: str, need: int, limit_bytes: int) -> None:
         shown = _gib(need) if need < 1 << 80 else f"~2^{need.bit_length() - 1} bytes"
         raise TooLargeError(
             f"game {name!r} would need about {shown} to set up, before any node is built, over the memory "
-            f"limit of {_gib(limit_bytes)}; choose smaller parameters, or set a larger limit with --memory-limit "
-            f"GiB or SEQFORM_MEMORY_LIMIT"
+            f"limit of {_gib(limit_bytes)}; choose smaller parameters, or {RAISE_LIMIT}"
         )
 
 
@@ -157,7 +160,7 @@ def check_efg(path: str, size: int, tokens: int, limit_bytes: int) -> None:
         raise TooLargeError(
             f"{path}: a {size / 2**20:,.1f} MiB game file of up to {tokens:,} tokens would need about "
             f"{_size(need)} to read (~{EFG_BYTES_PER_TOKEN} bytes a token), over the memory limit of "
-            f"{_limit(limit_bytes)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+            f"{_limit(limit_bytes)}; {RAISE_LIMIT}"
         )
 
 
@@ -170,7 +173,7 @@ def check_tables(name: str, solver: str, need: int, limit_bytes: int | None = No
         tree = f" on top of {_size(used_bytes)} for the game's tree" if used_bytes else ""
         raise TooLargeError(
             f"{solver} on {name!r} would need about {_size(need)} for its tables{tree}, over the memory limit "
-            f"of {_limit(limit)}; set a larger limit with --memory-limit GiB or SEQFORM_MEMORY_LIMIT"
+            f"of {_limit(limit)}; {RAISE_LIMIT}"
         )
 
 
