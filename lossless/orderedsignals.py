@@ -29,6 +29,7 @@ from typing import Any
 
 from seqform.games.labels import join
 from seqform.model.game import CHANCE, TERMINAL, Game
+from seqform.model.signalform import OrderedSignals
 
 from .betting import DECIDE, FOLD, SHOWDOWN, Betting
 from .errors import OrderedSignalError
@@ -210,6 +211,16 @@ class OrderedSignalGame(Game):
         for k, c in zip(self.observed[player], obs):
             by_round[self.levels[k][1]].append(self.deck[c])
         return join("/".join(" ".join(r) for r in by_round), self.betting.history[v])
+
+    def ordered_signals(self) -> OrderedSignals:
+        """The game declares itself (``seqform.model.signalform``): ``seqform.solve`` solves its
+        lossless abstraction and certifies the strategies in this game."""
+        return OrderedSignals(self, self._observation)
+
+    def _observation(self, key, player: int) -> tuple:
+        """An information set's key as ``OrderedSignals`` states it: the cards seen, the betting."""
+        observation, v = key
+        return tuple(observation), self.betting.history[v]
 
     def action_name(self, key, action: str) -> str:
         """The betting letters spelled out ("k" -> "Check", as Leduc's "Call", "Raise"); other

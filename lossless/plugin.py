@@ -228,12 +228,31 @@ def cmd_shrink(args) -> int:
     return status
 
 
+#: GameShrink's peak memory per complete deal: full Rhode Island (6,497,400 deals) peaked at
+#: 1.3 GiB, about 210 bytes a deal (bench/results/rhode-island-2026-11-25.md's set-up)
+GAMESHRINK_BYTES_PER_WORLD = 256
+
+
 def _check_original_fits(game, args) -> None:
-    """``--solve`` certifies the lifted strategies in the original game, whose tree it builds:
-    refuse at once, before GameShrink runs, when that tree cannot fit in the memory limit."""
-    from seqform.model.limits import memory_limit, node_limit, too_many_nodes
+    """``--solve`` certifies the lifted strategies in the original game: over its public tree
+    when each player gets one private card (``lossless.publicbestresponse``, no game tree), else
+    on its game tree, and then it refuses at once, before GameShrink runs, when that tree cannot
+    fit in the memory limit."""
+    from lossless.publicbestresponse import unsupported_reason
+    from lossless.signaltree import num_worlds
+    from seqform.model.limits import GIB, RAISE_LIMIT, TooLargeError, memory_limit, node_limit, too_many_nodes
 
     limit = memory_limit(args.memory_limit)
+    if unsupported_reason(game) is None:
+        # no game tree: GameShrink's tables over the complete deals come first
+        worlds = num_worlds(game)
+        if worlds * GAMESHRINK_BYTES_PER_WORLD > limit:
+            raise TooLargeError(
+                f"--solve runs GameShrink over the {worlds:,} complete deals of {game.name!r}: about "
+                f"{worlds * GAMESHRINK_BYTES_PER_WORLD / GIB:.2f} GiB (~{GAMESHRINK_BYTES_PER_WORLD} bytes a "
+                f"deal), over the memory limit of {limit / GIB:.2f} GiB; {RAISE_LIMIT}"
+            )
+        return
     known = game.num_nodes_hint()
     if known is not None and known > node_limit(limit):
         err = too_many_nodes(game.name, node_limit(limit), limit)
@@ -360,3 +379,12 @@ def register(registry) -> None:
     for name, factory in (("rhode_island", rhode_island), ("leduc_os", leduc_os), ("four_card", four_card)):
         registry.add_game(name, factory)
     registry.add_command("shrink", add_parser, check)
+    registry.add_abstraction("lossless", _solve_declared)
+
+
+def _solve_declared(game, tree, **options):
+    """``lossless.abstractsolve.solve_declared``, imported when a game first declares ordered
+    signals (the command line loads every plugin)."""
+    from lossless.abstractsolve import solve_declared
+
+    return solve_declared(game, tree, **options)

@@ -7,11 +7,14 @@ it is small enough, the abstract game (``lossless.abstractgame.AbstractGame``).
 ``solve(game)`` solves the abstract game with ``seqform.solve`` (certified exactly), lifts the
 equilibrium back and certifies the lifted profile in the *original* game with exact best
 responses: the value is the original game's value because the lifted profile's exploitability is
-exactly zero, a check that does not trust the abstraction.
+exactly zero, a check that does not trust the abstraction. When each player gets one private card
+the best responses run over the original game's public tree (``lossless.publicbestresponse``),
+without building its game tree; otherwise on the compiled original game (``seqform.evaluate``).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -25,9 +28,11 @@ from seqform.verify.evaluate import evaluate
 
 from .abstractgame import AbstractGame, abstract_signal_nodes
 from .abstractlp import check_abstract_lp
+from .betting import FOLD, SHOWDOWN
 from .errors import AbstractionError
 from .gameshrink import Abstraction, gameshrink
 from .orderedsignals import OrderedSignalGame
+from .publicbestresponse import exact_bracket_original, unsupported_reason
 from .sequencelayout import sequence_layout
 from .signaltree import SignalTree
 from .sizes import game_tree_nodes, report
@@ -143,6 +148,30 @@ def shrink(
     return Shrunk(game, ab, abstract, sizes, secs)
 
 
+_UNBUILT = object()
+
+
+class _BuiltOnRead:
+    """An attribute of ``ShrunkSolution`` that needs the original game's tree: when the
+    certificate did not build that tree, it is built (and the abstract profile lifted onto it) on
+    first read. Read on the class (a dataclass's default): None."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return None
+        value = obj.__dict__.get(self.slot)
+        if value is _UNBUILT:
+            obj._build_original()
+            value = obj.__dict__[self.slot]
+        return value
+
+    def __set__(self, obj, value) -> None:
+        obj.__dict__[self.slot] = value
+
+
 @dataclass(kw_only=True)
 class ShrunkSolution(Result):
     """An original game solved through its abstraction.
@@ -152,12 +181,20 @@ class ShrunkSolution(Result):
     with that value. ``abstract_solution``: the abstract game's ``seqform.Solution``;
     ``profile``: the lifted exact profile on ``original_tree``; ``exploitability``: its exact
     exploitability in the original game (Fraction); ``shrunk``; ``seconds``.
+
+    When the certificate ran over the public tree (``lossless.publicbestresponse``) the original
+    game's tree was not built: ``original_tree``, ``tree``, ``profile`` and ``exact_profile`` are
+    then built (and the profile lifted onto the tree) when first read, which can take long on a
+    large game; ``sizes`` are counted without it.
     """
 
     abstract_solution: Solution
     shrunk: Shrunk
-    original_tree: Tree | None
+    original_tree: Tree | None = _BuiltOnRead()  # type: ignore[assignment]
     method: str = "gameshrink-lp"
+    profile = _BuiltOnRead()
+    exact_profile = _BuiltOnRead()
+    tree = _BuiltOnRead()
 
     def __post_init__(self) -> None:
         # the common fields this result derives: the value's float, the exact bounds (the value
@@ -169,6 +206,38 @@ class ShrunkSolution(Result):
         self.tree = self.original_tree
         self.sizes = self.original_tree.sizes() if self.original_tree is not None else {}
 
+    def _defer_original(self, game: OrderedSignalGame, abstract_tree: Tree, abstract_profile: Profile) -> None:
+        """The certificate did not build the original tree: build it (and lift) when first read."""
+        self._lift_from = (game, abstract_tree, abstract_profile)
+        for name in ("original_tree", "tree", "profile", "exact_profile"):
+            self.__dict__["_" + name] = _UNBUILT
+        self.sizes = original_sizes(game, self.shrunk)
+
+    def _build_original(self) -> None:
+        game, abstract_tree, abstract_profile = self._lift_from
+        assert self.shrunk.abstract is not None  # a solved abstraction has its abstract game
+        tree = compile_tree(game, memory_limit_bytes=memory_limit())
+        lifted = self.shrunk.abstract.lift(abstract_profile, abstract_tree, tree)
+        self.original_tree = self.tree = tree
+        self.profile = self.exact_profile = lifted
+
+
+def original_sizes(game: OrderedSignalGame, sh: Shrunk) -> dict:
+    """The original game tree's ``Tree.sizes()`` counted without building it: its nodes and
+    information sets and sequences (``sh.sizes["before"]``) and its leaves (each betting leaf of
+    round r once per deal of the cards dealt by r)."""
+    bet, d = game.betting, len(game.deck)
+    leaves = sum(
+        len(bet.nodes_of_round(r, FOLD, SHOWDOWN)) * math.perm(d, game.dealt_by[r]) for r in range(bet.num_rounds)
+    )
+    before = sh.sizes["before"]
+    return {
+        "histories": before["game_tree_nodes"],
+        "terminals": leaves,
+        "infosets": list(before["infosets"]),
+        "sequences": list(before["sequences"]),
+    }
+
 
 def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> ShrunkSolution:
     """Solve a game with ordered signals exactly through its GameShrink abstraction.
@@ -178,7 +247,11 @@ def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> Shrun
     exactly), lifts its certified equilibrium back, and certifies the lifted strategies in the
     *original* game with exact best responses: the value is the original game's value because the
     lifted profile's exact exploitability is zero at the abstract value, a check that does not trust
-    the abstraction.
+    the abstraction. When each player gets one private card, dealt before the first betting, the
+    exact best responses run over the original game's public tree (Johanson, Waugh, Bowling &
+    Zinkevich 2011, "Accelerating Best Response Calculation in Large Extensive Games";
+    ``lossless.publicbestresponse``) and the original game's tree is not built; otherwise they run
+    on the compiled original game.
 
     Parameters
     ----------
@@ -193,7 +266,9 @@ def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> Shrun
     -------
     ShrunkSolution
         A ``seqform.Result``: ``value`` and ``certified`` in the original game, ``profile`` (the
-        lifted exact strategies), ``exploitability`` (exact), ``abstract_solution``, ``shrunk``.
+        lifted exact strategies, on ``original_tree``: both built when first read if the
+        certificate did not need them), ``exploitability`` (exact), ``abstract_solution``,
+        ``shrunk``.
         When the abstract game's solution is not certified, ``value`` is None and ``certified``
         False.
 
@@ -242,9 +317,26 @@ def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> Shrun
             seconds=secs,
         )
     t0 = time.perf_counter()
+    assert sol.exact_profile is not None  # certified
+    if unsupported_reason(game) is None:
+        say("certifying the lifted strategies over the original game's public tree")
+        br = exact_bracket_original(sh.abstraction, abstract_tree, sol.exact_profile, progress=say)
+        secs["certify_original"] = time.perf_counter() - t0
+        ok = br.lower == br.upper == sol.value
+        secs["total"] = time.perf_counter() - t_start
+        res = ShrunkSolution(
+            game=game.name,
+            value=sol.value if ok else None,
+            certified=ok,
+            exploitability=br.exploitability,
+            abstract_solution=sol,
+            shrunk=sh,
+            seconds=secs,
+        )
+        res._defer_original(game, abstract_tree, sol.exact_profile)
+        return res
     say("building the original game to certify the lifted strategies")
     original_tree = compile_tree(game, memory_limit_bytes=memory_limit())
-    assert sol.exact_profile is not None  # certified
     lifted = sh.abstract.lift(sol.exact_profile, abstract_tree, original_tree)
     ev = evaluate(original_tree, lifted, exact=True)
     secs["certify_original"] = time.perf_counter() - t0

@@ -28,6 +28,13 @@ What can be added:
   ``function(tree, concept, eps)`` the exact equilibrium of the eps-perturbed game, a result with
   ``certified``, ``value`` and ``measure(profile)`` (a dict of ``VerifyPoint``'s ``perturbed_*``
   fields and ``tremble_violation``), for ``seqform verify --refined C --eps E``.
+* ``add_abstraction(name, function)``: ``function(game, tree, **options)`` solves a game that
+  declares ordered signals (``seqform.model.game.Game.ordered_signals``) through a lossless
+  abstraction and returns a ``seqform.model.signalform.AbstractionPlans``, plans on the compiled
+  game it is given that ``seqform.solve`` certifies in the game itself, or None when it does not
+  apply. ``options``:
+  ``method``, ``certify_exact``, ``exact_limit``, ``time_limit``, ``memory_limit_bytes`` and
+  ``progress``, as ``seqform.solve`` takes them.
 * ``add_iterative_solver(name, factory, help, eps=False)``: a solver ``seqform verify NAME``
   runs; ``factory(tree, eps, seed)`` returns an object with ``step()`` and ``average_profile()``
   (and, optionally, ``current_profile()``, ``traversals``, ``nodes_touched``); ``eps=True`` when
@@ -81,6 +88,7 @@ class Registry:
     solve_methods: dict = field(default_factory=dict)
     refiners: dict = field(default_factory=dict)
     iterative_solvers: dict = field(default_factory=dict)
+    abstractions: dict = field(default_factory=dict)
     loaded: list = field(default_factory=list)
     failed: dict = field(default_factory=dict)
 
@@ -100,6 +108,9 @@ class Registry:
 
     def add_refiner(self, concept: str, function: Callable) -> None:
         self.refiners[concept] = function
+
+    def add_abstraction(self, name: str, function: Callable) -> None:
+        self.abstractions[name] = function
 
     def add_iterative_solver(self, name: str, factory: Callable, help: str, eps: bool = False) -> None:
         self.iterative_solvers[name] = IterativeSolver(name, factory, help, eps)

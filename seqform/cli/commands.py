@@ -69,6 +69,7 @@ def cmd_solve(args) -> int:
         time_limit=args.time_limit,
         memory_limit_gib=args.memory_limit,
         progress=prog,
+        abstraction=False if args.no_abstraction else "auto",
     )
     # reading the game (parsing a file) is part of what the user waited for: the result printed
     # counts it (a new result; the solver's is not changed)

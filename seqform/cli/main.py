@@ -91,6 +91,12 @@ def _add_solve(sub) -> None:
     )
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
     sp.add_argument(
+        "--no-abstraction",
+        action="store_true",
+        help="solve the game's own LP even when it declares ordered signals (Leduc), whose lossless "
+        "abstraction's LP is solved by default and its strategies certified in the game",
+    )
+    sp.add_argument(
         "--exact-limit",
         type=int,
         default=2_000_000,

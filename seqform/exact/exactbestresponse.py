@@ -5,7 +5,9 @@ others' exact reach times chance times p's utility, summed per sequence), one pa
 information sets, deepest first, gives the best-response value ``max_a (g[(I,a)] + value below)``
 and, for a behavioural strategy ``b``, the strategy's own value. Used by the certificate (is the
 LP solution an exact equilibrium?) and by ``seqform.evaluate`` (exploitability and per-information-set
-regret of any rational profile).
+regret of any rational profile). ``scaled_best_response_value`` is the certificate's fast form of
+the best-response value: the payoffs as integer numerators over one common denominator, one numpy
+step per level of the player's information sets.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import flint
+import numpy as np
 
 from seqform.model.tree import Tree
 
@@ -64,3 +67,38 @@ def exact_backward_pass(tree: Tree, p: int, g: list, b: list | None = None) -> E
 def exact_best_response_value(tree: Tree, p: int, g: list) -> flint.fmpq:
     """Player ``p``'s exact best-response value (maximising) for exact sequence payoffs ``g``."""
     return exact_backward_pass(tree, p, g).value_best
+
+
+def scaled_best_response_value(tree: Tree, p: int, g: np.ndarray):
+    """Player ``p``'s exact best-response value (maximising) for sequence payoffs ``g / D``, given
+    the numerators ``g`` over one positive common denominator D: shape (num_sequences[p],), an
+    int64 array, or an object array of Python ints or fmpq. Returns the value's numerator over
+    the same D (a positive scale commutes with the maxima and sums of the backward pass), a
+    Python int or an fmpq. One ``np.maximum.reduceat`` and one ``np.add.at`` per level of
+    ``tree.levels``; on a deep narrow tree (``Tree.is_narrow``) one scalar loop instead."""
+    if g.dtype != object and float(np.abs(g.astype(np.float64)).sum()) >= 2.0**61:
+        # every value of the pass is a sum of distinct entries of g (those one pure strategy
+        # reaches below), so at most sum |g|: int64 would not overflow below 2^61 (the float
+        # sum's relative error is far below the margin left)
+        g = g.astype(object)
+    if tree.is_narrow(p):
+        return _scaled_value_scalar(tree, p, g.tolist())
+    below = np.zeros(len(g), dtype=g.dtype)
+    for _lvl, seqs, starts, parents in tree.levels[p]:
+        vb = np.maximum.reduceat(g[seqs] + below[seqs], starts)
+        np.add.at(below, parents, vb)
+    v = g[0] + below[0]
+    return v if isinstance(v, flint.fmpq) else int(v)
+
+
+def _scaled_value_scalar(tree: Tree, p: int, g: list):
+    """``scaled_best_response_value`` by one loop over the information sets, deepest first."""
+    order = tree.level_order[p][0]
+    below = [0] * len(g)
+    for f, k, par in zip(
+        tree.infoset_first_seq[order].tolist(),
+        tree.infoset_num_actions[order].tolist(),
+        tree.infoset_parent_seq[order].tolist(),
+    ):
+        below[par] += max(g[s] + below[s] for s in range(f, f + k))
+    return g[0] + below[0]

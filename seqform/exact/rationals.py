@@ -15,10 +15,15 @@ Three ways a float becomes exact, and no others:
   rationals whose common denominator D is known (sums of chance x payoff products) is x D
   rounded to the nearest integer, over D; refused when x D is further than a relative 1e-6 from
   that integer (then the float is not what the caller believed, and nothing is made up).
+
+And one exact representation for vectors of rationals: ``common_denominator`` writes them as
+integer numerators over their least common denominator, so that sums, products and comparisons
+become integer arithmetic (the certificate's vectorised checks, ``seqform.exact.integerplans``).
 """
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import flint
@@ -105,8 +110,44 @@ def exact_numerator(x: float, denominator: int, rel_tol: float = 1e-6) -> int:
     return int(n)
 
 
+def numerator_denominator(v) -> tuple[int, int]:
+    """``(p, q)``, Python ints with ``v == p / q`` and ``q > 0`` in lowest terms, for an int,
+    Fraction or fmpq (anything else through ``Fraction``: a float at its binary value)."""
+    t = type(v)
+    if t is Fraction:
+        return v.numerator, v.denominator
+    if t is int:
+        return v, 1
+    if t is flint.fmpq:
+        return int(v.p), int(v.q)
+    if not isinstance(v, Fraction):
+        v = Fraction(v)
+    return int(v.numerator), int(v.denominator)
+
+
+def common_denominator(values, max_bits: int | None = None) -> tuple[list[int], int] | None:
+    """The rationals ``values`` (a sequence of ints, Fractions or fmpqs, as ``numerator_denominator``
+    takes) as integer numerators over one denominator: ``(nums, D)`` with ``values[k] == nums[k] / D``
+    exactly, D the least common multiple of their denominators. ``None`` when D would have more
+    than ``max_bits`` bits (the lcm of many unrelated denominators: its numerators would all be
+    that long, and the caller is better off with the rationals themselves)."""
+    pairs = [numerator_denominator(v) for v in values]
+    dens = {q for _, q in pairs}
+    D = 1
+    for q in dens:
+        D = math.lcm(D, q)
+        if max_bits is not None and D.bit_length() > max_bits:
+            return None
+    if D == 1:
+        return [p for p, _ in pairs], 1
+    scale = {q: D // q for q in dens}
+    return [p * scale[q] for p, q in pairs], D
+
+
 __all__ = [
     "fmpq_of",
+    "numerator_denominator",
+    "common_denominator",
     "fraction_of",
     "to_fraction",
     "to_fractions",

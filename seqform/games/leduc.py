@@ -20,6 +20,7 @@ from fractions import Fraction
 from seqform.errors import UnknownGameError
 from seqform.games.labels import card_names, join
 from seqform.model.game import CHANCE, TERMINAL, Game
+from seqform.model.signalform import OrderedSignals
 
 FOLD, CALL, RAISE = "Fold", "Call", "Raise"
 
@@ -160,12 +161,38 @@ class Leduc(Game):
     def describe(self, h):
         return f"cards={h[0]} public={h[1]} history={'/'.join(h[2][0])!r}"
 
+    def ordered_signals(self) -> OrderedSignals | None:
+        """Leduc is a game with ordered signals (Gilpin & Sandholm 2007): ``lossless``'s
+        ``leduc_os`` with the same deck, whose cards are numbered as here (rank by rank). A raked
+        game is not (the house's share is not a game with ordered signals' payoff)."""
+        if self.rake:
+            return None
+        return OrderedSignals(f"leduc_os(ranks={self.ranks},suits={self.suits})", _observation)
+
     def infoset_name(self, key, player: int) -> str:
         """``"Js/Qh | cc/r"``: the private card, then the public card once dealt; the betting ("f"
         fold, "c" call, "r" raise), rounds split by "/" (``"cc/"``: round 2, nothing played yet)."""
         card, pub, hist = key
         names = self.card_names
         return join(names[card] if pub < 0 else f"{names[card]}/{names[pub]}", "/".join(hist))
+
+
+def _observation(key, player: int) -> tuple:
+    """What the player at information set ``key`` has seen, as ``OrderedSignals`` states it: its
+    card then the public card once dealt, and the betting in limit letters (an opening "c" is a
+    check, an opening "r" a bet)."""
+    card, pub, hist = key
+    return ((card,) if pub < 0 else (card, pub)), "/".join(_limit_letters(r) for r in hist)
+
+
+def _limit_letters(betting: str) -> str:
+    """One round's "fcr" betting in limit letters "kbfcr": before the first raise, "c" checks
+    and "r" bets."""
+    out, facing = [], False
+    for c in betting:
+        out.append(c if facing or c == "f" else {"c": "k", "r": "b"}[c])
+        facing = facing or c == "r"
+    return "".join(out)
 
 
 def _number(v: Fraction):

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from seqform.errors import GameError
+from seqform.model.signalform import OrderedSignals
 
 CHANCE = -1
 TERMINAL = -2
@@ -96,6 +97,13 @@ class Game(ABC):
         None when the game knows none (the default). Best-response searches prune with it (the best-response
         oracle of double oracle, Bosansky et al. 2014); a wrong bound gives wrong best responses, so
         a game should return one only when it is sure."""
+        return None
+
+    def ordered_signals(self) -> OrderedSignals | None:
+        """The game's declaration that it is a game with ordered signals
+        (``seqform.model.signalform.OrderedSignals``), or None (the default). ``seqform.solve``
+        then solves its lossless abstraction when an extension provides one, and certifies the
+        strategies in this game; a wrong declaration costs time, never a wrong answer."""
         return None
 
     def describe(self, h: Any) -> str:

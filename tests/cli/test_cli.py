@@ -70,7 +70,7 @@ def test_bad_game_names_are_one_line_errors(spec, needle):
 def test_ctrl_c_stops_the_lp_cleanly():
     """Ctrl-C once the LP is being solved (HiGHS takes seconds on this LP): status 130, one
     line, no value."""
-    p = Watched("solve", "leduc(ranks=8)", "--no-certify")
+    p = Watched("solve", "leduc(ranks=8)", "--no-certify", "--no-abstraction")
     p.wait_for("solving LP")
     status, out, err = p.interrupt()
     assert status == 130

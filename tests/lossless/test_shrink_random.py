@@ -88,8 +88,13 @@ def ordered_signal_games(draw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(ordered_signal_games())
 def test_random_games_value_preserved_and_lift_certified(game):
-    original = seqform.solve(game, method="simplex")
+    original = seqform.solve(game, method="simplex", abstraction=False)
     assert original.certified
+    # seqform.solve's own path through the abstraction (the game declares its ordered signals):
+    # the abstract LP built from the classes, its basis solved exactly, the lifted plans certified
+    through = seqform.solve(game, method="simplex", abstraction=True)
+    assert through.method == "abstraction-lp-simplex"
+    assert through.certified and through.value == original.value
     res = solve(game, method="simplex")
     assert res.certified, res.abstract_solution.certificate.note
     assert res.value == original.value
