@@ -427,6 +427,8 @@ def test_a_stop_before_any_integer_program_is_bounded_by_the_relaxation(monkeypa
     assert seen >= 3
 
 
+# slow: the default tier keeps the stops before any integer program and by pricing's own limit
+@pytest.mark.slow
 @pytest.mark.runtime
 def test_an_integer_program_stopped_by_the_clock_is_a_clean_stop(monkeypatch):
     """Whenever solve's time limit runs out, before or inside a pricing integer program (one

@@ -226,6 +226,8 @@ def test_validated_payoffs_estimate_the_exact_distributions():
             assert se > 0 and abs(p - t) <= 4 * se
 
 
+# slow: worker start-up; the default tier validates the same samples in one process
+@pytest.mark.slow
 @pytest.mark.runtime
 def test_validation_split_over_worker_processes():
     """``validated_regret(workers=2)``: the burn-in's sweeps run in two processes

@@ -62,6 +62,9 @@ def test_local_study_matches_verify(smoke_local):
     assert env["versions"]["seqform"] and "git_commit" in env
 
 
+# slow: Ray's start-up; tests/study/test_ray_cluster.py (slow) runs a real cluster, and the
+# default tier keeps the local pool's tables
+@pytest.mark.slow
 @pytest.mark.runtime
 def test_ray_gives_the_same_table(smoke_local, tmp_path):
     """The local pool and a local Ray runtime give identical tables (timings and places aside)."""
@@ -172,6 +175,9 @@ def test_killed_worker_loses_no_finished_cell(tmp_path):
         assert (out / "cells" / name).read_bytes() == data
 
 
+# slow: test_killed_worker_loses_no_finished_cell and the Ctrl-C tests keep a killed run's
+# resumption in the default tier
+@pytest.mark.slow
 @pytest.mark.runtime
 def test_killed_driver_then_rerun_completes(tmp_path):
     study, out, proc = start_slow(tmp_path, "--workers", "1", "--quiet")
