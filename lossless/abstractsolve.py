@@ -29,12 +29,12 @@ from seqform.model.signalform import AbstractionPlans, OrderedSignals
 from seqform.model.strategy import realization_plan, realization_plan_exact
 from seqform.model.tree import Tree
 
-from .abstractlp import check_abstract_lp
 from .errors import AbstractionError
 from .exactabstractlp import solve_exactly
 from .gameshrink import Abstraction, gameshrink
 from .orderedsignals import OrderedSignalGame
-from .sequencelayout import SequenceLayout, sequence_layout
+from .sequencelayout import SequenceLayout
+from .vectorbestresponse import behaviour_from_plan
 
 
 def solve_declared(
@@ -67,8 +67,6 @@ def solve_declared(
     t0 = time.perf_counter()
     say(f"abstracting {original.name} (GameShrink)")
     ab = gameshrink(original, progress=say)
-    lay = sequence_layout(ab)
-    check_abstract_lp(lay, memory_limit_bytes)
     secs = {"abstraction": time.perf_counter() - t0}
     extra = {} if exact_limit is None else {"exact_limit": exact_limit}
     found = solve_exactly(
@@ -82,6 +80,7 @@ def solve_declared(
     )
     if found is None:
         return None
+    lay = found.layout
     secs["solve"] = found.seconds["solve"]
     if certify_exact:
         secs["basis"] = found.seconds["basis"]
@@ -89,7 +88,7 @@ def solve_declared(
     if certify_exact:
         behaviour = found.behaviour
     else:  # the float LP's own plans, as behaviour
-        behaviour = [_float_behaviour(lay, i, np.asarray(found.lp.x if i == 0 else found.lp.y)) for i in range(2)]
+        behaviour = [behaviour_from_plan(lay, i, found.lp.x if i == 0 else found.lp.y).tolist() for i in range(2)]
     lifted = _lift(ab, lay, declared, tree, behaviour)
     if lifted is None:
         return None
@@ -106,19 +105,6 @@ def solve_declared(
     sizes = {"infosets": list(lay.num_infosets), "sequences": list(lay.num_sequences)}
     say(f"abstract LP: {infosets} information sets, {sequences} sequences")
     return AbstractionPlans(plans, certify_exact, found.lp.method, sizes, secs, note)
-
-
-def _float_behaviour(lay: SequenceLayout, i: int, x: np.ndarray) -> list:
-    """Player i's float behaviour of its float plan ``x`` over the layout's sequences."""
-    bet = lay.abstraction.game.betting
-    b = np.ones(lay.num_sequences[i])
-    for v in lay.decision_nodes(i):
-        k = len(bet.actions[v])
-        par = x[lay.parent_sequences(i, v)]
-        for a in range(k):
-            s = lay.base[v, a] + np.arange(len(par))
-            b[s] = np.where(par > 0, x[s] / np.where(par > 0, par, 1.0), 1.0 / k)
-    return b.tolist()
 
 
 def _lift(ab: Abstraction, lay: SequenceLayout, declared: OrderedSignals, tree: Tree, behaviour: list):

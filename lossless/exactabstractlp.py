@@ -116,11 +116,14 @@ def _summed(rows: np.ndarray, cols: np.ndarray, vals: np.ndarray, denominator: i
     return rows_out.astype(np.int64), cols_out.astype(np.int64), [_exact(v) for v in out]
 
 
-def exact_sequence_form(ab: Abstraction, progress=None, memory_limit_bytes: int | None = None) -> SequenceForm:
+def exact_sequence_form(
+    ab: Abstraction, progress=None, memory_limit_bytes: int | None = None, layout: SequenceLayout | None = None
+) -> SequenceForm:
     """``lossless.abstractlp.abstract_sequence_form`` with its exact payoffs attached
-    (``A_exact``, as a game tree's sequence form has them), for the exact basis solve."""
+    (``A_exact``, as a game tree's sequence form has them), for the exact basis solve.
+    ``layout``: ``sequence_layout(ab)`` when the caller has it."""
     sf = abstract_sequence_form(ab, progress=progress, memory_limit_bytes=memory_limit_bytes)
-    return dataclasses.replace(sf, exact_entries=exact_payoff_entries(sequence_layout(ab)))
+    return dataclasses.replace(sf, exact_entries=exact_payoff_entries(layout or sequence_layout(ab)))
 
 
 def solve_exactly(
@@ -139,7 +142,7 @@ def solve_exactly(
     say = progress or (lambda msg: None)
     t0 = time.perf_counter()
     lay = sequence_layout(ab)
-    sf = exact_sequence_form(ab, progress=say, memory_limit_bytes=memory_limit_bytes)
+    sf = exact_sequence_form(ab, progress=say, memory_limit_bytes=memory_limit_bytes, layout=lay)
     secs = {"build": time.perf_counter() - t0}
     rows, cols = sf.E.shape[0] + sf.F.shape[1], sf.E.shape[1] + sf.F.shape[0]
     say(f"solving LP ({cols:,} columns, {rows:,} rows: the lossless abstraction's)")
