@@ -196,11 +196,12 @@ def seconds_line(seconds: dict, label: str = "seconds         ") -> str:
 
 
 def format_sizes(sizes: dict) -> str:
-    """A two-player tree's ``sizes()`` in one line, as the command line prints them."""
+    """A tree's ``sizes()`` in one line, as the command line prints them: per player, players
+    separated by " / "."""
+    per = {k: " / ".join(f"{v:,}" for v in sizes[k]) for k in ("infosets", "sequences")}
     return (
         f"{sizes['histories']:,} histories, {sizes['terminals']:,} terminals, "
-        f"information sets {sizes['infosets'][0]:,} / {sizes['infosets'][1]:,}, "
-        f"sequences {sizes['sequences'][0]:,} / {sizes['sequences'][1]:,}"
+        f"information sets {per['infosets']}, sequences {per['sequences']}"
     )
 
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from seqform.errors import CertificateError, SolverError, UnsupportedGameError
+from seqform.errors import CertificateError, SolverError, TimeLimitError, UnsupportedGameError
 from seqform.exact.backwardinduction import backward_induction, is_perfect_information
 from seqform.exact.certificate import DEFAULT_EXACT_LIMIT, Certificate, ExactSequenceForm, certify, exact_bracket
 from seqform.exact.rationals import fraction_of
@@ -183,14 +183,17 @@ def solve(
         algorithm: "simplex", "ipm" (with crossover), "choose" (HiGHS decides). "auto": the LCP
         for a two-player game that is not constant-sum, backward induction for a game of perfect
         information, else "ipm" for dense LPs and "simplex" for the others
-        (``seqform.lp.zerosumlp.auto_method``).
+        (``seqform.lp.zerosumlp.auto_method``); for a game of imperfect information with more
+        than two players, "cfr+-polish" (CFR+'s average polished on its support into an exact
+        rational equilibrium, ``seqform.exact.nplayerpolish``; within ``time_limit``, default
+        ``POLISH_SECONDS``; it may be asked for on any small game).
     certify_exact : bool
         Verify in rational arithmetic (``seqform.exact.certificate.certify``).
     exact_limit : int
         Most nonzeros the exact basis elimination may store; past it the float strategies are
         rounded and bracketed exactly instead.
     time_limit : float, optional
-        Seconds HiGHS may take.
+        Seconds HiGHS may take (for "cfr+-polish": CFR+ and the polish together).
     memory_limit_gib : float, optional
         Refuse a game whose tree or LP would need more (default:
         ``seqform.model.limits.memory_limit()``).
@@ -217,7 +220,9 @@ def solve(
     Raises
     ------
     UnsupportedGameError
-        The game does not have two players (or, for the LP methods, is not constant-sum).
+        The game does not suit the method: the LP methods need two players and a constant sum,
+        the LCP two players; a game of imperfect information with more than two players has more
+        sequences and information sets than "cfr+-polish" takes.
     TooLargeError
         The tree or the LP would not fit in the memory limit (stating the estimate).
     SolverError
@@ -249,11 +254,8 @@ def solve(
         return _solve_by_backward_induction(tree, certify_exact, t0, secs, say)
     if method == "auto" and tree.num_players == 2 and not zero_sum:  # general-sum, imperfect information
         return _solve_by_lcp(tree, t0, secs, say, budget)
-    if method == "auto" and tree.num_players > 2:
-        raise UnsupportedGameError(
-            f"{tree.name!r} has {tree.num_players} players and imperfect information: "
-            "backward induction needs perfect information, the LP and the LCP two players"
-        )
+    if method == "cfr+-polish" or (method == "auto" and tree.num_players > 2):
+        return _solve_by_polish(tree, t0, secs, say, time_limit)
     sf = sequence_form(tree)
     secs["build"] = time.perf_counter() - t0
     own_rows = sf.E.shape[0] + sf.F.shape[1]
@@ -514,7 +516,9 @@ class GeneralSumSolution(Result):
     """A Nash equilibrium of a game that need not be two-player zero-sum: the sequence-form LCP
     solved by Lemke's algorithm in exact arithmetic (``seqform.exact.sequenceformlcp``; method
     "lcp"), or, for a game of perfect information with any number of players, a subgame-perfect
-    equilibrium by backward induction (method "backward-induction"; no pivots).
+    equilibrium by backward induction (method "backward-induction"; no pivots), or, for a small
+    game of imperfect information with more than two players, CFR+'s average polished into an
+    exact equilibrium (method "cfr+-polish": ``seqform.exact.nplayerpolish``; no pivots).
 
     ``values``: each player's exact expected payoff (Fractions); ``value`` is player 0's.
     ``certified``: every player's exact best response gains exactly 0 over the profile
@@ -545,14 +549,14 @@ class GeneralSumSolution(Result):
     notes: tuple[str, ...] | list[str] = ("general-sum: value is player 0's payoff; values lists every player's",)
 
     def __post_init__(self) -> None:
-        # the common fields this result derives: player 0's value, the exploitability (NashConv / 2,
-        # OpenSpiel's for two players, as a float), and the exact behavioural strategies
+        # the common fields this result derives: player 0's value, the exploitability (NashConv / N,
+        # OpenSpiel's definition, as a float), and the exact behavioural strategies
         # (``exact_behaviour`` when the method has it, backward induction: the optimal action
         # everywhere; else derived from ``exact_realization``, uniform where a player's own plan
         # does not reach)
         self.value = self.values[0]
         self.value_float = float(self.values[0])
-        self.exploitability = float(self.nash_conv) / 2
+        self.exploitability = float(self.nash_conv) / len(self.values)
         if self.exact_profile is None:
             if self.exact_behaviour is not None:
                 self.exact_profile = Profile([list(b) for b in self.exact_behaviour])
@@ -581,6 +585,8 @@ class GeneralSumSolution(Result):
             how = f"Lemke's algorithm, {self.pivots:,} pivots on an LCP of {self.lcp_size[0]:,} equations" + (
                 " (path in floating point, final basis solved exactly)" if self.lcp_path == "floating point" else ""
             )
+        elif self.method == "cfr+-polish":
+            how = "CFR+'s average polished on its support into exact rationals (a Nash equilibrium; not a refinement)"
         else:
             how = "backward induction: subgame perfect"
         rows.append(
@@ -590,8 +596,8 @@ class GeneralSumSolution(Result):
                 f"{number(self.nash_conv, rationals)}); {how}",
             )
         )
-        # certified: every exact gain is 0, so NashConv / 2 is exactly 0 (the JSON's nash_conv)
-        rows.append(("exploitability", number(self.nash_conv / 2, rationals, "exact")))
+        # certified: every exact gain is 0, so NashConv / N is exactly 0 (the JSON's nash_conv)
+        rows.append(("exploitability", number(self.nash_conv / len(self.values), rationals, "exact")))
         rows.append(("seconds", seconds_text(self.seconds)))
         return table(rows)
 
@@ -703,6 +709,54 @@ def _solve_by_subgame_perfect(tree: Tree, t0: float, secs: dict, say) -> General
             f"backward induction on {tree.name} failed its verification: values {sp.values}, evaluated {sol.values}"
         )
     return sol
+
+
+#: CFR+ iterations after which the average is polished, in turn, for a game of more than two players
+POLISH_AFTER = (500, 2000, 8000)
+#: seconds for CFR+ and the polish together when ``solve`` is given no time limit
+POLISH_SECONDS = 60.0
+
+
+def _solve_by_polish(tree: Tree, t0: float, secs: dict, say, time_limit: float | None) -> GeneralSumSolution:
+    """``solve`` for a game of imperfect information with more than two players: CFR+ for any
+    number of players (``seqform.iterative.cfr``), its average polished on its support into an
+    exact rational equilibrium (``seqform.exact.nplayerpolish``) after each of ``POLISH_AFTER``
+    iterations, then certified by exact best responses. Refused at once when the game has more
+    sequences and information sets than the polish's dense systems take; a ``SolverError``
+    (``TimeLimitError`` at the time limit) names what was found when nothing certifies."""
+    from seqform.exact.nplayerpolish import MAX_UNKNOWNS, polish
+    from seqform.iterative.cfr import RegretMinimizer
+
+    secs["build"] = time.perf_counter() - t0
+    unknowns = sum(tree.num_sequences) + sum(tree.num_infosets)
+    if unknowns > MAX_UNKNOWNS:
+        raise UnsupportedGameError(
+            f"{tree.name!r} has {tree.num_players} players and {unknowns:,} sequences and information sets; "
+            f"exact equilibria of games of more than two players are found for at most {MAX_UNKNOWNS:,} "
+            "(seqform verify measures iterative solvers on it by NashConv)"
+        )
+    limit = POLISH_SECONDS if time_limit is None else float(time_limit)
+    solver, done, found = RegretMinimizer(tree, "cfr+"), 0, None
+    for target in POLISH_AFTER:
+        say(f"CFR+ for {tree.num_players} players: {target:,} iterations")
+        solver.step(target - done)
+        done = target
+        left = limit - (time.perf_counter() - t0)
+        if left <= 0:
+            break
+        say("polishing the CFR+ average on its support into an exact equilibrium")
+        found = polish(tree, solver.average_profile(), time_limit=left)
+        if found.status == "certified" and found.profile is not None:
+            secs["solve"] = time.perf_counter() - t0 - secs["build"]
+            behaviour = [list(b) for b in found.profile.behaviour]
+            plans = [realization_plan_exact(tree, p, behaviour[p]) for p in range(tree.num_players)]
+            return _general_sum_solution(
+                tree, plans, "the polished CFR+ average", t0, secs, say, method="cfr+-polish", behaviour=behaviour
+            )
+    what = f"CFR+ ran {done:,} iterations" + (f"; the polish: {found.reason}" if found is not None else "")
+    if found is None or found.status == "time_limit" or time.perf_counter() - t0 >= limit:
+        raise TimeLimitError(f"no exact equilibrium of {tree.name} within the time limit of {limit:g} s: {what}")
+    raise SolverError(f"no exact equilibrium of {tree.name} found: {what}")
 
 
 def _exact_behaviour(behaviour: list) -> list:

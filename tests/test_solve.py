@@ -311,3 +311,49 @@ def test_games_too_large_for_integer_pivoting_are_certified_or_bracketed(monkeyp
         # a bracket 1/2 wide at 5e49 holds no float: the float value lies in the bracket's floats
         assert cert.lower <= want <= cert.upper
         assert float(cert.lower) <= sol.value_float <= float(cert.upper)
+
+
+# ---- games of imperfect information with more than two players: CFR+ polished, then certified
+
+
+def _by_key(tree, profile: Profile) -> list:
+    """A profile as the brute-force oracle takes it: per player, {information-set key: probabilities}."""
+    out: list = [dict() for _ in range(tree.num_players)]
+    for i in range(sum(tree.num_infosets)):
+        out[int(tree.infoset_player[i])][tree.infoset_key[i]] = list(profile.action_probabilities(tree, i))
+    return out
+
+
+def test_three_player_kuhn_is_solved_exactly_and_the_oracle_agrees():
+    from tests.oracle.brute_force_nplayer import brute_force_evaluate
+
+    game = games.load("kuhn(players=3)")
+    sol = seqform.solve(game)
+    assert isinstance(sol, seqform.GeneralSumSolution) and sol.method == "cfr+-polish"
+    assert sol.certified and sol.nash_conv == 0 and len(sol.values) == 3
+    # independent: every player's best response, by enumerating its pure strategies, gains nothing
+    bf = brute_force_evaluate(game, _by_key(sol.tree, sol.exact_profile))
+    assert bf.nash_conv == 0 and list(bf.values) == list(sol.values)
+    assert sum(sol.values) == 0  # Kuhn poker is zero-sum for any number of players
+    assert "subgame perfect" not in sol.summary()  # a Nash equilibrium, claimed as nothing more
+
+
+def test_more_than_two_players_too_large_for_the_polish_is_refused(monkeypatch):
+    import seqform.exact.nplayerpolish as nplayerpolish
+
+    monkeypatch.setattr(nplayerpolish, "MAX_UNKNOWNS", 100)
+    with pytest.raises(UnsupportedGameError, match="at most 100"):
+        seqform.solve(games.load("kuhn(players=3)"))
+
+
+@pytest.mark.runtime
+def test_more_than_two_players_past_the_time_limit_is_a_clean_stop():
+    with pytest.raises(seqform.errors.TimeLimitError, match="CFR\\+ ran 500 iterations"):
+        seqform.solve(games.load("kuhn(players=4)"), time_limit=1e-3)
+
+
+def test_the_polish_asked_for_on_two_player_kuhn_meets_the_lp_value():
+    polished = seqform.solve(games.load("kuhn"), method="cfr+-polish")
+    lp = seqform.solve(games.load("kuhn"))
+    assert polished.method == "cfr+-polish" and polished.certified
+    assert polished.values == [lp.value, -lp.value]

@@ -152,7 +152,7 @@ def cmd_convert(args) -> int:
 def cmd_verify(args) -> int:
     """``verify SOLVER[,SOLVER...] GAME --iterations N``: track iterative solvers against the certified
     value, computed once; several solvers share one figure and one JSON object ({"game", ..., "runs": [...]})."""
-    from seqform.study.verifyharness import DETERMINISTIC, ground_truth, verify
+    from seqform.study.verifyharness import DETERMINISTIC, ground_truth, no_value_line, solver_refusal, verify
 
     prog = Progress(args.quiet)
     if args.iterations < 1:
@@ -170,6 +170,10 @@ def cmd_verify(args) -> int:
     refined = [c for c in (args.refined or "").split(",") if c]
     points = list(range(args.every, args.iterations + 1, args.every)) if args.every else None
     ck = _verify_checkpoint(args, tree, names, points, refined) if args.checkpoint else None
+    for name in names:  # a solver that refuses the game (two-player only), before any work
+        why = solver_refusal(name, tree, args.eps)
+        if why is not None:
+            raise SeqformError(why)
     truth = ground_truth(tree, refined, args.eps, prog)
     reps = []
     for name in names:
@@ -205,17 +209,21 @@ def cmd_verify(args) -> int:
             print(json.dumps(reps[0].to_json()))
         else:
             g = reps[0]
-            out = {"game": g.game, "game_value": str(g.game_value), "game_value_float": float(g.game_value)}
+            one = g.to_json()
+            out = {k: one[k] for k in ("game", "players", "game_value", "game_value_float")}
             print(json.dumps({**out, "interrupted": interrupted, "runs": [r.to_json() for r in reps]}))
         return 130 if interrupted else 0
     print(f"game                     {reps[0].game}")
     if len(names) == 1:
         print(f"solver                   {reps[0].solver}")
-    print(f"game value               {number(reps[0].game_value, args.rationals, 'certified LP')}")
+    if reps[0].has_value:
+        print(f"game value               {number(reps[0].game_value, args.rationals, 'certified LP')}")
+    else:
+        print(f"game value               {no_value_line(reps[0])}")
     for rep in reps:
         if len(names) > 1:
             print(f"\nsolver                   {rep.solver}")
-        _print_verify_run(rep)
+        _print_verify_run(rep, args.rationals)
     if interrupted:
         print("interrupted              (measurements up to the interruption)")
     return 130 if interrupted else 0
@@ -241,8 +249,10 @@ def _verify_checkpoint(args, tree, names: list, points: list | None, refined: li
         raise SeqformError(f"--checkpoint {e}") from None
 
 
-def _print_verify_run(rep) -> None:
+def _print_verify_run(rep, rationals: bool = False) -> None:
     """The lines of one verify run after its header: its last point's measures."""
+    from seqform.study.verifyharness import nash_conv_lines
+
     last = rep.points[-1] if rep.points else None
     if last is not None:
         trav = f", {last.traversals:,} tree traversals" if last.traversals is not None else ""
@@ -252,6 +262,9 @@ def _print_verify_run(rep) -> None:
             f"after                    {last.iteration:,} iterations{trav}{work}, {rep.solver_seconds:.3f} s in "
             f"the solver{runs}"
         )
+        if not rep.has_value:  # measured by NashConv: no value, no value gap
+            print("\n".join(nash_conv_lines(rep, rationals)))
+            return
 
         def band(attr: str, fmt: str) -> str:
             if last.seeds == 1:

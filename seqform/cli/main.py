@@ -73,20 +73,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_solve(sub) -> None:
     """``seqform solve``."""
-    sp = sub.add_parser("solve", help="solve a two-player game exactly (zero-sum: the LP; general-sum: the LCP)")
+    sp = sub.add_parser(
+        "solve",
+        help="solve a game exactly (two-player zero-sum: the LP; general-sum: the LCP; "
+        "more players: CFR+ polished into an exact equilibrium)",
+    )
     sp.add_argument("game", help=GAME_HELP)
     sp.add_argument("--strategy", action="store_true", help="also print the equilibrium strategies")
     methods = registry().solve_methods
     sp.add_argument(
         "--method",
         default="auto",
-        choices=["auto", "lcp", "backward-induction", "simplex", "ipm", "choose", *methods],
+        choices=["auto", "lcp", "backward-induction", "simplex", "ipm", "choose", "cfr+-polish", *methods],
         help="auto (the exact sequence-form LCP for a general-sum game; backward induction for "
         "a game of perfect information; else the HiGHS LP: "
         "interior point for dense LPs, dual simplex for the others), backward-induction "
         "(perfect information only; exact, no LP), or the HiGHS LP algorithm: simplex, "
         "ipm (with crossover, to get a basis), choose (HiGHS decides); lcp (Lemke's "
-        "algorithm on the sequence-form LCP, exact, for any two-player game)"
+        "algorithm on the sequence-form LCP, exact, for any two-player game); cfr+-polish (the "
+        "default for a small game of imperfect information with more than two players: CFR+'s "
+        "average polished on its support into an exact equilibrium)"
         + "".join(f"; or {m}: {h}" for m, h in methods.items()),
     )
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")

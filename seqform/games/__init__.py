@@ -1,6 +1,6 @@
 """Built-in games, and parsing of game names such as ``leduc(ranks=5)``.
 
-``seqform.games.kuhn()``, ``leduc(ranks, suits)``, ``liars_dice(dice, sides)``,
+``seqform.games.kuhn(players)``, ``leduc(ranks, suits, rake, players)``, ``liars_dice(dice, sides)``,
 ``goofspiel(cards, ...)``, ``flipit(depth, observe, ...)`` (Bosansky (2019)'s network game); the refinement
 examples ``threat_zero_sum()``, ``threat_general_sum()``, ``guess_the_ace()``, ``mertens_voting()``,
 ``selten_horse()``, ``selten_fig2()``, ``selten_fig3()`` (``seqform.games.textbook``);
@@ -67,8 +67,14 @@ def _goofspiel_setup(a: dict) -> int:
     return (300 + 100 * k) << (k + 1) if k < 1000 else 1 << 1100
 
 
+def _leduc_setup(a: dict) -> int:
+    # ranks=None: players + 1 ranks, OpenSpiel's deck
+    ranks = _size(a["ranks"]) if a["ranks"] is not None else _size(a["players"]) + 1
+    return 40 * (ranks * _size(a["suits"])) ** 2
+
+
 _SETUP_BYTES: dict = {
-    leduc: lambda a: 40 * (_size(a["ranks"]) * _size(a["suits"])) ** 2,
+    leduc: _leduc_setup,
     liars_dice: lambda a: 4 * (2 * _size(a["dice"]) * _size(a["sides"])) ** 2,
     goofspiel: _goofspiel_setup,
 }

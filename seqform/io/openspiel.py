@@ -404,11 +404,12 @@ def openspiel_name(game_or_tree) -> str:
     from seqform.games.liars_dice import LiarsDice
 
     if isinstance(g, Kuhn):
-        return "kuhn_poker"
+        return "kuhn_poker" if g.num_players == 2 else f"kuhn_poker(players={g.num_players})"
     if isinstance(g, Leduc):
-        if (g.ranks, g.suits) != (3, 2):
-            raise UnsupportedGameError(f"OpenSpiel's leduc_poker has 3 ranks and 2 suits, not {g.name!r}")
-        return "leduc_poker"
+        n = g.num_players
+        if (g.ranks, g.suits) != (n + 1, 2):
+            raise UnsupportedGameError(f"OpenSpiel's leduc_poker has {n + 1} ranks and 2 suits, not {g.name!r}")
+        return "leduc_poker" if n == 2 else f"leduc_poker(players={n})"
     if isinstance(g, LiarsDice):
         return f"liars_dice(numdice={g.dice},dice_sides={g.sides})"
     if isinstance(g, Goofspiel):

@@ -1,11 +1,17 @@
 """Counterfactual regret minimisation over the sequence form: CFR (Zinkevich et al. 2007), CFR+, discounted
-CFR and chance-sampled CFR, vectorised over a compiled ``Tree``.
+CFR and chance-sampled CFR, vectorised over a compiled ``Tree``, for any number of players.
 
-One update of player p against the opponent q (two players):
+One update of player p against the other players q:
 
-1. ``x_q``: q's realization plan of its current strategy (one top-down pass over q's levels);
-2. ``g = A_p x_q``: p's sequence payoffs, chance and q's reach included (one sparse product; a
-   leaf z adds chance(z) u_p(z) to ``A_p[seq_p(z), seq_q(z)]``);
+1. ``x_q``: each other player's realization plan of its current strategy (one top-down pass over q's
+   levels);
+2. ``g``: p's sequence payoffs, chance and the others' reach included,
+   ``g[s] = sum over the leaves z with seq_p(z) = s of chance(z) u_p(z) prod_{q != p} x_q[seq_q(z)]``.
+   Two players: one sparse product ``g = A_p x_q`` (a leaf z adds chance(z) u_p(z) to
+   ``A_p[seq_p(z), seq_q(z)]``). More players: the leaves are grouped by the tuple of the others'
+   sequences (one column of ``A_p`` per tuple present, the leaves of a column summed once, when
+   built); each column's weight is the product of the others' plans gathered at its tuple, and one
+   sparse product ``A_p`` times those weights gives ``g``;
 3. one bottom-up pass over p's information sets, deepest first: the counterfactual value of a
    sequence (I, a) is V(I, a) = g[(I, a)] + sum over the information sets J right below it of
    V(J), with V(J) = sum_b b(J, b) V(J, b) under p's current strategy b (Zinkevich et al. 2007, eq. 5: the
@@ -18,8 +24,9 @@ One update of player p against the opponent q (two players):
 
 Variants, with OpenSpiel's definitions so that iterates agree with its solvers (tests):
 
-* ``"cfr"``: regret matching, alternating updates (player 0 then player 1, each against the
-  other's newest strategy), uniform averaging (OpenSpiel's ``CFRSolver``);
+* ``"cfr"``: regret matching, alternating updates (players 0, 1, ..., N-1 in turn, each against the
+  others' newest strategies, as OpenSpiel's solvers do for any number of players), uniform
+  averaging (OpenSpiel's ``CFRSolver``);
 * ``"cfr+"``: regret matching+ (accumulated regrets clipped at 0), alternating updates, the
   average weighted by the iteration number t (``CFRPlusSolver``);
 * ``"dcfr"``: discounted CFR (Brown & Sandholm 2019): after each update, positive accumulated
@@ -27,7 +34,7 @@ Variants, with OpenSpiel's definitions so that iterates agree with its solvers (
   contributions weighted by t^gamma; alpha=3/2, beta=0, gamma=2 by default (``DCFRSolver``);
 * ``"lcfr"``: linear CFR (Brown & Sandholm 2019): discounted CFR with alpha = beta = gamma = 1
   (OpenSpiel's ``DCFRSolver(game, 1, 1, 1)``);
-* ``"cfr-simultaneous"``: vanilla CFR as Zinkevich et al. (2007) state it: both players update
+* ``"cfr-simultaneous"``: vanilla CFR as Zinkevich et al. (2007) state it: every player updates
   on the same iteration's strategies (OpenSpiel's ``_CFRSolver`` with ``alternating_updates=False``);
   uniform averaging;
 * ``"pcfr+"``: predictive CFR+ (Farina, Kroer & Sandholm 2021): predictive regret matching+ at
@@ -37,8 +44,12 @@ Variants, with OpenSpiel's definitions so that iterates agree with its solvers (
   paper's experiments use;
 * ``"cfr+-delay"``: CFR+ whose average starts after ``delay`` iterations (weights max(t - delay, 0);
   Tammelin, Burch, Johanson & Bowling 2015); ``delay`` defaults to 100;
-``traversals`` counts passes over the leaves (one per player update, two per iteration), the
+``traversals`` counts passes over the leaves (one per player update, N per iteration), the
 unit of Kroer, Farina & Sandholm (2017)'s plots.
+
+With more than two players the average strategies need not converge to a Nash equilibrium (regret
+minimisation reaches the coarse correlated equilibria); what they reach is measured by NashConv
+(``seqform.verify.exploitability``, ``seqform.evaluate``), not against a game value.
 
 References:
 
@@ -67,16 +78,34 @@ ALGORITHMS = ("cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous", "pcfr+", "cfr+-
 
 #: the tables' bytes (``seqform.model.limits.check_solver_tables``): regrets, predictions, averages
 #: and the current strategy per sequence, the payoff matrix (built from the leaves) per leaf;
-#: measured ~180-250 bytes a sequence and ~40 a leaf, all included (Leduc 5 ranks, Liar's Dice 1x5)
+#: measured ~180-250 bytes a sequence and ~40 a leaf, all included (Leduc 5 ranks, Liar's Dice 1x5).
+#: Two players; with N > 2 a leaf costs ``PER_TERMINAL_PLAYER`` per player (``table_bytes``)
 TABLE_BYTES = {"per_sequence": 320, "per_terminal": 64}
+
+#: N > 2 players, bytes a leaf per player: one entry of each player's matrix (value, column index)
+#: and the others' sequences per column, and while a matrix is built the leaves' keys, their sort
+#: and the COO triplets; measured ~16 bytes a leaf per player kept and ~37 at the build's peak
+#: (``leduc_poker(players=3)`` through OpenSpiel: 1,043,952 leaves, 175,728 columns per player)
+PER_TERMINAL_PLAYER = 64
+
+
+def table_bytes(num_players: int) -> dict:
+    """``check_solver_tables``'s per-sequence and per-leaf bytes for a game of ``num_players``."""
+    if num_players <= 2:
+        return TABLE_BYTES
+    return {"per_sequence": TABLE_BYTES["per_sequence"], "per_terminal": PER_TERMINAL_PLAYER * num_players}
 
 
 @dataclass
 class _Player:
-    """Per-player arrays: ``A`` (n_p x n_q) payoff matrix, the level schedule, and the flat
-    information-set layout of sequences 1..n_p-1 (``starts``/``counts`` for ``reduceat``)."""
+    """Per-player arrays: ``A`` the payoff matrix (two players: n_p x n_q; more: n_p x the tuples
+    of the others' sequences at the leaves, whose sequences ``columns[q]`` gives, one array per
+    other player q in order), the level schedule, and the flat information-set layout of sequences
+    1..n_p-1 (``starts``/``counts`` for ``reduceat``)."""
 
     A: sp.csr_matrix
+    others: list  # the other players, in order
+    columns: list  # N > 2: per other player, its sequence at each column of A
     levels: list  # deepest first: (seqs, starts, rep, parents)
     starts: np.ndarray
     counts: np.ndarray
@@ -85,7 +114,7 @@ class _Player:
 
 
 class RegretMinimizer:
-    """A CFR-family solver on a two-player game (module docstring).
+    """A CFR-family solver on a game of any number of players (module docstring).
 
     ``game``: a ``Game`` (compiled here) or a ``Tree``. ``algorithm``: one of ``ALGORITHMS``.
     ``alpha``, ``beta``, ``gamma``: discounted CFR's parameters. ``delay``: CFR+ with an averaging
@@ -96,7 +125,13 @@ class RegretMinimizer:
     ``step(n)`` runs n iterations; ``iteration``, ``traversals``; ``current_profile()`` and
     ``average_profile()`` are behavioural ``Profile`` s (float arrays, shape (num_sequences[p],));
     ``save(path)`` / ``RegretMinimizer.load(path, game)`` checkpoint and resume the same algorithm
-    bit for bit."""
+    bit for bit.
+
+    A subclass runs on games of other than two players only if it sets ``ANY_NUMBER_OF_PLAYERS = True``
+    in its own body (its updates may assume one opponent); otherwise ``UnsupportedGameError``."""
+
+    #: this class's updates hold for any number of players (read from each class's own body)
+    ANY_NUMBER_OF_PLAYERS = True
 
     def __init__(
         self,
@@ -114,11 +149,12 @@ class RegretMinimizer:
                 f"unknown regret-minimisation algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}"
             )
         tree = game if isinstance(game, Tree) else compile_tree(game, memory_limit_bytes=memory_limit_bytes)
-        if tree.num_players != 2:
+        if tree.num_players != 2 and not vars(type(self)).get("ANY_NUMBER_OF_PLAYERS", False):
+            # a subclass's own updates may assume one opponent: it says it does not
             raise UnsupportedGameError(
-                f"{tree.name!r} has {tree.num_players} players; these CFR solvers are for two-player games"
+                f"{tree.name!r} has {tree.num_players} players; {type(self).__name__} is for two-player games"
             )
-        check_solver_tables(tree, algorithm.upper(), **TABLE_BYTES, limit_bytes=memory_limit_bytes)
+        check_solver_tables(tree, algorithm.upper(), **table_bytes(tree.num_players), limit_bytes=memory_limit_bytes)
         self.tree, self.algorithm = tree, algorithm
         if algorithm == "lcfr":  # linear CFR is discounted CFR with alpha = beta = gamma = 1
             alpha = beta = gamma = 1.0
@@ -126,22 +162,29 @@ class RegretMinimizer:
         self.delay = int(delay)
         self.iteration = 0
         self.traversals = 0
-        self._players = [self._layout(p) for p in (0, 1)]
+        self.num_players = N = int(tree.num_players)
+        self._players = [self._layout(p) for p in range(N)]
         n = tree.num_sequences
-        self.regret = [np.zeros(n[p] - 1) for p in (0, 1)]
+        self.regret = [np.zeros(n[p] - 1) for p in range(N)]
         # predictive CFR+'s prediction: the last observed sequence payoffs
-        self.prediction = [np.zeros(n[p]) for p in (0, 1)]
-        self.cumulative = [np.zeros(n[p]) for p in (0, 1)]
-        self.behaviour = [self._matching(p) for p in (0, 1)]
+        self.prediction = [np.zeros(n[p]) for p in range(N)]
+        self.cumulative = [np.zeros(n[p]) for p in range(N)]
+        self.behaviour = [self._matching(p) for p in range(N)]
 
     # ----- layout -------------------------------------------------------------------------
     def _layout(self, p: int) -> _Player:
-        tree, q = self.tree, 1 - p
-        t = tree.terminals
-        w = tree.terminal_chance * tree.payoff[:, p]
+        tree = self.tree
         n = tree.num_sequences
-        A = sp.csr_matrix((w, (tree.node_seq[p, t], tree.node_seq[q, t])), shape=(n[p], n[q]))
-        A.sum_duplicates()
+        others = [q for q in range(tree.num_players) if q != p]
+        columns: list = []
+        if len(others) <= 1:  # one column per sequence of the opponent (one player: a single column)
+            t = tree.terminals
+            w = tree.terminal_chance * tree.payoff[:, p]
+            col, width = (tree.node_seq[others[0], t], n[others[0]]) if others else (np.zeros(len(t), int), 1)
+            A = sp.csr_matrix((w, (tree.node_seq[p, t], col)), shape=(n[p], width))
+            A.sum_duplicates()
+        else:
+            A, columns = _others_matrix(tree, p, others)
         levels = []
         for lvl, seqs, starts, parents in tree.levels[p]:
             nact = tree.infoset_num_actions[lvl]
@@ -154,7 +197,7 @@ class RegretMinimizer:
         if len(ids) and not np.array_equal(np.concatenate((starts[1:], [n[p] - 1])), starts + counts):
             raise SeqformError("internal: a player's sequences are not laid out by information set")
         rep = np.repeat(np.arange(len(ids)), counts)
-        return _Player(A, levels, starts, counts, rep, n[p])
+        return _Player(A, others, columns, levels, starts, counts, rep, n[p])
 
     # ----- one iteration ------------------------------------------------------------------
     def _matching(self, p: int) -> np.ndarray:
@@ -235,21 +278,35 @@ class RegretMinimizer:
             self.behaviour[p] = self._matching(p)
         self.traversals += 1
 
-    def _payoffs(self, p: int, x_q: np.ndarray) -> np.ndarray:
-        return self._players[p].A @ x_q
+    def _payoffs(self, p: int, plans: list) -> np.ndarray:
+        """Player p's sequence payoffs (step 2 of the module docstring) given every player's
+        realization plan (``plans[p]`` is not read)."""
+        L = self._players[p]
+        if not L.columns:  # two players (one player: no one else to weigh the leaves)
+            return L.A @ plans[L.others[0]] if L.others else L.A @ np.ones(L.A.shape[1])
+        weight = plans[L.others[0]][L.columns[0]]
+        for q, cols in zip(L.others[1:], L.columns[1:]):
+            weight *= plans[q][cols]
+        return L.A @ weight
 
     def step(self, iterations: int = 1) -> None:
         """Run ``iterations`` iterations (module docstring)."""
+        N = self.num_players
         for _ in range(int(iterations)):
             self.iteration += 1
-            if self.algorithm == "cfr-simultaneous":  # both against the other's strategy of this iteration
-                gs = [self._payoffs(p, self._realization(1 - p, self.behaviour[1 - p])) for p in (0, 1)]
-                for p in (0, 1):
+            if self.algorithm == "cfr-simultaneous":  # all against the others' strategies of this iteration
+                plans: list = [self._realization(q, self.behaviour[q]) for q in range(N)]
+                gs = [self._payoffs(p, plans) for p in range(N)]
+                for p in range(N):
                     self._update(p, gs[p])
                 continue
-            for p in (0, 1):
-                q = 1 - p
-                self._update(p, self._payoffs(p, self._realization(q, self.behaviour[q])))
+            if N == 2:  # the two-player path as it always was: one sparse product, no plan list
+                for p in (0, 1):
+                    self._update(p, self._players[p].A @ self._realization(1 - p, self.behaviour[1 - p]))
+                continue
+            for p in range(N):  # in turn, each against the others' newest strategies
+                plans = [None if q == p else self._realization(q, self.behaviour[q]) for q in range(N)]
+                self._update(p, self._payoffs(p, plans))
 
     # ----- strategies ---------------------------------------------------------------------
     def current_profile(self) -> Profile:
@@ -260,7 +317,7 @@ class RegretMinimizer:
         """The average strategies: the accumulated realization weights normalised per information
         set (uniform where nothing was accumulated)."""
         out = []
-        for p in (0, 1):
+        for p in range(self.num_players):
             L = self._players[p]
             S = self.cumulative[p]
             b = np.empty(L.n)
@@ -291,7 +348,9 @@ class RegretMinimizer:
         """Write everything the next iteration depends on (``.npz``): regrets, cumulative and
         current strategies, the iteration, the algorithm and its parameters."""
         arrays = {
-            f"{k}{p}": getattr(self, k)[p] for k in ("regret", "prediction", "cumulative", "behaviour") for p in (0, 1)
+            f"{k}{p}": getattr(self, k)[p]
+            for k in ("regret", "prediction", "cumulative", "behaviour")
+            for p in range(self.num_players)
         }
         checkpoint.write(path, self._meta(), arrays)
 
@@ -323,9 +382,34 @@ class RegretMinimizer:
             )
         for k in ("regret", "prediction", "cumulative", "behaviour"):
             if f"{k}0" in arrays:  # checkpoints from before predictive CFR+ have no prediction
-                getattr(solver, k)[:] = [arrays[f"{k}{p}"] for p in (0, 1)]
+                getattr(solver, k)[:] = [arrays[f"{k}{p}"] for p in range(solver.num_players)]
         solver.iteration, solver.traversals = meta["iteration"], meta["traversals"]
         return solver
+
+
+def _others_matrix(tree: Tree, p: int, others: list) -> tuple[sp.csr_matrix, list]:
+    """Player p's payoff matrix against two or more others: one column per tuple of the others'
+    sequences found at a leaf, ``A[seq_p(z), column(z)]`` the sum of chance(z) u_p(z) over the
+    leaves z of that column and row; and per other player its sequence at each column. Leaves
+    where p's payoff is 0 are left out."""
+    t = tree.terminals
+    w = tree.terminal_chance * tree.payoff[:, p]
+    keep = w != 0
+    t, w = t[keep], w[keep]
+    seqs = tree.node_seq[others][:, t].astype(np.int64)
+    sizes = [int(tree.num_sequences[q]) for q in others]
+    if float(np.prod(np.asarray(sizes, dtype=float))) < 2.0**62:  # a tuple's index fits in an int64
+        key = np.ravel_multi_index(tuple(seqs), sizes)
+        uniq, column = np.unique(key, return_inverse=True)
+        columns = [c.astype(np.int64) for c in np.unravel_index(uniq, sizes)]
+    else:
+        uniq_rows, column = np.unique(seqs.T, axis=0, return_inverse=True)
+        columns = [np.ascontiguousarray(uniq_rows[:, i]) for i in range(len(others))]
+    column = np.asarray(column).reshape(-1)
+    shape = (int(tree.num_sequences[p]), len(columns[0]))
+    A = sp.csr_matrix((w, (tree.node_seq[p, t], column)), shape=shape)
+    A.sum_duplicates()
+    return A, columns
 
 
 def cfr(game: Game | Tree, iterations: int, algorithm: str = "cfr", **kw) -> RegretMinimizer:

@@ -11,7 +11,10 @@ One iteration is one episode per player as the *update player* ``i``, from the r
   ``i``'s information sets the regret of action a grows by ``v(a) - v``, the sampled values of the
   action and of the current strategy. The average strategy is OpenSpiel's "simple" average: at
   nodes of player ``i + 1 mod N``, add that player's current strategy (stochastically weighted
-  averaging; in two players, the usual update at the opponent's nodes).
+  averaging; in two players, the usual update at the opponent's nodes). With more than two players
+  the sampled reach of the third players is not divided out, so this average is not the unbiased
+  one (OpenSpiel's note on its ``AverageType.SIMPLE``); OpenSpiel keeps it as its default for any
+  number of players, and so does this module.
 * **outcome sampling** (``"outcome"``): one trajectory; ``i`` samples from ``exploration`` x
   uniform + (1 - ``exploration``) x current (OpenSpiel: 0.6), the others and chance from their
   strategies. Values are importance-weighted by the sampling reach (no baseline: OpenSpiel's
@@ -24,8 +27,8 @@ One iteration is one episode per player as the *update player* ``i``, from the r
   walks every action of every player below those outcomes. Regrets grow by
   ``opp_reach * (v(a) - v)``, the average strategy by ``my_reach * sigma(a)`` (uniform weights),
   with the players' reaches only: chance is sampled, so the sampled counterfactual values are
-  unbiased. Updates alternate (player 0's episode, then player 1's against its new strategy).
-  No pruning: a subtree whose reach is zero is still walked, as in vanilla CFR.
+  unbiased. Updates alternate (the episodes of players 0, 1, ..., N-1 in turn, each against the
+  others' newest strategies). No pruning: a subtree whose reach is zero is still walked, as in vanilla CFR.
 
 Regret matching: positive regrets normalised, uniform when none is positive. The average
 strategy is the cumulative one normalised, uniform where it is zero.

@@ -103,6 +103,7 @@ def run_cell(cell, truth=None, time_limit: float | None = None) -> list:
     name, status and attempts, which the driver adds). ``truth``: the game's ``GroundTruth``
     (default: the one this worker was given at start), whose ``eps`` is also the perturbed
     solvers' tremble."""
+    from seqform.study.studytable import truth_columns
     from seqform.study.verifyharness import takes_eps, verify
 
     t0 = time.perf_counter()
@@ -155,8 +156,7 @@ def run_cell(cell, truth=None, time_limit: float | None = None) -> list:
                 "perturbed_value_gap": pt.perturbed_value_gap,
                 "perturbed_max_infoset_regret": pt.perturbed_max_infoset_regret,
                 "tremble_violation": pt.tremble_violation,
-                "game_value": str(truth.value),
-                "game_value_float": float(truth.value),
+                **truth_columns(pt, truth),  # game value (null without one), NashConv, values
                 "worker": where,
                 "cell_seconds": time.perf_counter() - t0,
                 "node": None,  # off Ray; a Ray task sets its node's id (``_ray_cell``)

@@ -11,6 +11,13 @@ whole tree counts every node per traversal.
 The summary (``summary.md``), per game and line: seeds that finished and failed; the final
 exploitability (median and 10-90% band) and value gap; and, for each exploitability level, the
 median solver seconds and work to reach it, over the seeds that reached it (with how many did).
+
+A game without a value (more than two players, or two-player general-sum; its rows have no
+``game_value``) is measured by NashConv instead: its figure's rows are NashConv and the largest
+information-set regret (no value gap, no exploitability, which ``seqform.exploitability``
+defines as NashConv / N), its title and its summary say there is no game value, and its table
+gives the final NashConv in floats and exactly (the last point's, computed in exact arithmetic
+by the harness), and the time to each NashConv level.
 A level is reached at the first measuring point at or below it. Then the scale (``scale``): the
 cells per hour each logged run measured, and an estimate for N nodes of c cores from the cells'
 own timings. Failures are listed with their errors.
@@ -21,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +39,11 @@ from seqform.errors import SeqformError
 MEASURES = (
     ("exploitability", "exploitability (payoff units)"),
     ("value_gap", "|value gap| (payoff units)"),
+    ("max_infoset_regret", "largest inf.-set regret (payoff units)"),
+)
+#: the measures of a game without a value (more than two players, or two-player general-sum)
+NASHCONV_MEASURES = (
+    ("nash_conv", "NashConv (payoff units)"),
     ("max_infoset_regret", "largest inf.-set regret (payoff units)"),
 )
 AXES = (("iteration", "iterations"), ("work", "work (nodes touched)"), ("solver_seconds", "solver time (s)"))
@@ -61,7 +74,7 @@ def _band(seeds: dict, key: str, absolute: bool = False) -> tuple | None:
     n = min(len(s) for s in seeds.values())
     vals = np.array(
         [
-            [np.nan if s[j][key] is None else (abs(s[j][key]) if absolute else s[j][key]) for j in range(n)]
+            [np.nan if s[j].get(key) is None else (abs(s[j][key]) if absolute else s[j][key]) for j in range(n)]
             for s in seeds.values()
         ],
         dtype=float,
@@ -69,6 +82,23 @@ def _band(seeds: dict, key: str, absolute: bool = False) -> tuple | None:
     if np.isnan(vals).all():
         return None
     return np.nanmedian(vals, axis=0), np.nanquantile(vals, 0.1, axis=0), np.nanquantile(vals, 0.9, axis=0)
+
+
+def has_value(rows: list) -> bool:
+    """Whether the game of ``rows`` (one game's finished rows) has a value: some row carries its
+    ``game_value``. Without one (more than two players, or two-player general-sum) the game is
+    measured by NashConv."""
+    done = [r for r in rows if r["status"] == "ok"]
+    return not done or any(r.get("game_value") is not None for r in done)
+
+
+def _players(rows: list) -> int | None:
+    return next((r["players"] for r in rows if r.get("players") is not None), None)
+
+
+def _no_value(rows: list) -> str:
+    n = _players(rows)
+    return f"{n} players" if n is not None and n != 2 else "general-sum"
 
 
 def plot(rows: list, out: str | Path, study: str) -> list:
@@ -90,10 +120,14 @@ def plot(rows: list, out: str | Path, study: str) -> list:
 
     paths = []
     for game, labels in _lines(rows).items():
-        fig, axes = plt.subplots(len(MEASURES), len(AXES), figsize=(15, 12), squeeze=False, layout="constrained")
+        valued = has_value([r for r in rows if r["game"] == game])
+        shown = MEASURES if valued else NASHCONV_MEASURES
+        fig, axes = plt.subplots(
+            len(shown), len(AXES), figsize=(15, 4 * len(shown)), squeeze=False, layout="constrained"
+        )
         styles = {lab: line_style(k) for k, lab in enumerate(sorted(labels))}
         seeds = {lab: len(s) for lab, s in labels.items()}
-        for i, (mkey, mname) in enumerate(MEASURES):
+        for i, (mkey, mname) in enumerate(shown):
             for j, (xkey, xname) in enumerate(AXES):
                 ax = axes[i][j]
                 drawn = []
@@ -126,7 +160,12 @@ def plot(rows: list, out: str | Path, study: str) -> list:
             names.append(f"shaded: 10-90% band over {most} seeds")
         legend_outside(fig, handles, names)
         band = f"\nmedian and 10-90% band over {most} seeds (sampled solvers)" if most > 1 else ""
-        fig.suptitle(f"{study}: {game}{band}")
+        what = (
+            ""
+            if valued
+            else f" ({_no_value([r for r in rows if r['game'] == game])}: no game value, measured by NashConv)"
+        )
+        fig.suptitle(f"{study}: {game}{what}{band}")
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in game)
         p = Path(out) / f"{study}-{safe}.png"
         fig.savefig(p, dpi=90)
@@ -191,6 +230,62 @@ def scale(rows: list, runs: list, nodes=(1, 4, 16, 64), cores=(2, 32)) -> list:
     return out + [""]
 
 
+def _final_exact(finals: list) -> str:
+    """The exact NashConv of the last points (a game without a value), median over seeds, as a
+    decimal of 12 digits; "-" when a run has none."""
+    vals = [f.get("nash_conv_exact") for f in finals]
+    if not vals or any(v is None for v in vals):
+        return "-"
+    q = sorted(Fraction(v) for v in vals)
+    k = len(q) // 2
+    return f"{float(q[k] if len(q) % 2 else (q[k - 1] + q[k]) / 2):.12g}"
+
+
+def _section(game: str, labels: dict, status: dict, levels, rows: list) -> list:
+    """The summary's lines of one game: its table, one line per solver setting. A game with a
+    value: final exploitability and value gap, levels of exploitability; without one: final
+    NashConv (and exactly), levels of NashConv."""
+    valued = has_value(rows)
+    key = "exploitability" if valued else "nash_conv"
+    out = [f"## {game}", ""]
+    if not valued:
+        out += [
+            f"No game value ({_no_value(rows)}): measured by NashConv, the sum over players of what a best response "
+            "gains, 0 exactly at an equilibrium; the levels are NashConv levels. Exactly: the last point's NashConv "
+            "in exact arithmetic (the strategies' floats at their binary value), median over seeds.",
+            "",
+        ]
+    cols = "final exploitability | final value gap" if valued else "final NashConv | final NashConv, exactly"
+    out += [
+        f"| solver | seeds ok / failed | {cols} | " + " | ".join(f"to {lv:g}" for lv in levels) + " |",
+        "|---|---|---|---|" + "---|" * len(levels),
+    ]
+    for lab in sorted({k[1] for k in status if k[0] == game}):
+        ok, bad = status[(game, lab)]
+        seeds = labels.get(lab, {})
+        if not seeds:
+            out.append(f"| {lab} | {ok} / {bad} | - | - | " + " | ".join("-" for _ in levels) + " |")
+            continue
+        finals = [s[-1] for s in seeds.values()]
+        ex = np.array([np.nan if f.get(key) is None else f[key] for f in finals], dtype=float)
+        final = f"{_fmt(np.median(ex))} [{_fmt(np.quantile(ex, 0.1))}, {_fmt(np.quantile(ex, 0.9))}]"
+        second = _fmt(np.median([f["value_gap"] for f in finals])) if valued else _final_exact(finals)
+        reached = []
+        for lv in levels:
+            firsts = [next((r for r in s if r.get(key) is not None and r[key] <= lv), None) for s in seeds.values()]
+            hits = [h for h in firsts if h is not None]
+            if not hits:
+                reached.append(f"not reached (0/{len(seeds)})")
+                continue
+            secs = np.median([h["solver_seconds"] for h in hits])
+            work = [h["work"] for h in hits if h["work"] is not None]
+            reached.append(
+                f"{_fmt(secs)} s / {_fmt(float(np.median(work))) if work else '-'} ({len(hits)}/{len(seeds)})"
+            )
+        out.append(f"| {lab} | {ok} / {bad} | {final} | {second} | " + " | ".join(reached) + " |")
+    return out + [""]
+
+
 def summary(rows: list, study: str, levels=DEFAULT_LEVELS, runs: list | None = None) -> str:
     """The markdown summary (module docstring); ``runs`` (``seqform.study.studytable.read_runs``) adds the
     measured and projected cells per hour (``scale``)."""
@@ -204,44 +299,12 @@ def summary(rows: list, study: str, levels=DEFAULT_LEVELS, runs: list | None = N
         f"# Study {study}: summary",
         "",
         "Final: the last measuring point, median over seeds [10%, 90%]. Levels: median solver seconds / work "
-        "(nodes touched) to the first point at or below the exploitability level, over the seeds that reached "
-        "it (reached/finished).",
+        "(nodes touched) to the first point at or below the exploitability level (NashConv level for a game "
+        "without a value), over the seeds that reached it (reached/finished).",
         "",
     ]
     for game in games:
-        labels = lines_by_game.get(game, {})
-        out += [
-            f"## {game}",
-            "",
-            "| solver | seeds ok / failed | final exploitability | final value gap | "
-            + " | ".join(f"to {lv:g}" for lv in levels)
-            + " |",
-            "|---|---|---|---|" + "---|" * len(levels),
-        ]
-        for lab in sorted({k[1] for k in status if k[0] == game}):
-            ok, bad = status[(game, lab)]
-            seeds = labels.get(lab, {})
-            if seeds:
-                finals = [s[-1] for s in seeds.values()]
-                ex = np.array([f["exploitability"] for f in finals])
-                gap = np.median([f["value_gap"] for f in finals])
-                final = f"{_fmt(np.median(ex))} [{_fmt(np.quantile(ex, 0.1))}, {_fmt(np.quantile(ex, 0.9))}]"
-                reached = []
-                for lv in levels:
-                    firsts = [next((r for r in s if r["exploitability"] <= lv), None) for s in seeds.values()]
-                    hits = [h for h in firsts if h is not None]
-                    if not hits:
-                        reached.append(f"not reached (0/{len(seeds)})")
-                        continue
-                    secs = np.median([h["solver_seconds"] for h in hits])
-                    work = [h["work"] for h in hits if h["work"] is not None]
-                    reached.append(
-                        f"{_fmt(secs)} s / {_fmt(float(np.median(work))) if work else '-'} ({len(hits)}/{len(seeds)})"
-                    )
-                out.append(f"| {lab} | {ok} / {bad} | {final} | {_fmt(gap)} | " + " | ".join(reached) + " |")
-            else:
-                out.append(f"| {lab} | {ok} / {bad} | - | - | " + " | ".join("-" for _ in levels) + " |")
-        out.append("")
+        out += _section(game, lines_by_game.get(game, {}), status, levels, [r for r in rows if r["game"] == game])
     out += scale(rows, runs or [])
     fails = [r for r in rows if r["status"] != "ok"]  # a failed cell has one row
     out += ["## Failures", ""]

@@ -7,9 +7,11 @@
    to each worker once (``seqform.study.executors``);
 2. **resumable**: cells whose file in ``out/cells`` says ``ok`` are skipped; the others run;
 3. **failures**: a cell that raises, passes its ``time_limit`` or whose worker dies is retried
-   once; if it fails again it is recorded as failed with its error, and the study goes on. A
-   main script that calls ``run_study`` without ``if __name__ == "__main__":`` (the local pool's
-   workers import it again) stops the study at once with ``UnguardedMainError``, nothing retried;
+   once (not a solver refusing the game, ``UnsupportedGameError``: a two-player solver on a game
+   of three players fails the same way every time); if it fails again it is recorded as failed
+   with its error, and the study goes on. A main script that calls ``run_study`` without
+   ``if __name__ == "__main__":`` (the local pool's workers import it again) stops the study at
+   once with ``UnguardedMainError``, nothing retried;
 4. **Ctrl-C** stops the workers, gathers the finished cells into ``results.parquet`` (a
    consistent table: whole cells only) and re-raises ``KeyboardInterrupt``;
 5. a progress bar over cells (tqdm, on standard error) with rate and time left.
@@ -27,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import seqform.study.studytable as studytable
-from seqform.errors import SeqformError
+from seqform.errors import SeqformError, UnsupportedGameError
 from seqform.study.studyspec import StudySpec
 
 if TYPE_CHECKING:
@@ -76,7 +78,8 @@ class StudyResult:
 
 
 def ground_truths(spec: StudySpec, say: Callable[[str], None]) -> dict:
-    """game -> ``GroundTruth``, computed once for the whole study."""
+    """game -> ``GroundTruth``, computed once for the whole study (for a game without a value,
+    more than two players or two-player general-sum, one without a value and without a solve)."""
     from seqform.io.gamespec import load_game
     from seqform.model.tree import compile_tree
     from seqform.study.verifyharness import ground_truth
@@ -245,7 +248,7 @@ def _drive(spec: StudySpec, out: Path, todo: list, executor, result: StudyResult
                     "attempts": n,
                 }
                 studytable.write_cell(out, cell.key, [row])  # recorded now; a successful retry replaces it
-                if n < ATTEMPTS:
+                if n < ATTEMPTS and not isinstance(error, UnsupportedGameError):  # that fails the same way again
                     result.retried += 1
                     queue.append(cell)
                     bar.write(f"seqform: {cell.game} {cell.solver} seed {cell.seed}: {msg}; retrying", file=sys.stderr)

@@ -19,6 +19,14 @@ The columns (``COLUMNS``) are the same for every study and executor. A failed ce
 null on the local pool, and in tables written before the column existed) are timings and places;
 every other column is a function of the study alone (same seeds, same numbers on any executor:
 ``DETERMINISTIC_COLUMNS``).
+
+The last columns came later (tables written before them read them as null): ``players``, the
+game's; ``nash_conv``, the sum over players of what a best response gains (the exploitability
+column is it divided by ``players``); ``values``, each player's expected payoff as a JSON list. A game
+without a value (more than two players, or two-player general-sum) has ``value_gap``,
+``game_value`` and ``game_value_float`` null and is measured by ``nash_conv``; its cell's last row
+also has ``nash_conv_exact`` and ``max_infoset_regret_exact``, exact rationals "p/q" of the
+profile's floats at their binary value (``seqform.study.verifyharness``).
 """
 
 from __future__ import annotations
@@ -68,9 +76,31 @@ COLUMNS = (
     ("worker", "string"),
     ("cell_seconds", "float64"),
     ("node", "string"),
+    ("players", "int64"),
+    ("nash_conv", "float64"),
+    ("values", "string"),
+    ("nash_conv_exact", "string"),
+    ("max_infoset_regret_exact", "string"),
 )
 TIMING_COLUMNS = ("seconds", "solver_seconds", "worker", "cell_seconds", "node")
 DETERMINISTIC_COLUMNS = tuple(c for c, _ in COLUMNS if c not in TIMING_COLUMNS)
+
+
+def truth_columns(pt, truth) -> dict:
+    """The columns of a measuring point ``pt`` (``seqform.study.verifyharness.VerifyPoint``) that
+    its game's ground truth ``truth`` (``GroundTruth``) decides: the game value (null without
+    one), the players, NashConv, the players' values and, at a game without a value's last
+    point, the exact NashConv and largest information-set regret."""
+    value = truth.value
+    return {
+        "game_value": None if value is None else str(value),
+        "game_value_float": None if value is None else float(value),
+        "players": getattr(truth, "players", 2),
+        "nash_conv": pt.nash_conv,
+        "values": None if pt.values is None else json.dumps([float(v) for v in pt.values]),
+        "nash_conv_exact": pt.nash_conv_exact,
+        "max_infoset_regret_exact": pt.max_infoset_regret_exact,
+    }
 
 
 def require_pyarrow():
@@ -245,6 +275,7 @@ def record_environment(out: Path, extra: dict) -> None:
 
 __all__ = [
     "COLUMNS",
+    "truth_columns",
     "DETERMINISTIC_COLUMNS",
     "TIMING_COLUMNS",
     "write_cell",

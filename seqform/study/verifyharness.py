@@ -8,11 +8,20 @@ its average strategies against:
   certified sequence-form LP gives exactly (``seqform.solve``);
 * ``max_infoset_regret``: the largest regret at a reached information set (Kroer, Farina & Sandholm (2017)'s
   refinement measure; ``seqform.verify.infosetregret.infoset_regret``);
+* ``nash_conv``: the sum over players of what a best response gains over the profile, 0 exactly
+  at an equilibrium, and ``values``, each player's expected payoff;
 * ``efpe_distance`` / ``qpe_distance``: the largest difference of an action probability, over
   all information sets, from the exact limit EFPE / QPE (``refinements``), when requested. That
   is the distance to the one refined equilibrium ``refinements`` computes. Refined equilibria
   are often not unique (on Leduc, 2,000 iterations of perturbed EGT at eps 0.01 end about 0.99
   away), so a large distance alone does not show a solver wrong; a small one shows it right.
+
+Games without a value (more than two players, or two-player general-sum: equilibria may pay
+differently) are measured without one: no LP is solved (``ground_truth``), ``value_gap`` is
+None, and the run is measured by NashConv (``exploitability`` stays NashConv / N) and
+information-set regret; at the last point both are also computed exactly
+(``nash_conv_exact``, ``max_infoset_regret_exact``: ``seqform.verify.evaluate.evaluate`` with
+``exact=True``, the profile's floats taken at their binary value).
 
 ``source`` may be: the name of a built-in solver (``SOLVERS``: our CFR family, EGT, perturbed
 EGT, and OpenSpiel's Python CFR solvers when open_spiel is installed); an object with ``step()``
@@ -40,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from seqform.errors import CheckpointError, SeqformError
+from seqform.errors import CheckpointError, SeqformError, UnsupportedGameError
 from seqform.iterative.cfr import ALGORITHMS as CFR_ALGORITHMS
 from seqform.model.game import Game
 from seqform.model.strategy import Profile
@@ -75,7 +84,8 @@ class VerifyPoint:
     seconds: float
     exploitability: float
     value: float
-    value_gap: float
+    #: None when the game has no value (more than two players, or general-sum): ``GroundTruth.value``
+    value_gap: float | None
     max_infoset_regret: float
     efpe_distance: float | None = None
     qpe_distance: float | None = None
@@ -103,21 +113,32 @@ class VerifyPoint:
     tremble_violation: float | None = None
     #: seconds inside the solver so far (``seconds`` is wall time, measurements included)
     solver_seconds: float | None = None
+    #: NashConv (sum over players of best-response value minus value; ``exploitability`` times
+    #: the number of players), in floats, at every point; each player's value
+    nash_conv: float | None = None
+    values: list | None = None
+    nash_conv_q10: float | None = None
+    nash_conv_q90: float | None = None
+    #: games without a value only, at the run's last measuring point: NashConv and the largest
+    #: information-set regret computed exactly (``seqform.verify.evaluate.evaluate`` with
+    #: ``exact=True``: the floats of the profile taken at their binary value), as rationals "p/q"
+    nash_conv_exact: str | None = None
+    max_infoset_regret_exact: str | None = None
 
 
 #: the measures a multi-seed report gives as median and 10-90% band
-BANDED = ("exploitability", "value_gap", "max_infoset_regret")
+BANDED = ("exploitability", "value_gap", "max_infoset_regret", "nash_conv")
 
 
 @dataclass
 class VerifyReport:
-    """``game``, ``solver``, the exact ``game_value`` (Fraction), ``points`` (VerifyPoint per
-    checkpoint), ``interrupted`` (Ctrl-C stopped the run), ``solver_seconds`` (time inside the
-    solver, measurements excluded)."""
+    """``game``, ``solver``, the exact ``game_value`` (Fraction; None for a game without a value,
+    ``GroundTruth``), ``points`` (VerifyPoint per checkpoint), ``interrupted`` (Ctrl-C stopped the
+    run), ``solver_seconds`` (time inside the solver, measurements excluded), ``players``."""
 
     game: str
     solver: str
-    game_value: Fraction
+    game_value: Fraction | None
     points: list = field(default_factory=list)
     interrupted: bool = False
     solver_seconds: float = 0.0
@@ -126,13 +147,22 @@ class VerifyReport:
     #: the nodes of the game's tree: the work of one traversal, for plots against nodes touched
     #: (not in ``to_json``, whose keys stay those of the schema)
     tree_nodes: int | None = None
+    players: int = 2
+
+    @property
+    def has_value(self) -> bool:
+        """Whether the game has a value: else its runs are measured by NashConv alone."""
+        return self.game_value is not None
 
     def to_json(self) -> dict:
+        """The ``seqform verify --json`` object (``seqform/schemas/verify.schema.json``);
+        ``game_value`` and ``game_value_float`` are null for a game without a value."""
         return {
             "game": self.game,
             "solver": self.solver,
-            "game_value": str(self.game_value),
-            "game_value_float": float(self.game_value),
+            "players": self.players,
+            "game_value": None if self.game_value is None else str(self.game_value),
+            "game_value_float": None if self.game_value is None else float(self.game_value),
             "interrupted": self.interrupted,
             "solver_seconds": self.solver_seconds,
             "perturbed": self.perturbed,
@@ -155,6 +185,43 @@ class VerifyReport:
         from seqform.study.verifyplot import plot_reports
 
         return plot_reports([self, *others], path, x=x, bound=bound, title=title)
+
+
+def no_value_line(report: VerifyReport) -> str:
+    """What ``seqform verify`` prints for the game value of a game without one."""
+    why = f"{report.players} players" if report.players != 2 else "general-sum"
+    return f"none ({why}): measured by NashConv, 0 exactly at an equilibrium"
+
+
+def nash_conv_lines(report: VerifyReport, rationals: bool = False) -> list:
+    """The text lines of a run of a game without a value, after its "after" line: the last
+    point's NashConv (in floats, and exactly when measured so: its decimal, and with
+    ``rationals`` the rational itself, which ``--json`` always has), each player's value and the
+    largest information-set regret; 10-90% bands in brackets with several seeds."""
+    last = report.points[-1]
+
+    def band(attr: str) -> str:
+        lo, hi = getattr(last, attr + "_q10", None), getattr(last, attr + "_q90", None)
+        return "" if last.seeds == 1 or lo is None else f"  [{lo:.3e} .. {hi:.3e}]"
+
+    def exact(text: str, what: str) -> str:
+        q = Fraction(text)
+        shown = f"= {q}" if rationals else "the rational is in --json"
+        return f"  exactly                {float(q):.12e}  ({what}; {shown})"
+
+    n = report.players
+    out = [f"NashConv                 {last.nash_conv:.6e}{band('nash_conv')}"]
+    if last.nash_conv_exact is not None:
+        median = ", median over seeds" if last.seeds > 1 else ""
+        out.append(exact(last.nash_conv_exact, "the strategies' floats at their binary value" + median))
+    if last.current_exploitability is not None:
+        out.append(f"  of the current iterate {last.current_exploitability * n:.6e}")
+    if last.values is not None:
+        out.append(f"values                   {', '.join(f'{v:+.6e}' for v in last.values)}  (players 0 to {n - 1})")
+    out.append(f"max infoset regret       {last.max_infoset_regret:.6e}{band('max_infoset_regret')}")
+    if last.max_infoset_regret_exact is not None:
+        out.append(exact(last.max_infoset_regret_exact, "likewise"))
+    return out
 
 
 def checkpoints(iterations: int, count: int = 40) -> list:
@@ -317,6 +384,20 @@ def make_solver(name: str, tree: Tree, eps: float | None = None, seed: int = 0, 
     raise SeqformError(f"unknown solver {name!r}; choose one of {', '.join(all_solvers())}")
 
 
+def solver_refusal(name: str, tree: Tree, eps: float | None = None) -> str | None:
+    """Why the built-in solver ``name`` cannot run on ``tree`` (its ``UnsupportedGameError``: a
+    two-player zero-sum solver on a game of three players), or None. Checked by building the
+    solver, and only where a solver can refuse: in a game without a value (``has_game_value``);
+    OpenSpiel's solvers (any number of players) are not built here."""
+    if has_game_value(tree) or name.startswith("openspiel-"):
+        return None
+    try:
+        make_solver(name, tree, eps=eps)
+    except UnsupportedGameError as e:
+        return f"verify: solver {name!r} cannot run on this game: {e}"
+    return None
+
+
 def all_solvers() -> tuple:
     """The core's solvers (``SOLVERS``) and the installed extensions' (``seqform.registry``)."""
     from seqform.registry import registry
@@ -364,8 +445,8 @@ class _OpenSpielSolver:
 
     def step(self) -> None:
         self._step()
-        if self.traversals is not None:
-            self.traversals += 2
+        if self.traversals is not None:  # alternating updates: one pass per player
+            self.traversals += self.game.num_players()
 
     def average_profile(self) -> Profile:
         from seqform.io.openspiel import from_openspiel_policy
@@ -386,15 +467,34 @@ def _distance(a: Profile, b: Profile) -> float:
 class GroundTruth:
     """What a game's runs are measured against, computed once (``ground_truth``) and shared by
     every run on it (``verify``'s ``truth``; a study ships it to its workers): the certified game
-    ``value`` (Fraction), the exact limit refined equilibria ``targets`` (concept -> float
-    Profile), and ``perturbed``, the exact equilibrium of the eps-perturbed game (a refinements
-    result with ``measure(profile)``), or None."""
+    ``value`` (Fraction; None for a game without one: more than two players, or two-player
+    general-sum, whose runs are measured by NashConv alone), the exact limit refined equilibria
+    ``targets`` (concept -> float Profile), and ``perturbed``, the exact equilibrium of the
+    eps-perturbed game (a refinements result with ``measure(profile)``), or None. ``players``:
+    the game's number of players."""
 
     game: str
-    value: Fraction
+    value: Fraction | None
     targets: dict = field(default_factory=dict)
     perturbed: Any = None
     eps: float | None = None
+    players: int = 2
+
+    @property
+    def has_value(self) -> bool:
+        """Whether the game has a value (two-player zero-sum) that runs are measured against."""
+        return self.value is not None
+
+
+def has_game_value(tree: Tree) -> bool:
+    """Whether ``tree`` is a two-player constant-sum game, the one class with a game value (player
+    0's payoff at every equilibrium). In any other game equilibria can pay differently, so runs are
+    measured by NashConv, which is 0 exactly at every equilibrium."""
+    return tree.num_players == 2 and tree.constant_sum is not None
+
+
+def _no_value_reason(tree: Tree) -> str:
+    return f"{tree.num_players} players" if tree.num_players != 2 else "general-sum"
 
 
 def ground_truth(
@@ -405,11 +505,23 @@ def ground_truth(
 ) -> GroundTruth:
     """The certified ground truth of ``game``: its exact value from the certified sequence-form
     LP, the exact limit equilibria of the ``refined`` concepts ("efpe", "qpe"), and with ``eps``
-    the exact equilibrium of the first concept's eps-perturbed game (``verify``)."""
+    the exact equilibrium of the first concept's eps-perturbed game (``verify``). A game without
+    a value (``has_game_value``: more than two players, or two-player general-sum) gets a truth
+    without one and nothing is solved: its runs are measured by NashConv and information-set
+    regret, which need no ground truth; ``refined`` is refused there (``SeqformError``)."""
     from seqform.solve import solve
 
     say = progress or (lambda msg: None)
     tree = game if isinstance(game, Tree) else compile_tree(game)
+    refined = list(refined)
+    if not has_game_value(tree):
+        if refined:
+            raise SeqformError(
+                f"verify: refined ({', '.join(refined)}) measures distances to the exact refined equilibria of "
+                f"two-player zero-sum games, and {tree.name!r} ({_no_value_reason(tree)}) is not one"
+            )
+        say(f"{tree.name} ({_no_value_reason(tree)}) has no game value: runs are measured by NashConv")
+        return GroundTruth(tree.name, None, eps=eps, players=int(tree.num_players))
     sol = solve(tree)
     if not sol.certified or sol.value is None:  # (a certified solution has its value)
         raise SeqformError(
@@ -517,7 +629,13 @@ def verify(
         if ck is not None:
             ck.save_finished(key, [asdict(p) for p in pts], secs)
     report = VerifyReport(
-        tree.name, name, truth.value, interrupted=interrupted, solver_seconds=t_solver, tree_nodes=int(tree.num_nodes)
+        tree.name,
+        name,
+        truth.value,
+        interrupted=interrupted,
+        solver_seconds=t_solver,
+        tree_nodes=int(tree.num_nodes),
+        players=int(tree.num_players),
     )
     if truth.perturbed is not None:
         report.perturbed = {
@@ -527,7 +645,9 @@ def verify(
         }
     report.points = runs[0] if seeds == 1 else _bands(runs[:-1] if interrupted and len(runs) > 1 else runs)
     for pt in report.points:
-        pt.theorem_bound = exploitability_bound(tree, name, pt.iteration)
+        # the papers' bounds are of two-player zero-sum games (in others no-regret learning need
+        # not approach an equilibrium at all)
+        pt.theorem_bound = exploitability_bound(tree, name, pt.iteration) if truth.has_value else None
     return report
 
 
@@ -547,7 +667,6 @@ def _run(
 ) -> tuple:
     """One run, measured at ``marks``: (points, seconds inside the solver, interrupted). With a
     ``saver``, the run starts where its checkpoint left it and is saved at measuring points."""
-    value, targets, perturbed = truth.value, truth.targets, truth.perturbed
     g = stepper.granularity
     if g > 1:  # measure at the first whole batch at or after each mark
         marks = sorted({-(-m // g) * g for m in marks})
@@ -568,36 +687,9 @@ def _run(
                 it += g
                 if deadline is not None and time.perf_counter() > deadline:
                     raise CellTimeout(f"the time limit of {time_limit:g} s passed at iteration {it:,}")
-            prof = stepper.profile()
-            ex = exploitability(tree, prof)
-            reg = infoset_regret(tree, prof, validate=False)
-            pt = VerifyPoint(
-                it,
-                stepper.traversals,
-                time.perf_counter() - t0,
-                ex.exploitability,
-                float(ex.values[0]),
-                float(ex.values[0]) - float(value),
-                reg.max_regret,
-                solver_seconds=t_solver,
-            )
-            for concept, target in targets.items():
-                setattr(pt, f"{concept}_distance", _distance(prof, target))
-            if perturbed is not None:
-                for k, v in perturbed.measure(prof).items():
-                    setattr(pt, k, v)
-            solver = stepper.solver
-            if solver is not None:
-                pt.nodes_touched = getattr(solver, "nodes_touched", None)
-                if hasattr(solver, "current_profile"):
-                    pt.current_exploitability = exploitability(
-                        tree, solver.current_profile(), validate=False
-                    ).exploitability
+            pt = _measure(stepper, tree, truth, it, t_solver, t0, last=m == marks[-1])
             points.append(pt)
-            say(
-                f"iteration {it:,}: exploitability {ex.exploitability:.3e}, value gap {pt.value_gap:+.3e}, "
-                f"max information-set regret {reg.max_regret:.3e}"
-            )
+            say(_progress_line(pt))
             if saver is not None and it < marks[-1]:  # the finished run is saved whole by ``verify``
                 saver.point(it, points, t_solver, time.perf_counter() - t0)
     except StopIteration:
@@ -606,6 +698,60 @@ def _run(
         say("interrupted: returning what was measured so far")
         return points, t_solver, True
     return points, t_solver, False
+
+
+def _measure(
+    stepper: _Stepper, tree: Tree, truth: GroundTruth, it: int, t_solver: float, t0: float, last: bool
+) -> VerifyPoint:
+    """The measures of the stepper's average strategies after ``it`` iterations (``seconds``: wall
+    time since ``t0``, as the float measures end). In a game without a value, at the ``last``
+    point, NashConv and the largest information-set regret also exactly: on
+    leduc_poker(players=3) (1.8 million nodes) the exact evaluation took about 37 s against
+    0.13 s in floats, too much for every point of a run."""
+    prof = stepper.profile()
+    ex = exploitability(tree, prof)
+    reg = infoset_regret(tree, prof, validate=False)
+    values = [float(v) for v in ex.values]
+    gap = values[0] - float(truth.value) if truth.value is not None else None
+    pt = VerifyPoint(
+        it,
+        stepper.traversals,
+        time.perf_counter() - t0,
+        ex.exploitability,
+        values[0],
+        gap,
+        reg.max_regret,
+        solver_seconds=t_solver,
+    )
+    pt.nash_conv, pt.values = float(ex.nash_conv), values
+    for concept, target in truth.targets.items():
+        setattr(pt, f"{concept}_distance", _distance(prof, target))
+    if truth.perturbed is not None:
+        for k, v in truth.perturbed.measure(prof).items():
+            setattr(pt, k, v)
+    solver = stepper.solver
+    if solver is not None:
+        pt.nodes_touched = getattr(solver, "nodes_touched", None)
+        if hasattr(solver, "current_profile"):
+            pt.current_exploitability = exploitability(tree, solver.current_profile(), validate=False).exploitability
+    if last and truth.value is None:
+        from seqform.verify.evaluate import evaluate
+
+        exact = evaluate(tree, prof, exact=True)
+        pt.nash_conv_exact, pt.max_infoset_regret_exact = str(exact.nash_conv), str(exact.max_regret)
+    return pt
+
+
+def _progress_line(pt: VerifyPoint) -> str:
+    if pt.value_gap is None:
+        return (
+            f"iteration {pt.iteration:,}: NashConv {pt.nash_conv:.3e}, "
+            f"max information-set regret {pt.max_infoset_regret:.3e}"
+        )
+    return (
+        f"iteration {pt.iteration:,}: exploitability {pt.exploitability:.3e}, value gap {pt.value_gap:+.3e}, "
+        f"max information-set regret {pt.max_infoset_regret:.3e}"
+    )
 
 
 class _Saver:
@@ -710,6 +856,16 @@ def _open_checkpoint(checkpoint, source, tree: Tree, iterations, marks, eps, see
     return VerifyCheckpoint.open(checkpoint, fp)
 
 
+def _exact_median(vals: list) -> str | None:
+    """The exact median of rationals given as strings (the mean of the middle two for an even
+    count), as a string; None when any is missing."""
+    if not vals or any(v is None for v in vals):
+        return None
+    q = sorted(Fraction(v) for v in vals)
+    k = len(q) // 2
+    return str(q[k] if len(q) % 2 else (q[k - 1] + q[k]) / 2)
+
+
 def _bands(runs: list) -> list:
     """Per checkpoint, the median of every measure across the runs, and the 10% and 90% quantiles
     of the banded ones (numpy's default linear interpolation)."""
@@ -742,10 +898,17 @@ def _bands(runs: list) -> list:
             "perturbed_max_infoset_regret",
             "tremble_violation",
             "solver_seconds",
+            "nash_conv",
         ):
             setattr(pt, attr, med(attr))
+        if all(p.values is not None for p in col):
+            pt.values = [float(v) for v in np.median([p.values for p in col], axis=0)]
+        for attr in ("nash_conv_exact", "max_infoset_regret_exact"):
+            setattr(pt, attr, _exact_median([getattr(p, attr) for p in col]))
         for attr in BANDED:
             vals = [getattr(p, attr) for p in col]
+            if any(v is None for v in vals):  # no value gap without a game value
+                continue
             setattr(pt, f"{attr}_q10", float(np.quantile(vals, 0.1)))
             setattr(pt, f"{attr}_q90", float(np.quantile(vals, 0.9)))
         out.append(pt)
@@ -767,5 +930,9 @@ __all__ = [
     "solver_parameters",
     "checkpoints",
     "checkpoint_refusal",
+    "has_game_value",
+    "solver_refusal",
+    "nash_conv_lines",
+    "no_value_line",
     "fingerprint",
 ]

@@ -18,6 +18,11 @@ against work, on log axes):
   absolute value gap and the largest information-set regret are in the game's payoff units; the
   distances to the exact EFPE / QPE are the largest difference of an action probability (no
   unit), on a panel of their own.
+* **Games without a value** (more than two players, or two-player general-sum): the y measures
+  are NashConv (the sum over players of what a best response gains; 0 exactly at an
+  equilibrium) and the largest information-set regret, in payoff units; there is no value gap,
+  and no exploitability either (``seqform.exploitability`` defines it as NashConv / N for N
+  players, a name that suggests a two-player game's meaning), and the title says so.
 * **Seeds**: with several seeds a line is the median and the shaded band the 10% to 90%
   quantiles across seeds, said in the title (with the seed count) and in the legend. The band of
   the value gap is the signed gap's band in absolute value: where it contains 0 it reaches the
@@ -63,6 +68,12 @@ MEASURES = (
     ("value_gap", "|value gap|", f"|value gap| ({PAYOFF})"),
     ("max_infoset_regret", "largest information-set regret", f"largest inf.-set regret ({PAYOFF})"),
 )
+#: the measures of a game without a value (``seqform.study.verifyharness.GroundTruth``)
+NASHCONV_MEASURES = (
+    ("nash_conv", "NashConv (sum of best-response gains)", f"NashConv ({PAYOFF})"),
+    ("max_infoset_regret", "largest information-set regret", f"largest inf.-set regret ({PAYOFF})"),
+)
+NO_VALUE_NOTE = "no game value: measured by NashConv"
 DISTANCES = (
     ("efpe_distance", "distance to the exact EFPE", "distance to exact EFPE (max |Δ prob.|)"),
     ("qpe_distance", "distance to the exact QPE", "distance to exact QPE (max |Δ prob.|)"),
@@ -238,12 +249,28 @@ def _bound_series(report, xs: np.ndarray) -> tuple | None:
     return None if np.isnan(ys).all() else (xs, ys)
 
 
+def has_value(reports: Sequence) -> bool:
+    """Whether the reports' game has a value (``VerifyReport.has_value``); else the figure
+    measures NashConv."""
+    return all(getattr(r, "game_value", 0) is not None for r in reports)
+
+
+def measures(reports: Sequence) -> tuple:
+    """The payoff-unit measures of the reports' figure: ``MEASURES``, or ``NASHCONV_MEASURES``
+    for a game without a value."""
+    return MEASURES if has_value(reports) else NASHCONV_MEASURES
+
+
 def _title(reports: Sequence, title: str | None) -> str:
     if title:
         return title
     game = reports[0].game
     names = [r.solver for r in reports]
     head = f"{names[0]} on {game}" if len(names) == 1 else f"{game}: " + ", ".join(names)
+    if not has_value(reports):
+        players = getattr(reports[0], "players", None)
+        head += f"\n{players} players, " if players and players != 2 else "\n"
+        head += NO_VALUE_NOTE
     seeds = {r.points[0].seeds for r in reports if r.points} - {1}
     if not seeds:
         return head
@@ -259,8 +286,12 @@ def _single(fig_kw: dict, report, xs: np.ndarray, bound: bool) -> tuple:
     dist = [d for d in DISTANCES if any(getattr(p, d[0]) is not None for p in report.points)]
     fig, axes = plt.subplots(2 if dist else 1, 1, sharex=True, squeeze=False, figsize=(8, 7 if dist else 4.5), **fig_kw)
     seeds = report.points[0].seeds
-    top = _Panel(axes[0][0], f"exploitability, |value gap|, regret\n({PAYOFF})")
-    for k, (key, name, _) in enumerate(MEASURES):
+    found = measures([report])
+    top = _Panel(
+        axes[0][0],
+        f"exploitability, |value gap|, regret\n({PAYOFF})" if found is MEASURES else f"NashConv, regret\n({PAYOFF})",
+    )
+    for k, (key, name, _) in enumerate(found):
         med, lo, hi = _series(report.points, key)
         top.lines.append((xs, med, lo, hi, name + (" (median)" if seeds > 1 else ""), line_style(k)))
     if bound and (b := _bound_series(report, xs)) is not None:
@@ -269,7 +300,7 @@ def _single(fig_kw: dict, report, xs: np.ndarray, bound: bool) -> tuple:
     if dist:
         low = _Panel(axes[1][0], DISTANCE_YLABEL, top=1.25)
         for k, (key, name, _) in enumerate(dist):
-            low.lines.append((xs, *_series(report.points, key), name, line_style(len(MEASURES) + k, k)))
+            low.lines.append((xs, *_series(report.points, key), name, line_style(len(found) + k, k)))
         panels.append(low)
     return fig, panels
 
@@ -278,17 +309,17 @@ def _compare(fig_kw: dict, reports: Sequence, xs_list: list, bound: bool) -> tup
     """The panels of several reports: one per measure, one line per report."""
     import matplotlib.pyplot as plt
 
-    measures = list(MEASURES) + [
+    shown = list(measures(reports)) + [
         d for d in DISTANCES if any(getattr(p, d[0]) is not None for r in reports for p in r.points)
     ]
-    ncols = min(3, len(measures))
-    nrows = -(-len(measures) // ncols)
+    ncols = min(3, len(shown))
+    nrows = -(-len(shown) // ncols)
     fig, axes = plt.subplots(nrows, ncols, squeeze=False, figsize=(4.6 * ncols + 1.0, 4.2 * nrows + 0.8), **fig_kw)
     flat = [a for row in axes for a in row]
-    for ax in flat[len(measures) :]:
+    for ax in flat[len(shown) :]:
         ax.remove()
     panels = []
-    for ax, (key, _, ylabel) in zip(flat, measures):
+    for ax, (key, _, ylabel) in zip(flat, shown):
         panel = _Panel(ax, ylabel, top=1.25 if key.endswith("_distance") else None)
         for k, (rep, xs) in enumerate(zip(reports, xs_list)):
             seeds = rep.points[0].seeds if rep.points else 1
@@ -417,4 +448,8 @@ __all__ = [
     "log_limits",
     "legend_outside",
     "check_path",
+    "has_value",
+    "measures",
+    "MEASURES",
+    "NASHCONV_MEASURES",
 ]

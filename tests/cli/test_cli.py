@@ -223,9 +223,9 @@ def test_games_lists_every_registered_game_with_its_parameters():
     assert set(rows) == set(available)
     for name, factory in available.items():
         assert list(rows[name]["parameters"]) == list(inspect.signature(factory).parameters)
-    assert rows["leduc"]["parameters"] == {"ranks": 3, "suits": 2, "rake": 0}
+    assert rows["leduc"]["parameters"] == {"ranks": None, "suits": 2, "rake": 0, "players": 2}
     text = run("games")
-    assert text.returncode == 0 and "leduc(ranks=3, suits=2, rake=0)" in text.stdout
+    assert text.returncode == 0 and "leduc(ranks=None, suits=2, rake=0, players=2)" in text.stdout
 
 
 def test_every_argument_has_help():

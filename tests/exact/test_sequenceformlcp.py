@@ -119,7 +119,7 @@ def test_backward_induction_for_any_number_of_players():
     [
         (["leduc(rake=5)", "--refine", "efpe"], ["perturbed LCP of 'leduc(rake=5)'", "solve it at a fixed eps"]),
         (["selten_horse", "--method", "lcp"], ["3 players"]),
-        (["selten_fig3"], ["3 players", "imperfect information", "backward induction"]),
+        (["selten_fig3", "--method", "simplex"], ["3 players", "two-player zero-sum"]),
     ],
 )
 def test_refusals_are_one_line(args, words):

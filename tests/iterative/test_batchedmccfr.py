@@ -17,7 +17,7 @@ def expl(tree, solver) -> float:
 
 
 @pytest.mark.parametrize(
-    "cls,sampling,iterations", [(BatchedExternalSampling, "external", 300), (BatchedOutcomeSampling, "outcome", 500)]
+    "cls,sampling,iterations", [(BatchedExternalSampling, "external", 120), (BatchedOutcomeSampling, "outcome", 200)]
 )
 def test_one_episode_a_batch_is_the_scalar_algorithm(cls, sampling, iterations):
     """Two-sample Kolmogorov-Smirnov test, 20 seeds each, on Kuhn's exploitability after N

@@ -13,6 +13,7 @@ from seqform.errors import SeqformError
 from seqform.iterative.cfr import ALGORITHMS, CheckpointError, RegretMinimizer
 from seqform.model.tree import compile_tree
 from seqform.verify.exploitability import exploitability
+from tests.oracle.peers import openspiel_solver
 from tests.strategies import random_games
 
 
@@ -25,23 +26,13 @@ def expl(tree, solver) -> float:
 @pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "dcfr", "lcfr", "cfr-simultaneous"])
 def test_iterates_equal_openspiels(name, iterations, algorithm):
     pyspiel = pytest.importorskip("pyspiel")
-    from open_spiel.python.algorithms import cfr as os_cfr
-    from open_spiel.python.algorithms import discounted_cfr
     from open_spiel.python.algorithms import exploitability as os_exploitability
 
     from seqform.io.openspiel import from_openspiel_policy
 
     game = pyspiel.load_game(f"{name}_poker")
     tree = compile_tree(getattr(seqform.games, name)())  # node for node OpenSpiel's tree
-    theirs = {
-        "cfr": os_cfr.CFRSolver,
-        "cfr+": os_cfr.CFRPlusSolver,
-        "dcfr": discounted_cfr.DCFRSolver,
-        "lcfr": lambda g: discounted_cfr.DCFRSolver(g, alpha=1, beta=1, gamma=1),
-        "cfr-simultaneous": lambda g: os_cfr._CFRSolver(
-            g, regret_matching_plus=False, alternating_updates=False, linear_averaging=False
-        ),
-    }[algorithm](game)
+    theirs = openspiel_solver(algorithm, game)
     ours = RegretMinimizer(tree, algorithm)
     for _ in range(iterations):
         ours.step()
@@ -74,7 +65,7 @@ def test_exploitability_thresholds(name, algorithm, iterations, threshold):
     assert expl(tree, s) < threshold
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_games())
 def test_random_games_converge_to_the_lp_value(game):
     tree = compile_tree(game)

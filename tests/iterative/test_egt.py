@@ -42,7 +42,7 @@ def test_the_gap_bound_holds_at_every_iteration(name, options):
         assert nash_conv <= e.gap_bound * (1 + 1e-9) + 1e-12
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_games())
 def test_random_games_bound_and_convergence(game):
     tree = compile_tree(game)

@@ -45,7 +45,8 @@ def test_one_regret_update_equals_the_tree_update(spec):
         ref = RegretMinimizer(tree, "cfr+")
         ref.behaviour = [beh[i][maps[i]] for i in range(2)]
         ref.iteration = 1
-        ref._update(p, ref._payoffs(p, ref._realization(o, ref.behaviour[o])))
+        plans = [ref._realization(i, ref.behaviour[i]) for i in range(2)]
+        ref._update(p, ref._payoffs(p, plans))
         q = np.zeros(layout.num_sequences[p])
         _update(layout, cards, p, beh[p], q, plan_from_behaviour(layout, o, beh[o])[0])
         assert np.abs(q[maps[p][1:]] / cards.scale - ref.regret[p]).max() < 1e-12

@@ -141,3 +141,19 @@ def assert_same_tree_as_openspiel(ours, theirs, chance_label=None, action_label=
         assert fwd.setdefault(key, label) == label
         assert back.setdefault(label, key) == key
         stack.extend((ours.next(h, i), st.child(a)) for i, a in enumerate(legal))
+
+
+def openspiel_solver(algorithm: str, game):
+    """OpenSpiel's Python solver of the CFR family named as seqform names it, on the pyspiel ``game``."""
+    from open_spiel.python.algorithms import cfr as os_cfr
+    from open_spiel.python.algorithms import discounted_cfr
+
+    return {
+        "cfr": os_cfr.CFRSolver,
+        "cfr+": os_cfr.CFRPlusSolver,
+        "dcfr": discounted_cfr.DCFRSolver,
+        "lcfr": lambda g: discounted_cfr.DCFRSolver(g, alpha=1, beta=1, gamma=1),
+        "cfr-simultaneous": lambda g: os_cfr._CFRSolver(
+            g, regret_matching_plus=False, alternating_updates=False, linear_averaging=False
+        ),
+    }[algorithm](game)

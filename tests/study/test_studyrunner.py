@@ -157,6 +157,10 @@ def _alive(pid: int) -> bool:
         return False
 
 
+# slow: two worker processes' start-up and a study of several cells (24 CPU s); the default tier
+# keeps a stopped study's table consistent through the Ctrl-C and SIGTERM tests, and the verify and
+# shrink runs killed mid-way resume there (tests/study/test_verify_resume.py, tests/lossless)
+@pytest.mark.slow
 @pytest.mark.runtime
 def test_killed_worker_loses_no_finished_cell(tmp_path):
     study, out, proc = start_slow(tmp_path, "--workers", "2", "--json")
@@ -175,8 +179,7 @@ def test_killed_worker_loses_no_finished_cell(tmp_path):
         assert (out / "cells" / name).read_bytes() == data
 
 
-# slow: test_killed_worker_loses_no_finished_cell and the Ctrl-C tests keep a killed run's
-# resumption in the default tier
+# slow: the Ctrl-C and SIGTERM tests keep a stopped study's resumption in the default tier
 @pytest.mark.slow
 @pytest.mark.runtime
 def test_killed_driver_then_rerun_completes(tmp_path):
