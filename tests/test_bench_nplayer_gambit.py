@@ -47,6 +47,9 @@ def _by_key_exact(tree, profile) -> list:
     return out
 
 
+# slow: pygambit's enumpoly and seqform each in a fresh process (10 CPU s); the default tier checks
+# the polish against the brute-force oracle (tests/exact/test_nplayerpolish.py, tests/test_solve.py)
+@pytest.mark.slow
 def test_bench_nplayer_gambit_tiny_random_game(tmp_path):
     pytest.importorskip("pygambit")
     proc = subprocess.run(

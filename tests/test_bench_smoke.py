@@ -12,6 +12,8 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "bench" / "bench_solve.py"
 
@@ -62,6 +64,9 @@ def test_bench_solve_kuhn_skip_peers(tmp_path):
     assert "cpu" in data["machine"] and "loadavg_start" in data["machine"]
 
 
+# slow: three smoothing runs on Leduc (12 CPU s); the first-order and perturbed benches' smoke tests
+# stay in the default tier, and tests/iterative checks the solvers themselves
+@pytest.mark.slow
 def test_smoothing_experiment_smoke(tmp_path):
     """bench/smoothing_leduc.py at a tiny budget, on Leduc 3 (Leduc 5's exact perturbed equilibrium
     alone takes a minute): runs, writes its table, JSON and its three plots

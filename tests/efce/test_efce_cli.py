@@ -292,6 +292,10 @@ def test_the_command_line_runs_the_library_run(spec, cli, lib, expectations):
     assert out["stopped_by"] == res.stopped_by and out["round_limit"] == res.round_limit
 
 
+# slow: two sampling workers and two checking workers started for a small run (18 CPU s); the saved
+# runs' revalidation below runs the same bench in the default tier, and the samplers' worker
+# processes are tested in tests/efce/test_efce_sampling.py
+@pytest.mark.slow
 @pytest.mark.runtime
 def test_bench_efce_smoke(tmp_path):
     from pathlib import Path

@@ -279,7 +279,11 @@ def _stationary_tv(model, sizes, rng, chains=20000, sweeps=12):
     return 0.5 * np.abs(emp - q).sum(), 0.5 * np.abs(q - 1 / len(q)).sum()
 
 
-@pytest.mark.parametrize("use_table", [True, False], ids=["leaf table", "leaf energies"])
+# slow: the per-profile energies (16 CPU s); the table's sweeps and the polymatrix engine's check the
+# same stationary distribution in the default tier
+@pytest.mark.parametrize(
+    "use_table", [True, pytest.param(False, marks=pytest.mark.slow)], ids=["leaf table", "leaf energies"]
+)
 def test_gibbs_sweeps_sample_q_lambda_tree(use_table):
     """Both ways of computing the sweeps' leaf energies (``TreeModel.table`` or per profile).
     Tolerance: with n = 20,000 independent chains the expected TV distance between the

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import seqform
-from seqform.errors import ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError, UnsupportedGameError
+from seqform.errors import ChanceProbabilityError, GameError, ImperfectRecallError, SeqformError
 from seqform.games import load
 from seqform.io.efgread import EfgGame, EfgParseError, InfosetKey, normalize_labels, parse_efg, read_efg
 from seqform.io.efgwrite import efg_string
@@ -214,19 +214,14 @@ def test_catalog_file(rel):
     if rel not in CATALOG_SOLVED:
         # not two-player constant-sum: two players get the exact LCP (or backward induction when
         # the game has perfect information), more players backward induction where information is
-        # perfect and a clear refusal where it is not; every equilibrium is checked by exact best
-        # responses, independently of how it was found
+        # perfect and CFR+ polished into exact rationals where it is not (the catalogue's games
+        # certify); every equilibrium is checked by exact best responses, independently of how it
+        # was found
         assert tree.num_players != 2 or tree.constant_sum is None
-        from seqform.exact.backwardinduction import is_perfect_information
-
-        if tree.num_players == 2 or is_perfect_information(tree):
-            sol = seqform.solve(tree)
-            assert sol.certified and sol.nash_conv == 0
-            ev = seqform.evaluate(tree, sol.exact_profile, exact=True)
-            assert all(g == 0 for g in ev.gains) and list(ev.values) == list(sol.values)
-        else:
-            with pytest.raises(UnsupportedGameError):
-                seqform.solve(tree)
+        sol = seqform.solve(tree)
+        assert sol.certified and sol.nash_conv == 0
+        ev = seqform.evaluate(tree, sol.exact_profile, exact=True)
+        assert all(g == 0 for g in ev.gains) and list(ev.values) == list(sol.values)
         return
     assert g.is_const_sum
     sol = seqform.solve(tree)
