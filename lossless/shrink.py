@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from seqform.model.limits import memory_limit
 from seqform.model.strategy import Profile
@@ -318,38 +319,31 @@ def solve(game: OrderedSignalGame, method: str = "auto", progress=None) -> Shrun
         )
     t0 = time.perf_counter()
     assert sol.exact_profile is not None  # certified
+    built: dict = {}  # the original tree and the lifted profile, when the certificate built them
+    exploitability: Fraction | float
     if unsupported_reason(game) is None:
         say("certifying the lifted strategies over the original game's public tree")
         br = exact_bracket_original(sh.abstraction, abstract_tree, sol.exact_profile, progress=say)
-        secs["certify_original"] = time.perf_counter() - t0
-        ok = br.lower == br.upper == sol.value
-        secs["total"] = time.perf_counter() - t_start
-        res = ShrunkSolution(
-            game=game.name,
-            value=sol.value if ok else None,
-            certified=ok,
-            exploitability=br.exploitability,
-            abstract_solution=sol,
-            shrunk=sh,
-            seconds=secs,
-        )
-        res._defer_original(game, abstract_tree, sol.exact_profile)
-        return res
-    say("building the original game to certify the lifted strategies")
-    original_tree = compile_tree(game, memory_limit_bytes=memory_limit())
-    lifted = sh.abstract.lift(sol.exact_profile, abstract_tree, original_tree)
-    ev = evaluate(original_tree, lifted, exact=True)
+        ok, exploitability = br.lower == br.upper == sol.value, br.exploitability
+    else:
+        say("building the original game to certify the lifted strategies")
+        original_tree = compile_tree(game, memory_limit_bytes=memory_limit())
+        lifted = sh.abstract.lift(sol.exact_profile, abstract_tree, original_tree)
+        ev = evaluate(original_tree, lifted, exact=True)
+        ok, exploitability = ev.exploitability == 0 and ev.values[0] == sol.value, ev.exploitability
+        built = {"profile": lifted, "original_tree": original_tree}
     secs["certify_original"] = time.perf_counter() - t0
-    ok = ev.exploitability == 0 and ev.values[0] == sol.value
     secs["total"] = time.perf_counter() - t_start
-    return ShrunkSolution(
+    res = ShrunkSolution(
         game=game.name,
         value=sol.value if ok else None,
         certified=ok,
-        exploitability=ev.exploitability,
-        profile=lifted,
+        exploitability=exploitability,
         abstract_solution=sol,
         shrunk=sh,
-        original_tree=original_tree,
         seconds=secs,
+        **built,
     )
+    if not built:  # the public-tree certificate: the original tree is built when first read
+        res._defer_original(game, abstract_tree, sol.exact_profile)
+    return res
