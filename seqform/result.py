@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from seqform.errors import Remedy
+from seqform.exact.algebraic import AlgebraicNumber
 from seqform.exact.rationals import rational_str
 
 if TYPE_CHECKING:
@@ -147,6 +148,8 @@ def number(x, rationals: bool = False, detail: str = "", digits: int = 12) -> st
         return "?"
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
         x = Fraction(int(x))
+    if isinstance(x, AlgebraicNumber):
+        return f"{float(x):.{digits}g}  (= {x.closed_form()}{', ' + detail if detail else ''})"
     if not isinstance(x, Fraction):
         text = f"{float(x):.{digits}g}"
         return f"{text}  ({detail})" if detail else text
@@ -214,6 +217,8 @@ def jsonable(x):
         return [jsonable(v) for v in x]
     if isinstance(x, Fraction):
         return rational_str(x)
+    if isinstance(x, AlgebraicNumber):
+        return x.to_json()
     if isinstance(x, np.ndarray):
         return jsonable(x.tolist())
     if isinstance(x, np.bool_):

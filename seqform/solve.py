@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -547,6 +548,11 @@ class GeneralSumSolution(Result):
     lcp_path: str | None = None
     exact_behaviour: list | None = field(default=None, repr=False)
     notes: tuple[str, ...] | list[str] = ("general-sum: value is player 0's payoff; values lists every player's",)
+    #: an equilibrium whose probabilities are irrational, exact in a real number field
+    #: (``seqform.exact.nplayeralgebraic.AlgebraicEquilibrium``); ``values`` and
+    #: ``exact_realization`` then hold ``AlgebraicNumber``s where irrational, and ``exact_profile``
+    #: is None (``profile``, in floats, is what ``--strategy`` writes)
+    algebraic: Any = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         # the common fields this result derives: player 0's value, the exploitability (NashConv / N,
@@ -557,7 +563,7 @@ class GeneralSumSolution(Result):
         self.value = self.values[0]
         self.value_float = float(self.values[0])
         self.exploitability = float(self.nash_conv) / len(self.values)
-        if self.exact_profile is None:
+        if self.exact_profile is None and self.algebraic is None:
             if self.exact_behaviour is not None:
                 self.exact_profile = Profile([list(b) for b in self.exact_behaviour])
             elif self.tree is not None:
@@ -574,6 +580,18 @@ class GeneralSumSolution(Result):
             "lcp_size": None if self.lcp_size is None else list(self.lcp_size),
             "prior_seed": self.prior_seed,
             "lcp_path": self.lcp_path,
+            **({"algebraic": self._algebraic_json()} if self.algebraic is not None else {}),
+        }
+
+    def _algebraic_json(self) -> dict:
+        """The number field and the exact behavioural strategies of an irrational equilibrium."""
+        from seqform.exact.algebraic import AlgebraicNumber
+
+        eq = self.algebraic
+        alpha = AlgebraicNumber.of(eq.field.alpha()).to_json()
+        return {
+            "field": {"minimal_polynomial": alpha["minimal_polynomial"], "interval": alpha["interval"]},
+            "behaviour": [eq.numbers(b) for b in eq.behaviour],
         }
 
     def summary(self, rationals: bool = False) -> str:
@@ -584,6 +602,13 @@ class GeneralSumSolution(Result):
             assert self.pivots is not None and self.lcp_size is not None
             how = f"Lemke's algorithm, {self.pivots:,} pivots on an LCP of {self.lcp_size[0]:,} equations" + (
                 " (path in floating point, final basis solved exactly)" if self.lcp_path == "floating point" else ""
+            )
+        elif self.method == "cfr+-polish" and self.algebraic is not None:
+            from seqform.exact.algebraic import polynomial_text
+
+            how = (
+                "CFR+'s average polished on its support; irrational, exact in Q(alpha), alpha a root of "
+                f"{polynomial_text(self.algebraic.field.minpoly.coeffs())} (a Nash equilibrium; not a refinement)"
             )
         elif self.method == "cfr+-polish":
             how = "CFR+'s average polished on its support into exact rationals (a Nash equilibrium; not a refinement)"
@@ -746,6 +771,9 @@ def _solve_by_polish(tree: Tree, t0: float, secs: dict, say, time_limit: float |
             break
         say("polishing the CFR+ average on its support into an exact equilibrium")
         found = polish(tree, solver.average_profile(), time_limit=left)
+        if found.status == "certified" and found.algebraic is not None:
+            secs["solve"] = time.perf_counter() - t0 - secs["build"]
+            return _algebraic_solution(tree, found.algebraic, t0, secs, say)
         if found.status == "certified" and found.profile is not None:
             secs["solve"] = time.perf_counter() - t0 - secs["build"]
             behaviour = [list(b) for b in found.profile.behaviour]
@@ -757,6 +785,39 @@ def _solve_by_polish(tree: Tree, t0: float, secs: dict, say, time_limit: float |
     if found is None or found.status == "time_limit" or time.perf_counter() - t0 >= limit:
         raise TimeLimitError(f"no exact equilibrium of {tree.name} within the time limit of {limit:g} s: {what}")
     raise SolverError(f"no exact equilibrium of {tree.name} found: {what}")
+
+
+def _algebraic_solution(tree: Tree, eq, t0: float, secs: dict, say) -> GeneralSumSolution:
+    """A ``GeneralSumSolution`` of an equilibrium certified in a real number field
+    (``seqform.exact.nplayeralgebraic``: its exact best responses, compared by exact signs in
+    Q(alpha), gain exactly 0), checked once more by an evaluation in floats (``seqform.verify.evaluate``),
+    which must find NashConv below 1e-9 times the payoff range."""
+    from seqform.verify.evaluate import evaluate
+
+    say("checking the algebraic equilibrium in floating point")
+    t = time.perf_counter()
+    profile = Profile([np.array([float(v) for v in b]) for b in eq.behaviour])
+    ev = evaluate(tree, profile)
+    span = float(np.ptp(tree.payoff)) or 1.0
+    if not float(ev.nash_conv) <= 1e-9 * span:
+        raise SolverError(
+            f"the algebraic equilibrium of {tree.name} failed its float check: NashConv {float(ev.nash_conv):.3g}"
+        )
+    secs["certify"] = time.perf_counter() - t
+    secs["total"] = time.perf_counter() - t0
+    return GeneralSumSolution(
+        game=tree.name,
+        values=eq.numbers(eq.values),
+        certified=True,
+        nash_conv=Fraction(0),
+        profile=profile,
+        exact_realization=[eq.numbers(x) for x in eq.plans],
+        sizes=tree.sizes(),
+        seconds=secs,
+        tree=tree,
+        method="cfr+-polish",
+        algebraic=eq,
+    )
 
 
 def _exact_behaviour(behaviour: list) -> list:

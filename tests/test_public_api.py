@@ -105,6 +105,7 @@ PUBLIC = {
         "mertens_voting",
         "selten_fig2",
         "selten_fig3",
+        "nau2004",
         "selten_horse",
         "threat_general_sum",
         "threat_zero_sum",

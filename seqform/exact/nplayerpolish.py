@@ -51,6 +51,7 @@ import numpy as np
 import scipy.linalg
 
 from seqform.exact.exactbestresponse import exact_backward_pass
+from seqform.exact.nplayeralgebraic import AlgebraicEquilibrium
 from seqform.exact.rationals import fmpq_of, fraction_of, nearest_rational
 from seqform.model.strategy import (
     Profile,
@@ -94,9 +95,12 @@ class PolishResult:
     approximate: Profile | None = None
     seconds: float = 0.0
     log: list = field(default_factory=list)
+    #: an equilibrium whose probabilities are irrational (``seqform.exact.nplayeralgebraic``),
+    #: certified in its number field; ``profile`` is then None
+    algebraic: AlgebraicEquilibrium | None = None
 
 
-class _System:
+class SupportSystem:
     """The equations of one support guess: unknowns z (plans on the support, then values), rows
     (flow constraints, then one equality per played sequence). F(z) = L z + c - (g on played rows)."""
 
@@ -247,7 +251,7 @@ def _thresholded(tree: Tree, behaviour: list, tau: float) -> list:
     return out
 
 
-def _newton(system: _System, z: np.ndarray, free: np.ndarray, deadline: float) -> tuple:
+def gauss_newton(system: SupportSystem, z: np.ndarray, free: np.ndarray, deadline: float) -> tuple:
     """Least-squares Newton (minimum-norm steps) on the free unknowns, to a residual below 1e-13.
     Returns (z, the residual's largest entry), inf when it diverges."""
     for _ in range(40):
@@ -262,7 +266,7 @@ def _newton(system: _System, z: np.ndarray, free: np.ndarray, deadline: float) -
     return z, float(np.abs(system.residual(z)).max())
 
 
-def _pins(system: _System, z: np.ndarray) -> np.ndarray:
+def free_directions(system: SupportSystem, z: np.ndarray) -> np.ndarray:
     """The unknowns to pin: those outside a maximal set of independent Jacobian columns (pivoted QR;
     the values' columns weighted up so that they stay free: they are determined by the plans)."""
     J = system.jacobian(z)
@@ -276,7 +280,7 @@ def _pins(system: _System, z: np.ndarray) -> np.ndarray:
     return pinned
 
 
-def _rational(system: _System, z: np.ndarray, pinned: np.ndarray, pins: np.ndarray) -> np.ndarray | None:
+def _rational(system: SupportSystem, z: np.ndarray, pinned: np.ndarray, pins: np.ndarray) -> np.ndarray | None:
     """The simplest rationals near the float z (``seqform.exact.rationals.nearest_rational``, growing
     denominator bounds; the pinned unknowns exactly ``pins``) with exact residual zero and a
     nonnegative plan, or None."""
@@ -290,7 +294,7 @@ def _rational(system: _System, z: np.ndarray, pinned: np.ndarray, pins: np.ndarr
     return None
 
 
-def _certify(system: _System, zr: np.ndarray) -> tuple:
+def _certify(system: SupportSystem, zr: np.ndarray) -> tuple:
     """(exact behavioural profile of Fractions, exact NashConv) of the rational solution zr."""
     tree = system.tree
     r = system.plans(zr)
@@ -311,14 +315,14 @@ def _solve_support(tree: Tree, behaviour: list, tau: float, deadline: float, pru
     behaviour = [np.asarray(b, dtype=float).copy() for b in behaviour]
     for _ in range(prunes + 1):
         plans = [realization_plan(tree, p, bt) for p, bt in enumerate(_thresholded(tree, behaviour, tau))]
-        system = _System(tree, [x > 0 for x in plans])
+        system = SupportSystem(tree, [x > 0 for x in plans])
         if system.n > MAX_UNKNOWNS:
             return system, None, f"{system.n} unknowns at threshold {tau:g}: more than {MAX_UNKNOWNS}"
         z0 = np.zeros(system.n)
         for p, x in enumerate(plans):
             on = system.seq_col[p] >= 0
             z0[system.seq_col[p][on]] = x[on]
-        z, res = _newton(system, z0, np.ones(system.n, dtype=bool), deadline)
+        z, res = gauss_newton(system, z0, np.ones(system.n, dtype=bool), deadline)
         system.last_residual = res
         if res > 1e-10:
             return system, None, f"Gauss-Newton did not converge on the support (residual {res:.1e})"
@@ -330,13 +334,13 @@ def _solve_support(tree: Tree, behaviour: list, tau: float, deadline: float, pru
     return system, None, f"the support's solution still plays a sequence negatively after {prunes} prunings"
 
 
-def _try_pins(system: _System, z: np.ndarray, pinned: np.ndarray, D: int, deadline: float) -> tuple:
+def _try_pins(system: SupportSystem, z: np.ndarray, pinned: np.ndarray, D: int, deadline: float) -> tuple:
     """One try: pin the unknowns ``pinned`` to the simplest rationals with denominator at most D near
     z, solve for the others in floats and round. (rational z or None, why not)."""
     pins = np.array([fmpq_of(nearest_rational(v, D)) for v in z[pinned]], dtype=object)
     zf = z.copy()
     zf[pinned] = [float(v) for v in pins]
-    zf, res = _newton(system, zf, ~pinned, deadline)
+    zf, res = gauss_newton(system, zf, ~pinned, deadline)
     if res > 1e-10:
         return None, f"Newton did not converge with the pins (residual {res:.1e})"
     if (zf[: system.num_plan] < -1e-9).any():
@@ -386,25 +390,72 @@ def polish(
             out.log.append(f"threshold {tau:g}: {why}")
             continue
         seen.append(system.support)
-        plans = system.plans(z)
-        out.approximate = Profile([behaviour_from_realization(tree, p, x) for p, x in enumerate(plans)])
-        pinned = _pins(system, z)
-        for D in denominators if pinned.any() else denominators[:1]:
-            if time.monotonic() > deadline:
-                return stop("time_limit", "")
-            out.tries += 1
-            zr, why = _try_pins(system, z, pinned, D, deadline)
-            if zr is not None:
-                prof, nash_conv = _certify(system, zr)
-                if nash_conv == 0:
-                    out.profile, out.nash_conv, out.pinned = prof, nash_conv, int(pinned.sum())
-                    out.max_denominator = max(Fraction(v).denominator for b in prof.behaviour for v in b)
-                    return stop("certified", f"certified at threshold {tau:g}, pins with denominators <= {D}")
-                why = f"the support's equations solved exactly, but NashConv {nash_conv}: an unplayed action is better"
-            elif not pinned.any():
-                why += " (nothing to pin: an isolated solution, irrational or of larger denominators)"
-            out.log.append(f"threshold {tau:g}, pins <= 1/{D}: {why}")
+        if certify_on_support(system, z, out, f"threshold {tau:g}", denominators, deadline):
+            return stop("certified", out.reason)
+        if time.monotonic() > deadline:
+            return stop("time_limit", "")
     return stop("failed", f"no certified equilibrium after {out.tries} tries; {_found(out)}")
+
+
+def certify_on_support(
+    system: SupportSystem, z: np.ndarray, out: PolishResult, label: str, denominators: tuple, deadline: float
+) -> bool:
+    """Steps 3 to 5 of the module docstring on one support: ``z`` is a float solution of
+    ``system``'s equations (nonnegative plans). Pins the free directions at each denominator bound of
+    ``denominators`` in turn, rounds, certifies. True when certified: ``out.profile``,
+    ``nash_conv``, ``pinned``, ``max_denominator`` and ``reason`` are set. Otherwise ``out.tries``,
+    ``approximate`` and ``log`` (lines starting with ``label``) record what was tried."""
+    tree = system.tree
+    plans = system.plans(z)
+    out.approximate = Profile([behaviour_from_realization(tree, p, x) for p, x in enumerate(plans)])
+    out.residual = min(out.residual, float(np.abs(system.residual(z)).max()) if system.m else 0.0)
+    pinned = free_directions(system, z)
+    for D in denominators if pinned.any() else denominators[:1]:
+        if time.monotonic() > deadline:
+            return False
+        out.tries += 1
+        zr, why = _try_pins(system, z, pinned, D, deadline)
+        if zr is not None:
+            prof, nash_conv = _certify(system, zr)
+            if nash_conv == 0:
+                out.profile, out.nash_conv, out.pinned = prof, nash_conv, int(pinned.sum())
+                out.max_denominator = max(Fraction(v).denominator for b in prof.behaviour for v in b)
+                out.reason = f"certified at {label}, pins with denominators <= {D}"
+                return True
+            why = f"the support's equations solved exactly, but NashConv {nash_conv}: an unplayed action is better"
+        elif not pinned.any():
+            why += " (nothing to pin: an isolated solution, irrational or of larger denominators)"
+        out.log.append(f"{label}, pins <= 1/{D}: {why}")
+    return _algebraic(system, z, pinned, out, label, denominators[0], deadline)
+
+
+def _algebraic(
+    system: SupportSystem, z: np.ndarray, pinned: np.ndarray, out: PolishResult, label: str, D: int, deadline: float
+) -> bool:
+    """The support's solution (pins at denominators up to ``D``) as real algebraic numbers, certified
+    in their field (``seqform.exact.nplayeralgebraic``): True when certified (``out.algebraic``)."""
+    from seqform.exact.nplayeralgebraic import certify_algebraic
+
+    if time.monotonic() > deadline:
+        return False
+    pins = np.array([fmpq_of(nearest_rational(v, D)) for v in z[pinned]], dtype=object)
+    zf = z.copy()
+    zf[pinned] = [float(v) for v in pins]
+    zf, res = gauss_newton(system, zf, ~pinned, deadline)
+    if res > 1e-10:
+        return False
+    out.tries += 1
+    eq, why = certify_algebraic(system, zf, pinned, pins, deadline)
+    if eq is None:
+        out.log.append(f"{label}, as algebraic numbers: {why}")
+        return False
+    out.algebraic, out.nash_conv, out.pinned = eq, Fraction(0), int(pinned.sum())
+    out.reason = f"certified at {label} in Q(alpha), alpha a root of {eq.field.minpoly} (degree {eq.field.degree})"
+    return True
+
+
+# the names helpers of other modules imported before they were public
+_System, _newton, _pins = SupportSystem, gauss_newton, free_directions
 
 
 def _found(out: PolishResult) -> str:

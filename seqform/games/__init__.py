@@ -3,7 +3,8 @@
 ``seqform.games.kuhn(players)``, ``leduc(ranks, suits, rake, players)``, ``liars_dice(dice, sides)``,
 ``goofspiel(cards, ...)``, ``flipit(depth, observe, ...)`` (Bosansky (2019)'s network game); the refinement
 examples ``threat_zero_sum()``, ``threat_general_sum()``, ``guess_the_ace()``, ``mertens_voting()``,
-``selten_horse()``, ``selten_fig2()``, ``selten_fig3()`` (``seqform.games.textbook``);
+``selten_horse()``, ``selten_fig2()``, ``selten_fig3()``, and ``nau2004()`` (three players, an irrational
+equilibrium) (``seqform.games.textbook``);
 ``load("leduc(ranks=5)")`` builds one from its name.
 
 References:
@@ -27,6 +28,7 @@ from seqform.games.liars_dice import liars_dice
 from seqform.games.textbook import (
     guess_the_ace,
     mertens_voting,
+    nau2004,
     selten_fig2,
     selten_fig3,
     selten_horse,
@@ -49,6 +51,7 @@ REGISTRY: dict[str, Callable[..., Game]] = {
     "selten_horse": selten_horse,
     "selten_fig2": selten_fig2,
     "selten_fig3": selten_fig3,
+    "nau2004": nau2004,
 }
 
 
@@ -247,6 +250,7 @@ __all__ = [
     "selten_horse",
     "selten_fig2",
     "selten_fig3",
+    "nau2004",
     "load",
     "register",
     "available",

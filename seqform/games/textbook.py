@@ -21,9 +21,8 @@
   The unique quasi-perfect equilibrium: both vote for themselves and do it correctly (the only
   admissible behaviour). In every extensive-form perfect one, at least one player, fearing their
   own later tremble as much as the other's, votes for the other.
-* ``selten_horse()``: Selten's horse (Selten 1975, Figure 1; three players, general-sum): for
-  evaluation and the N-player tools; no equilibrium method of ours applies to it (three players,
-  imperfect information), so solving it is refused.
+* ``selten_horse()``: Selten's horse (Selten 1975, Figure 1; three players, general-sum): not all
+  of its Nash equilibria share the outcome of its perfect one.
 * ``selten_fig2()``: Selten 1975, Figure 2, the two-player game showing that perfectness in the
   normal form and in the extensive form differ: player 0 plays ``R`` (ending at (1, 1)) or ``L``;
   player 1 then plays ``R`` ((0, 2)) or ``L``; player 0 then plays ``r`` ((0, 3)) or ``l``
@@ -32,7 +31,10 @@
   ``R l`` are the same strategy) but fails both extensive-form definitions: ``r`` is a mistake at
   player 0's second node.
 * ``selten_fig3()``: Selten 1975, Figure 3 (three players): two equilibria perfect in the normal
-  form are not perfect in the extensive form. Refused like the horse.
+  form are not perfect in the extensive form.
+* ``nau2004()``: Nau, Gomez Canovas & Hansen (2004), section 4: three players each choose between
+  two actions at once; the game's only Nash equilibrium is irrational (probabilities in
+  Q(sqrt(601))), so it has no rational equilibrium to certify.
 
 Selten's three games' payoffs are as the paper's figures give them (the same numbers are in
 Gambit's game catalogue, ``catalog/selten1975/fig1.efg`` to ``fig3.efg``).
@@ -41,6 +43,8 @@ References:
 
 - Kroer, Farina & Sandholm (2017), "Smoothing Method for Approximate Extensive-Form Perfect Equilibrium", IJCAI.
 - Miltersen & Sorensen (2010), "Computing a Quasi-Perfect Equilibrium of a Two-Player Game", Economic Theory.
+- Nau, Gomez Canovas & Hansen (2004), "On the geometry of Nash equilibria and correlated equilibria", International
+  Journal of Game Theory 32(4): 443-453.
 - Mertens (1995), "Two examples of strategic equilibrium", Games and Economic Behavior.
 - Selten (1975), "Reexamination of the perfectness concept for equilibrium points in extensive
   games", International Journal of Game Theory 4(1): 25-55.
@@ -145,3 +149,26 @@ def selten_fig3() -> TreeGame:
     p1 = ("decision", 1, "P1", ("R", "L"), (second, _leaf(1, 3, 0)))
     first_p2 = ("decision", 2, "P2", ("R", "L"), (_leaf(3, 0, 3), _leaf(0, 0, 0)))
     return TreeGame(("decision", 0, "P0 first", ("R", "L"), (first_p2, p1)), name="selten_fig3")
+
+
+def nau2004() -> TreeGame:
+    """Nau, Gomez Canovas & Hansen (2004), section 4: three players, one irrational equilibrium.
+
+    Players 0, 1 and 2 choose T/B, L/R and W/E at once (players 1 and 2 do not see the earlier
+    moves). Payoffs (player 0, 1, 2): TLW (3, 0, 2),
+    TLE (1, 0, 0), TRW (0, 2, 0), TRE (0, 1, 0), BLW (0, 1, 0), BLE (0, 3, 0), BRW (1, 0, 0),
+    BRE (2, 0, 3), as in Gambit's catalogue (``journals/ijgt/nau2004/sec4``). Its unique Nash
+    equilibrium is completely mixed and irrational: player 0 plays T with probability
+    (53 - sqrt(601))/46."""
+    u = {
+        "TLW": (3, 0, 2), "TLE": (1, 0, 0), "TRW": (0, 2, 0), "TRE": (0, 1, 0),
+        "BLW": (0, 1, 0), "BLE": (0, 3, 0), "BRW": (1, 0, 0), "BRE": (2, 0, 3),
+    }  # fmt: skip
+
+    def p2(a0, a1):
+        return ("decision", 2, "P2", ("W", "E"), tuple(_leaf(*u[a0 + a1 + a2]) for a2 in "WE"))
+
+    def p1(a0):
+        return ("decision", 1, "P1", ("L", "R"), tuple(p2(a0, a1) for a1 in "LR"))
+
+    return TreeGame(("decision", 0, "P0", ("T", "B"), (p1("T"), p1("B"))), name="nau2004")

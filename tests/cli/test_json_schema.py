@@ -76,6 +76,7 @@ def test_load_names_the_commands_when_there_is_no_schema():
         ["kuhn", "--refine", "efpe", "--eps", "0.01"],
         ["kuhn", "--method", "doracle"],
         ["kuhn(players=3)"],  # CFR+ polished into an exact equilibrium: three values
+        ["nau2004"],  # an irrational equilibrium: algebraic numbers
     ],
     ids=lambda a: " ".join(a),
 )

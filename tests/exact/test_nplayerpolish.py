@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-import numpy as np
 import pytest
 
 import seqform
@@ -173,17 +172,6 @@ def _irrational_game():
                 u = ["1/2" if a[i] else ("1" if a1 + a2 + a3 == 0 else "0") for i in range(3)]
                 lines.append(f't "" {len(lines)} "" {{ {", ".join(u)} }}')
     return parse_efg("\n".join(lines) + "\n")
-
-
-def test_irrational_equilibrium_stops_with_what_was_found():
-    t = seqform.compile_tree(_irrational_game())
-    q = 2**-0.5 + 1e-4
-    res = polish(t, Profile([np.array([1.0, q, 1 - q])] * 3))
-    assert res.status == "failed" and res.profile is None and res.nash_conv is None
-    assert "no rational solution" in res.reason
-    # what was found: the irrational equilibrium to double precision
-    for b in res.approximate.behaviour:
-        assert abs(b[1] - 2**-0.5) < 1e-12
 
 
 @pytest.mark.runtime

@@ -3,7 +3,8 @@ of seqform.
 
 It uses nothing from seqform but the interface constants of ``seqform.model.game`` (``CHANCE``,
 ``TERMINAL``): it walks a ``Game`` through its succinct queries, checks perfect recall, and with
-``fractions.Fraction`` only computes, for a profile given per player as {information-set key:
+``fractions.Fraction`` only (or, for probabilities given in a real number field, that field's
+exact elements) computes, for a profile given per player as {information-set key:
 probabilities in the order of ``actions``}:
 
 * every player's expected utility (a walk of every leaf, multiplying chance and all players'
@@ -38,6 +39,17 @@ from fractions import Fraction
 from itertools import product
 
 from seqform.model.game import CHANCE, TERMINAL
+
+
+def _exact(x):
+    """A probability as the oracle computes with it: a Fraction, or kept as it is when it is an
+    element of a real number field (``seqform.exact.algebraic``: exact sums, products and
+    comparisons, so every step below stays exact in that field)."""
+    if hasattr(x, "field") and hasattr(x, "poly"):
+        return x
+    if hasattr(x, "p") and hasattr(x, "q"):  # python-flint fmpq
+        return Fraction(int(x.p), int(x.q))
+    return Fraction(x)
 
 #: default bound on the number of pure strategies enumerated for one player (or one subtree)
 MAX_STRATEGIES = 200_000
@@ -107,7 +119,7 @@ def _walk(game, profile: list, max_nodes: int) -> tuple:
         others = ch * _prod(r for q, r in enumerate(reach) if q != pl)
         weights[pl][key] = weights[pl].get(key, Fraction(0)) + others
         try:
-            b = [Fraction(x) for x in profile[pl][key]]
+            b = [_exact(x) for x in profile[pl][key]]
         except KeyError:
             raise NPlayerOracleError(f"the profile has no strategy for player {pl} at {key!r}") from None
         if len(b) != k or sum(b) != 1 or min(b) < 0:
@@ -211,7 +223,7 @@ def _regrets(infosets: dict, weights: dict, children: dict, behaviour: dict, gro
         mine = {o: w for o, w in groups.items() if len(o) > d and o[d][0] == key}
         strategies = _pure_strategies([key], infosets, children, cap)
         best = _best_value(mine, strategies, d)
-        current = sum((w * _prod(Fraction(behaviour[k][a]) for k, a in o[d:]) for o, w in mine.items()), Fraction(0))
+        current = sum((w * _prod(_exact(behaviour[k][a]) for k, a in o[d:]) for o, w in mine.items()), Fraction(0))
         out[key] = (best - current) / weights[key]
     return out
 
