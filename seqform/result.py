@@ -168,6 +168,8 @@ def probability(x, rationals: bool = False) -> str:
     to 6 digits with the exact rational beside it when short or asked for, ``0.666667 (2/3)``."""
     if isinstance(x, str):  # the strategy JSON's form
         x = Fraction(x)
+    if isinstance(x, AlgebraicNumber):
+        return f"{float(x):.6g} ({x.closed_form()})"
     if not isinstance(x, Fraction) or x.denominator == 1:
         return f"{float(x):.6g}"
     exact = rational_str(x)

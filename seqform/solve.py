@@ -186,8 +186,10 @@ def solve(
         information, else "ipm" for dense LPs and "simplex" for the others
         (``seqform.lp.zerosumlp.auto_method``); for a game of imperfect information with more
         than two players, "cfr+-polish" (CFR+'s average polished on its support into an exact
-        rational equilibrium, ``seqform.exact.nplayerpolish``; within ``time_limit``, default
-        ``POLISH_SECONDS``; it may be asked for on any small game).
+        rational equilibrium, ``seqform.exact.nplayerpolish``, with support enumeration,
+        ``seqform.exact.supportenumeration``, when the first polish fails; within ``time_limit``,
+        default ``POLISH_SECONDS``; it may be asked for on any small game), or
+        "support-enumeration" alone.
     certify_exact : bool
         Verify in rational arithmetic (``seqform.exact.certificate.certify``).
     exact_limit : int
@@ -255,8 +257,10 @@ def solve(
         return _solve_by_backward_induction(tree, certify_exact, t0, secs, say)
     if method == "auto" and tree.num_players == 2 and not zero_sum:  # general-sum, imperfect information
         return _solve_by_lcp(tree, t0, secs, say, budget)
-    if method == "cfr+-polish" or (method == "auto" and tree.num_players > 2):
-        return _solve_by_polish(tree, t0, secs, say, time_limit)
+    if method in ("cfr+-polish", "support-enumeration") or (method == "auto" and tree.num_players > 2):
+        return _solve_by_polish(
+            tree, t0, secs, say, time_limit, "support-enumeration" if method == "support-enumeration" else "cfr+-polish"
+        )
     sf = sequence_form(tree)
     secs["build"] = time.perf_counter() - t0
     own_rows = sf.E.shape[0] + sf.F.shape[1]
@@ -603,15 +607,20 @@ class GeneralSumSolution(Result):
             how = f"Lemke's algorithm, {self.pivots:,} pivots on an LCP of {self.lcp_size[0]:,} equations" + (
                 " (path in floating point, final basis solved exactly)" if self.lcp_path == "floating point" else ""
             )
-        elif self.method == "cfr+-polish" and self.algebraic is not None:
-            from seqform.exact.algebraic import polynomial_text
-
+        elif self.method in ("cfr+-polish", "support-enumeration"):
             how = (
-                "CFR+'s average polished on its support; irrational, exact in Q(alpha), alpha a root of "
-                f"{polynomial_text(self.algebraic.field.minpoly.coeffs())} (a Nash equilibrium; not a refinement)"
+                "CFR+'s average polished on its support"
+                if self.method == "cfr+-polish"
+                else "support enumeration, the support's equations solved"
             )
-        elif self.method == "cfr+-polish":
-            how = "CFR+'s average polished on its support into exact rationals (a Nash equilibrium; not a refinement)"
+            if self.algebraic is not None:
+                from seqform.exact.algebraic import polynomial_text
+
+                field = polynomial_text(self.algebraic.field.minpoly.coeffs())
+                how += f"; irrational, exact in Q(alpha), alpha a root of {field}"
+            else:
+                how += " into exact rationals"
+            how += " (a Nash equilibrium; not a refinement)"
         else:
             how = "backward induction: subgame perfect"
         rows.append(
@@ -740,16 +749,24 @@ def _solve_by_subgame_perfect(tree: Tree, t0: float, secs: dict, say) -> General
 POLISH_AFTER = (500, 2000, 8000)
 #: seconds for CFR+ and the polish together when ``solve`` is given no time limit
 POLISH_SECONDS = 60.0
+#: when the first polish fails, support enumeration gets this share of the time left, at most
+#: ``ENUMERATION_SECONDS``, before CFR+ goes on
+ENUMERATION_SHARE, ENUMERATION_SECONDS = 1 / 3, 20.0
 
 
-def _solve_by_polish(tree: Tree, t0: float, secs: dict, say, time_limit: float | None) -> GeneralSumSolution:
+def _solve_by_polish(
+    tree: Tree, t0: float, secs: dict, say, time_limit: float | None, method: str = "cfr+-polish"
+) -> GeneralSumSolution:
     """``solve`` for a game of imperfect information with more than two players: CFR+ for any
     number of players (``seqform.iterative.cfr``), its average polished on its support into an
-    exact rational equilibrium (``seqform.exact.nplayerpolish``) after each of ``POLISH_AFTER``
-    iterations, then certified by exact best responses. Refused at once when the game has more
-    sequences and information sets than the polish's dense systems take; a ``SolverError``
+    exact equilibrium (``seqform.exact.nplayerpolish``) after each of ``POLISH_AFTER``
+    iterations; when the first polish fails, support enumeration (``seqform.exact.supportenumeration``)
+    for a share of the time left (``ENUMERATION_SHARE``); then certified by exact best responses.
+    ``method`` "support-enumeration" runs the enumeration alone. Refused at once when the game has
+    more sequences and information sets than the polish's dense systems take; a ``SolverError``
     (``TimeLimitError`` at the time limit) names what was found when nothing certifies."""
     from seqform.exact.nplayerpolish import MAX_UNKNOWNS, polish
+    from seqform.exact.supportenumeration import enumerate_equilibrium
     from seqform.iterative.cfr import RegretMinimizer
 
     secs["build"] = time.perf_counter() - t0
@@ -761,33 +778,61 @@ def _solve_by_polish(tree: Tree, t0: float, secs: dict, say, time_limit: float |
             "(seqform verify measures iterative solvers on it by NashConv)"
         )
     limit = POLISH_SECONDS if time_limit is None else float(time_limit)
-    solver, done, found = RegretMinimizer(tree, "cfr+"), 0, None
-    for target in POLISH_AFTER:
-        say(f"CFR+ for {tree.num_players} players: {target:,} iterations")
-        solver.step(target - done)
-        done = target
-        left = limit - (time.perf_counter() - t0)
-        if left <= 0:
-            break
-        say("polishing the CFR+ average on its support into an exact equilibrium")
-        found = polish(tree, solver.average_profile(), time_limit=left)
-        if found.status == "certified" and found.algebraic is not None:
-            secs["solve"] = time.perf_counter() - t0 - secs["build"]
-            return _algebraic_solution(tree, found.algebraic, t0, secs, say)
-        if found.status == "certified" and found.profile is not None:
-            secs["solve"] = time.perf_counter() - t0 - secs["build"]
-            behaviour = [list(b) for b in found.profile.behaviour]
-            plans = [realization_plan_exact(tree, p, behaviour[p]) for p in range(tree.num_players)]
-            return _general_sum_solution(
-                tree, plans, "the polished CFR+ average", t0, secs, say, method="cfr+-polish", behaviour=behaviour
-            )
-    what = f"CFR+ ran {done:,} iterations" + (f"; the polish: {found.reason}" if found is not None else "")
-    if found is None or found.status == "time_limit" or time.perf_counter() - t0 >= limit:
+
+    def left() -> float:
+        return limit - (time.perf_counter() - t0)
+
+    tried: list[str] = []
+    timed_out = False
+    if method == "support-enumeration":
+        say("support enumeration: pure profiles first, then small balanced supports")
+        found = enumerate_equilibrium(tree, time_limit=max(left(), 0.0))
+        if found.status == "certified":
+            return _polished_solution(tree, found, "support-enumeration", t0, secs, say)
+        tried.append(f"support enumeration: {found.reason}")
+        timed_out = found.status == "time_limit"
+    else:
+        solver, done, polished = RegretMinimizer(tree, "cfr+"), 0, "the polish did not start"
+        for k, target in enumerate(POLISH_AFTER):
+            say(f"CFR+ for {tree.num_players} players: {target:,} iterations")
+            solver.step(target - done)
+            done = target
+            if left() <= 0:
+                timed_out = True
+                break
+            say("polishing the CFR+ average on its support into an exact equilibrium")
+            found = polish(tree, solver.average_profile(), time_limit=left())
+            if found.status == "certified":
+                return _polished_solution(tree, found, "cfr+-polish", t0, secs, say)
+            polished = f"the polish: {found.reason}"
+            timed_out = found.status == "time_limit"
+            if k == 0 and left() > 0:
+                say("support enumeration: pure profiles first, then small balanced supports")
+                budget = min(left() * ENUMERATION_SHARE, ENUMERATION_SECONDS)
+                enum = enumerate_equilibrium(tree, time_limit=budget)
+                if enum.status == "certified":
+                    return _polished_solution(tree, enum, "support-enumeration", t0, secs, say)
+                tried.append(f"support enumeration ({budget:.3g} s): {enum.reason}")
+        tried.insert(0, f"CFR+ ran {done:,} iterations; {polished}" if done else "CFR+ did not start")
+    what = "; ".join(tried)
+    if timed_out or left() <= 0:
         raise TimeLimitError(f"no exact equilibrium of {tree.name} within the time limit of {limit:g} s: {what}")
     raise SolverError(f"no exact equilibrium of {tree.name} found: {what}")
 
 
-def _algebraic_solution(tree: Tree, eq, t0: float, secs: dict, say) -> GeneralSumSolution:
+def _polished_solution(tree: Tree, found, method: str, t0: float, secs: dict, say) -> GeneralSumSolution:
+    """The ``GeneralSumSolution`` of a certified ``PolishResult`` (``seqform.exact.nplayerpolish``):
+    rational (checked again by exact best responses, ``_general_sum_solution``) or algebraic."""
+    secs["solve"] = time.perf_counter() - t0 - secs["build"]
+    if found.algebraic is not None:
+        return _algebraic_solution(tree, found.algebraic, t0, secs, say, method)
+    behaviour = [list(b) for b in found.profile.behaviour]
+    plans = [realization_plan_exact(tree, p, behaviour[p]) for p in range(tree.num_players)]
+    what = "the support enumeration's equilibrium" if method == "support-enumeration" else "the polished CFR+ average"
+    return _general_sum_solution(tree, plans, what, t0, secs, say, method=method, behaviour=behaviour)
+
+
+def _algebraic_solution(tree: Tree, eq, t0: float, secs: dict, say, method: str) -> GeneralSumSolution:
     """A ``GeneralSumSolution`` of an equilibrium certified in a real number field
     (``seqform.exact.nplayeralgebraic``: its exact best responses, compared by exact signs in
     Q(alpha), gain exactly 0), checked once more by an evaluation in floats (``seqform.verify.evaluate``),
@@ -815,7 +860,7 @@ def _algebraic_solution(tree: Tree, eq, t0: float, secs: dict, say) -> GeneralSu
         sizes=tree.sizes(),
         seconds=secs,
         tree=tree,
-        method="cfr+-polish",
+        method=method,
         algebraic=eq,
     )
 

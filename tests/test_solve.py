@@ -357,3 +357,22 @@ def test_the_polish_asked_for_on_two_player_kuhn_meets_the_lp_value():
     lp = seqform.solve(games.load("kuhn"))
     assert polished.method == "cfr+-polish" and polished.certified
     assert polished.values == [lp.value, -lp.value]
+
+
+def test_support_enumeration_takes_over_where_the_polish_fails():
+    """Van der Laan's 3x3x3 game (Gambit's g2): CFR+'s average is far from its only equilibrium,
+    (3/7, 4/7, 0), (0, 1, 0), (0, 2/3, 1/3); support enumeration finds it, and the brute-force
+    oracle agrees that no player gains."""
+    from pathlib import Path
+
+    from tests.oracle.brute_force_nplayer import brute_force_evaluate
+
+    game = seqform.read_efg(str(Path(__file__).parent.parent / "bench" / "gambit_games" / "g2.efg"))
+    sol = seqform.solve(game)
+    assert sol.method == "support-enumeration" and sol.certified and sol.nash_conv == 0
+    bf = brute_force_evaluate(game, _by_key(sol.tree, sol.exact_profile))
+    assert bf.nash_conv == 0 and list(bf.values) == list(sol.values)
+    played = [[v for v in b[1:]] for b in sol.exact_profile.behaviour]
+    assert played == [[Fraction(3, 7), Fraction(4, 7), 0], [0, 1, 0], [0, Fraction(2, 3), Fraction(1, 3)]]
+    alone = seqform.solve(game, method="support-enumeration")
+    assert alone.method == "support-enumeration" and alone.values == sol.values

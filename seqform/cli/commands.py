@@ -79,7 +79,9 @@ def cmd_solve(args) -> int:
         return 0
     print(sol.summary(rationals=args.rationals))
     if args.strategy:
-        print_strategy(sol.tree, sol.strategy_profile(), args.rationals)
+        eq = getattr(sol, "algebraic", None)  # irrational: print the exact numbers beside the floats
+        exact = [eq.numbers(b) for b in eq.behaviour] if eq is not None else None
+        print_strategy(sol.tree, sol.strategy_profile(), args.rationals, exact=exact)
     return 0
 
 

@@ -101,11 +101,18 @@ def build_tree(game, args, prog: Progress):
     )
 
 
-def print_strategy(tree, profile, rationals: bool = False) -> None:
+def print_strategy(tree, profile, rationals: bool = False, exact: list | None = None) -> None:
+    """Each player's behavioural strategy, one information set a line. ``exact``: per player,
+    exact numbers per sequence (Fractions or algebraic numbers) printed beside the floats."""
     from seqform.io.strategyjson import profile_to_json
     from seqform.result import probability
 
     obj = profile_to_json(tree, profile)
+    if exact is not None:
+        for p, player in enumerate(obj["strategies"]):
+            for i, e in zip(tree.player_infosets[p].tolist(), player["infosets"]):
+                f = int(tree.infoset_first_seq[i])
+                e["actions"] = {a: exact[p][f + j] for j, a in enumerate(e["actions"])}
     names = tuple(getattr(tree.game, "player_names", ()) or ())
     for p, player in enumerate(obj["strategies"]):
         # a name says more than the number, unless it is a number too (Gambit's "Player 1")

@@ -84,7 +84,10 @@ def _add_solve(sub) -> None:
     sp.add_argument(
         "--method",
         default="auto",
-        choices=["auto", "lcp", "backward-induction", "simplex", "ipm", "choose", "cfr+-polish", *methods],
+        choices=[
+            "auto", "lcp", "backward-induction", "simplex", "ipm", "choose",
+            "cfr+-polish", "support-enumeration", *methods,
+        ],  # fmt: skip
         help="auto (the exact sequence-form LCP for a general-sum game; backward induction for "
         "a game of perfect information; else the HiGHS LP: "
         "interior point for dense LPs, dual simplex for the others), backward-induction "
@@ -92,7 +95,9 @@ def _add_solve(sub) -> None:
         "ipm (with crossover, to get a basis), choose (HiGHS decides); lcp (Lemke's "
         "algorithm on the sequence-form LCP, exact, for any two-player game); cfr+-polish (the "
         "default for a small game of imperfect information with more than two players: CFR+'s "
-        "average polished on its support into an exact equilibrium)"
+        "average polished on its support into an exact equilibrium, with support enumeration when "
+        "the first polish fails); support-enumeration (small supports first, each support's "
+        "equations solved exactly)"
         + "".join(f"; or {m}: {h}" for m, h in methods.items()),
     )
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")

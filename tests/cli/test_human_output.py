@@ -185,3 +185,20 @@ def test_shrink_solve_prints_no_highs_log(tmp_path):
     for line in (r.stdout + r.stderr).splitlines():
         assert not highs_words.search(line) or re.search(r"\] LP: HiGHS iteration [\d,]+$", line), line
     assert any("LP: HiGHS iteration" in line for line in r.stderr.splitlines())  # progress, still
+
+
+def test_irrational_numbers_are_printed_by_radicals_that_match_the_decimals(capsys):
+    """nau2004's only equilibrium is irrational: every value and probability prints its closed
+    form beside its decimal; the closed form, evaluated here, must be that decimal, and the
+    JSON's float of the same number too."""
+    text = run(capsys, "solve", "nau2004", "--strategy")
+    data = run_json(capsys, "solve", "nau2004")
+    pairs = re.findall(r"(-?\d+\.\d+)\s+\(=? ?\(?(-?\d+) ([+-]) (\d*)√(\d+)\)/(\d+)", text)
+    assert len(pairs) == 3 + 6  # three values, two probabilities for each player
+    for dec, p, sign, q, t, r in pairs:
+        closed = (int(p) + (1 if sign == "+" else -1) * int(q or 1) * int(t) ** 0.5) / int(r)
+        assert abs(closed - float(dec)) < 1e-6 * max(1.0, abs(closed))
+    for v, f in zip(data["values"], data["values_float"]):
+        assert abs(v["float"] - f) < 1e-15
+        lo, hi = (Fraction(x) for x in v["interval"])
+        assert lo < Fraction(f) < hi
