@@ -10,7 +10,8 @@ For every game, in two fresh processes each killed after ``--cap`` seconds:
   exact NashConv exceeds ``--tol`` (default 1e-6) times the game's payoff range (largest minus
   smallest payoff of any player); a profile whose largest gain of one player exceeds 1e-4 times
   the range fails Gambit's own acceptance criterion too (the ``maxregret`` of enumpoly_solve).
-* seqform: ``seqform.solve(game)`` ("cfr+-polish": CFR+, the polish, exact best responses), with
+* seqform: ``seqform.solve(game)`` ("cfr+-polish": CFR+, the polish, support enumeration when the
+  first polish fails, exact best responses; irrational equilibria in their number field), with
   ``time_limit`` a little under the cap; certified or not, the reason when not, the exact values
   and the exact profile (strategy JSON, so a test can check it independently).
 
@@ -286,7 +287,9 @@ def child_seqform(name: str, cap: float) -> dict:
         seconds=time.perf_counter() - t0,
         method=sol.method,
         certified=bool(sol.certified),
-        values=[str(v) for v in sol.values],
+        # an irrational value as its closed form (radicals for a quadratic), else as a rational
+        values=[v.closed_form() if hasattr(v, "closed_form") else str(v) for v in sol.values],
+        irrational=getattr(sol, "algebraic", None) is not None,
         nash_conv=str(sol.nash_conv),
         profile=profile_to_json(tree, sol.exact_profile, exact=True) if sol.exact_profile is not None else None,
     )
@@ -353,8 +356,12 @@ def table(rows: list, cap: float, tol: float) -> list:
         else:
             ecells = [_fmt_s(e, cap), e.get("status", "?"), "-", "-"]
         if s.get("status") == "ok":
-            cert = "yes" if s["certified"] else f"no (NashConv {_short(s['nash_conv'], 20)})"
-            vals = ", ".join(_short(v, 14) for v in s["values"])
+            how = {"support-enumeration": "support enumeration"}.get(s.get("method", ""), "")
+            how = ", ".join(x for x in (how, "irrational" if s.get("irrational") else "") if x)
+            cert = "yes" + (f" ({how})" if how else "")
+            if not s["certified"]:
+                cert = f"no (NashConv {_short(s['nash_conv'], 20)})"
+            vals = ", ".join(_short(v, 22) for v in s["values"])
         else:
             cert = f"no: {s.get('status')}"
             vals = "-"
@@ -418,7 +425,9 @@ def markdown(head: list, rows: list, cap: float, tol: float, loads: tuple) -> li
         "enumpoly: `pygambit.nash.enumpoly_solve(game)` with its defaults on the game as seqform's `.efg` writer "
         "writes it, timed around the call; each profile converted by `seqform.from_pygambit_behavior` and evaluated "
         "by `seqform.evaluate` exactly (floats at their binary values). seqform: `seqform.solve(game)` (CFR+, the "
-        "polish, exact best responses), timed around the call. Values: seqform's exact values, one per player.",
+        "polish, support enumeration when the first polish fails, exact best responses; an irrational equilibrium "
+        "certified in its number field), timed around the call. Values: seqform's exact values, one per player "
+        "(an irrational one by radicals).",
         "",
     ]
     return lines + table(rows, cap, tol) + findings(rows, tol)

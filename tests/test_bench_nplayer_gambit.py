@@ -65,7 +65,7 @@ def test_bench_nplayer_gambit_tiny_random_game(tmp_path):
     cols = [c.strip() for c in lines[header].strip("|").split("|")]
     rows = [[c.strip() for c in ln.strip("|").split("|")] for ln in lines[header + 2 : header + 2 + len(GAMES)]]
     assert [r[0] for r in rows] == GAMES
-    assert all(r[cols.index("certified")] == "yes" for r in rows)
+    assert all(r[cols.index("certified")].startswith("yes") for r in rows)
     (md,) = tmp_path.glob("nplayer-gambit-*.md")
     (js,) = tmp_path.glob("nplayer-gambit-*.json")
     assert "| random/5/5 |" in md.read_text() and "load average" in md.read_text()
