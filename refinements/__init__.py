@@ -15,6 +15,10 @@ tested against its concept's definition (``refinements.definitioncertificate``: 
 ``refinements.tremblingbestresponse`` (best responses inside the perturbed polytopes),
 ``refinements.generalsum`` (the perturbed LCP), ``refinements.perturbedcfr`` (CFR+ in the
 perturbed game), ``refinements.refinedsolution`` (the result), ``refinements.refine`` (the API).
+Games of more than two players (``refinements.nplayerrefine``): the perturbed game's exact
+equilibrium at a rational eps (``refinements.nplayerperturbed``, from CFR+ in the perturbed game,
+``refinements.nplayercfr``), and the limit eps -> 0 certified where the perturbed equilibria on one
+support are rational functions of eps (``refinements.nplayerlimit``).
 
 References:
 

@@ -3,7 +3,8 @@ exactly in the limit eps -> 0 or at a chosen tremble ``eps``.
 
 Zero-sum: game -> tree -> sequence form -> perturbed LP -> (HiGHS at eps | trembling-LP limit) ->
 checks. General-sum: game -> tree -> perturbed sequence-form LCP (``refinements.generalsum``) ->
-checks.
+checks. More than two players: ``refinements.nplayerrefine`` (exact perturbed equilibria, and their
+limit where they are rational functions of eps).
 """
 
 from __future__ import annotations
@@ -69,6 +70,12 @@ def refine(
     a number ``eps``, it is the perturbed game's equilibrium at that eps (HiGHS, then made exact at
     that eps): the ground truth for solvers of the perturbed game.
 
+    A game of more than two players (``perturbation`` "efpe" or "qpe") goes to
+    ``refinements.nplayerrefine.refine_nplayer``: the perturbed game's exact equilibrium at ``eps``,
+    or, with ``eps=None``, the limit certified where the perturbed equilibria on one support are
+    rational functions of eps (``refinements.nplayerlimit``); ``shrink``, ``tries``, ``order``,
+    ``exact_limit`` and ``cross_check`` do not apply there.
+
     Parameters
     ----------
     game : Game or Tree
@@ -109,7 +116,7 @@ def refine(
         No basis stayed optimal as eps shrank within ``tries``, or the exact basis test needs more
         than ``exact_limit`` nonzeros.
     UnsupportedGameError
-        The game does not have two players.
+        The game has one player, or more than two with a custom perturbation.
     SolverError
         At a fixed eps: HiGHS fails, or iterative refinement does not reach an exactly optimal
         basis.
@@ -128,10 +135,16 @@ def refine(
     make = CONCEPTS.get(perturbation) if isinstance(perturbation, str) else perturbation
     if make is None:
         raise PerturbationError(f"unknown refinement {perturbation!r}; choose one of {', '.join(CONCEPTS)}")
+    if tree.num_players > 2 and isinstance(perturbation, str):
+        # more players: exact perturbed equilibria and their rational limit (refinements.nplayerrefine)
+        from .nplayerrefine import refine_nplayer
+
+        return refine_nplayer(tree, perturbation, eps, progress=say)
     if tree.num_players != 2:
         raise UnsupportedGameError(
             f"{tree.name!r} has {tree.num_players} players; the refined equilibria (EFPE, "
             "QPE) are computed for two-player games, zero-sum or general-sum"
+            + (", and for more players with the built-in efpe or qpe perturbation" if tree.num_players > 2 else "")
         )
     if tree.constant_sum is None:
         return refine_general_sum(tree, make(tree), eps, progress=say)
@@ -355,7 +368,7 @@ _WRAPPER_SECTIONS = """    Parameters
         As for ``refine``: an eps whose lower bounds no realization plan meets (for EFPE, an
         eps above 1/n at an information set with n actions).
     UnsupportedGameError
-        The game does not have two players.
+        The game has one player (more than two: see ``refine``).
     SolverError
         As for ``refine``, at a fixed eps.
 """

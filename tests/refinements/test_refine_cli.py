@@ -40,10 +40,7 @@ def test_refine_errors_are_one_line():
     for args, msg in (
         (("kuhn", "--refine", "efpe", "--eps", "0.9"), "too large"),
         (("kuhn", "--eps", "0.1"), "--eps needs --refine"),
-        (
-            ("selten_horse", "--refine", "efpe"),
-            "3 players; the refined equilibria (EFPE, QPE) are computed for two-player games",
-        ),
+        (("selten_horse", "--refine", "efpe", "--eps", "0.6"), "too large"),
     ):
         r = run("solve", *args, "--quiet")
         assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr

@@ -110,11 +110,12 @@ def test_guess_the_ace(concept):
         assert (ev.exploitability == 0) == nash_ok
 
 
-def test_three_players_are_refused_clearly():
+def test_three_players_with_a_custom_perturbation_are_refused_clearly():
+    # efpe and qpe take any number of players (tests/refinements/test_nplayer_refine.py); a custom one two
     with pytest.raises(
         UnsupportedGameError, match="3 players; the refined equilibria .* two-player games, zero-sum or general-sum"
     ):
-        refinements.qpe(seqform.games.selten_horse())
+        refinements.refine(seqform.games.selten_horse(), lambda t: refinements.custom(t))
 
 
 @pytest.mark.parametrize("concept", ["efpe", "qpe"])
