@@ -1,79 +1,27 @@
-"""Numerics of ``refinements.nplayerperturbed``: Gauss-Newton in floats, the pins of free
-directions, and the exact rational solution by mixed-precision iterative refinement.
+"""The exact rational solution of ``refinements.nplayerperturbed``'s equations, by mixed-precision
+iterative refinement (its Gauss-Newton in floats and pins of free directions are
+``seqform.exact.nplayerpolish``'s ``gauss_newton`` and ``free_directions``).
 
-* ``newton``: least-squares Newton steps (minimum norm) on the free unknowns to a residual below
-  1e-13 (as ``seqform.exact.nplayerpolish`` runs it);
-* ``pinned_unknowns``: the unknowns outside a maximal set of independent Jacobian columns, by a
-  column-pivoted QR (Businger & Golub 1965, "Linear least squares solutions by Householder
-  transformations"), the value columns weighted up so that they stay free;
 * ``exact_solution``: iterative refinement (Wilkinson 1963, "Rounding Errors in Algebraic
   Processes"): the residual evaluated exactly (python-flint ``fmpq``), the correction solved in
   floats against the float Jacobian, so that each round gains some 40 bits; after each round each
-  unknown's first continued-fraction convergent within the last correction (``convergent_within``:
+  unknown's first continued-fraction convergent within the last correction
+  (``seqform.exact.rationals.convergent_within``:
   rational reconstruction from an exact rational approximation, not a rounding of floats) until
   the residual is exactly zero.
 """
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import flint
 import numpy as np
-import scipy.linalg
 
-from seqform.exact.rationals import fmpq_of, fraction_of
+from seqform.exact.rationals import convergent_within, fmpq_of, fraction_of
 
 #: the most bits iterative refinement reaches before it gives up on a rational solution
 MAX_BITS = 2400
-
-
-def newton(system, z: np.ndarray, free: np.ndarray, deadline: float) -> tuple:
-    """(z, the residual's largest entry) after least-squares Newton on the ``free`` unknowns of
-    ``system`` (``residual(z)``, ``jacobian(z)``); inf when it diverges."""
-    for _ in range(40):
-        F = system.residual(z)
-        res = float(np.abs(F).max()) if len(F) else 0.0
-        if not res < 1e3:
-            return z, float("inf")
-        if res < 1e-13 or time.monotonic() > deadline:
-            return z, res
-        z = z.copy()
-        z[free] -= np.linalg.lstsq(system.jacobian(z)[:, free], F, rcond=1e-10)[0]
-    return z, float(np.abs(system.residual(z)).max())
-
-
-def pinned_unknowns(system, z: np.ndarray) -> np.ndarray:
-    """Bool mask of the unknowns to pin at the float solution ``z`` (module docstring)."""
-    J = system.jacobian(z)
-    sv = np.linalg.svd(J, compute_uv=False)
-    rank = int((sv > 1e-8 * max(sv[0], 1.0)).sum()) if len(sv) else 0
-    scale = np.ones(system.n)
-    scale[system.num_plan :] = 10.0
-    _, _, perm = scipy.linalg.qr(J * scale, pivoting=True, mode="economic")
-    pinned = np.zeros(system.n, dtype=bool)
-    pinned[perm[rank:]] = True
-    return pinned
-
-
-def convergent_within(c: Fraction, radius: Fraction) -> Fraction:
-    """The first continued-fraction convergent of ``c`` within ``radius`` of it (integer
-    arithmetic). A convergent ``p_k / q_k`` is within ``1 / (q_k^2 a_{k+1})`` of ``c``, so only
-    those followed by a large partial quotient ``a_{k+1}`` (or the last) are tested exactly."""
-    a, b = c.numerator, c.denominator
-    rn, rd = radius.numerator, radius.denominator
-    p0, q0, p1, q1 = 0, 1, 1, 0
-    while b:
-        t, r = divmod(a, b)
-        p0, p1 = p1, t * p1 + p0
-        q0, q1 = q1, t * q1 + q0
-        a, b = b, r
-        if (not b or a // b >= 1 << 16) and abs(c.numerator * q1 - p1 * c.denominator) * rd <= (
-            rn * c.denominator * q1
-        ):
-            return Fraction(p1, q1)
-    return c
 
 
 def _log2(v: flint.fmpq) -> int:

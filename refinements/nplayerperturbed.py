@@ -12,7 +12,7 @@ QPE one (``x[s] >= eps^|s|``: Miltersen & Sorensen 2010), built for every player
 3. Gauss-Newton in floats on the support's equations (``refinements.nplayersystem``), moving a
    sequence that falls to its bound onto it and an at-bound sequence whose slope beats its
    information set's off it, a few times; free directions pinned to simple rationals (the column
-   pivoting of ``seqform.exact.nplayerpolish``; ``refinements.nplayernewton``);
+   pivoting of ``seqform.exact.nplayerpolish``, whose ``gauss_newton`` solves in floats);
 4. exact rationals: mixed-precision iterative refinement (Wilkinson 1963, "Rounding Errors in
    Algebraic Processes"): the residual evaluated exactly (python-flint ``fmpq``), the correction
    solved in floats, so that each round adds some 40 bits, then the simplest rational within a
@@ -43,6 +43,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.exact.nplayerpolish import free_directions, gauss_newton
 from seqform.exact.rationals import fmpq_of, fraction_of, nearest_rational
 from seqform.model.strategy import (
     Profile,
@@ -55,7 +56,7 @@ from seqform.model.tree import Tree
 from . import nplayerperturbation as _np
 from .errors import RefinementError
 from .nplayercfr import NPlayerPerturbedCFRPlus
-from .nplayernewton import MAX_BITS, exact_solution, newton, pinned_unknowns
+from .nplayernewton import MAX_BITS, exact_solution
 from .nplayersystem import PerturbedSystem
 from .perturbation import Perturbation
 from .tremblingbestresponse import trembling_best_response
@@ -183,7 +184,7 @@ def solve_support(
     for _ in range(moves + 1):
         system = PerturbedSystem(tree, pert, at)
         z0 = start_point(system, eps, plans)
-        z, res = newton(_AtEps(system, eps), z0, np.ones(system.n, dtype=bool), deadline)
+        z, res = gauss_newton(_AtEps(system, eps), z0, np.ones(system.n, dtype=bool), deadline)
         if res > 1e-10:
             return system, None, f"Gauss-Newton did not converge on the support (residual {res:.1e})"
         moved = _violations(system, z, eps)
@@ -241,7 +242,7 @@ def on_support(
     if fixed is not None:
         choices = [fixed]
     else:
-        pinned = pinned_unknowns(at, z)
+        pinned = free_directions(at, z)
         dens = PIN_DENOMINATORS if pinned.any() else PIN_DENOMINATORS[:1]
         choices = [(pinned, np.array([fmpq_of(nearest_rational(v, D)) for v in z[pinned]], dtype=object)) for D in dens]
     for pinned, pins in choices:
@@ -250,7 +251,7 @@ def on_support(
             break
         zf = z.copy()
         zf[pinned] = [float(v) for v in pins]
-        zf, res = newton(at, zf, ~pinned, deadline)
+        zf, res = gauss_newton(at, zf, ~pinned, deadline)
         if res > 1e-10:
             log.append(f"{int(pinned.sum())} pins: Newton did not converge (residual {res:.1e})")
             continue
@@ -333,7 +334,9 @@ def _attempt(tree, pert, eps, profile, tries, out, seen, deadline, fixed, at_bou
             return False
         if tau is None:
             system = PerturbedSystem(tree, pert, at_bound)
-            z, res = newton(_AtEps(system, eps), start_point(system, eps, plans), np.ones(system.n, bool), deadline)
+            z, res = gauss_newton(
+                _AtEps(system, eps), start_point(system, eps, plans), np.ones(system.n, bool), deadline
+            )
             why = "" if res <= 1e-10 and not _violations(system, z, eps) else "the given support does not solve"
         else:
             system, z, why = solve_support(tree, pert, eps, plans, tau, deadline)

@@ -122,6 +122,33 @@ def _floats(profile: Profile) -> Profile:
     return Profile([np.array([float(v) for v in b]) for b in profile.behaviour])
 
 
+def _solution(
+    tree: Tree, concept: str, values: list | None, exact, guess, t0: float, **fields
+) -> NPlayerRefinedSolution:
+    """The result's fields every N-player refinement fills the same way: the values (None when
+    nothing is certified), the measures of ``exact`` (else of the float ``guess``), the profile."""
+    m = _measured(tree, exact, guess)
+    return NPlayerRefinedSolution(
+        game=tree.name,
+        concept=concept,
+        value=values[0] if values else None,
+        values=values or None,
+        value_float=_optional(float(values[0]) if values else None),
+        nash_value=None,
+        exploitability=_optional(float(m["x"]) if m["x"] is not None else None),
+        nash_conv=m["nc"],
+        max_infoset_regret=m["max_infoset_regret"],
+        positive_regret_infosets=m["positive_regret_infosets"],
+        infoset_regret=m["infoset_regret"],
+        # a failed solve may have no profile at all (``Result.profile`` is optional)
+        profile=cast(Profile, _floats(exact) if exact is not None else guess),
+        sizes=tree.sizes(),
+        seconds={"total": time.perf_counter() - t0},
+        tree=tree,
+        **fields,
+    )
+
+
 def refine_nplayer(
     tree: Tree, concept: str, eps: float | None = None, *, time_limit: float = 600.0, progress: Callable | None = None
 ) -> NPlayerRefinedSolution:
@@ -134,31 +161,20 @@ def refine_nplayer(
         say(f"solving the {concept}-perturbed game exactly at eps={eps:g}")
         eq = solve_perturbed(tree, concept, Fraction(str(eps)), time_limit=time_limit)
         exact, plans = (eq.behaviour, eq.plans) if eq.certified else (None, None)
-        vals: list = eq.values if eq.certified and eq.values is not None else []
-        m = _measured(tree, exact, eq.approximate)
-        return NPlayerRefinedSolution(
-            game=tree.name,
-            concept=concept,
+        vals = eq.values if eq.certified and eq.values is not None else None
+        return _solution(
+            tree,
+            concept,
+            vals,
+            exact,
+            eq.approximate,
+            t0,
             eps=float(eps),
-            value=vals[0] if vals else None,
-            values=vals or None,
-            value_float=_optional(float(vals[0]) if vals else None),
             certified=eq.certified,
-            nash_value=None,
-            exploitability=_optional(float(m["x"]) if m["x"] is not None else None),
-            nash_conv=m["nc"],
-            max_infoset_regret=m["max_infoset_regret"],
-            positive_regret_infosets=m["positive_regret_infosets"],
-            infoset_regret=m["infoset_regret"],
-            # a failed solve may have no profile at all (``Result.profile`` is optional)
-            profile=cast(Profile, _floats(exact) if exact is not None else eq.approximate),
             exact_profile=exact,
             exact_realization=plans,
-            sizes=tree.sizes(),
-            seconds={"total": time.perf_counter() - t0},
             tremble_violation=0.0 if eq.certified else None,
             notes=[eq.reason],
-            tree=tree,
         )
     say(f"solving the {concept}-perturbed games exactly at several eps, then the rational limit")
     lim = limit(tree, concept, time_limit=time_limit)
@@ -178,30 +194,19 @@ def refine_nplayer(
     last = lim.perturbed[-1] if lim.perturbed else None
     exact = lim.behaviour if lim.certified else (last.behaviour if last is not None else None)
     guess = lim.first_try.approximate if lim.first_try is not None else None
-    m = _measured(tree, exact, guess)
     # a failed limit reports no payoffs: the perturbed equilibrium it keeps is not the refined one
-    values = lim.values if lim.certified else None
-    return NPlayerRefinedSolution(
-        game=tree.name,
-        concept=concept,
+    return _solution(
+        tree,
+        concept,
+        lim.values if lim.certified else None,
+        exact,
+        guess,
+        t0,
         eps=None,
-        value=values[0] if values else None,
-        values=values,
-        value_float=_optional(float(values[0]) if values else None),
         certified=certified,
-        nash_value=None,
-        exploitability=_optional(float(m["x"]) if m["x"] is not None else None),
-        nash_conv=m["nc"],
-        max_infoset_regret=m["max_infoset_regret"],
-        positive_regret_infosets=m["positive_regret_infosets"],
-        infoset_regret=m["infoset_regret"],
-        profile=cast(Profile, _floats(exact) if exact is not None else guess),
         exact_profile=lim.behaviour if lim.certified else None,
         exact_realization=lim.plans if lim.certified else (last.plans if last is not None else None),
-        sizes=tree.sizes(),
-        seconds={"total": time.perf_counter() - t0},
         notes=notes,
-        tree=tree,
         certificates=certificates,
         eps0=lim.eps0,
         limit_degree=lim.degree if lim.certified else None,

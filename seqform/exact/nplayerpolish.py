@@ -44,7 +44,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from typing import Protocol
 
 import flint
 import numpy as np
@@ -53,6 +53,7 @@ import scipy.linalg
 from seqform.exact.exactbestresponse import exact_backward_pass
 from seqform.exact.nplayeralgebraic import AlgebraicEquilibrium
 from seqform.exact.rationals import fmpq_of, fraction_of, nearest_rational
+from seqform.exact.sequencepayoffs import SequencePayoffs
 from seqform.model.strategy import (
     Profile,
     behaviour_from_realization,
@@ -108,9 +109,8 @@ class SupportSystem:
         N = tree.num_players
         self.tree, self.N, self.support = tree, N, support
         self.last_residual = float("inf")  # of the last Gauss-Newton run on this support
-        t = tree.terminals
-        self.S = [tree.node_seq[q, t] for q in range(N)]
-        self.w = [tree.terminal_chance * tree.payoff[:, p] for p in range(N)]
+        self.payoffs = SequencePayoffs(tree)
+        self.S, self.w = self.payoffs.S, self.payoffs.w
         col, n = [], 0
         for p in range(N):  # plan unknowns: the played non-empty sequences
             c = np.full(tree.num_sequences[p], -1)
@@ -164,11 +164,10 @@ class SupportSystem:
         self.g_rows = [np.array([k for k, (q, s) in enumerate(grow) if q == p and s >= 0], dtype=int) for p in range(N)]
         self.g_seqs = [np.array([s for q, s in grow if q == p and s >= 0], dtype=int) for p in range(N)]
 
-    @cached_property
+    @property
     def w_exact(self) -> list:
         """Per player and leaf, chance times the player's payoff (fmpq)."""
-        cu = list(zip(self.tree.terminal_chance_exact, self.tree.payoff_exact))
-        return [[fmpq_of(c) * fmpq_of(u[p]) for c, u in cu] for p in range(self.N)]
+        return self.payoffs.w_exact
 
     def plans(self, z) -> list:
         """Full realization plans (zero off the support) from z: floats, or fmpq for an object array."""
@@ -184,25 +183,11 @@ class SupportSystem:
         return out
 
     def g_float(self, r: list, p: int) -> np.ndarray:
-        prod = self.w[p].copy()
-        for q in range(self.N):
-            if q != p:
-                prod *= r[q][self.S[q]]
-        return np.bincount(self.S[p], weights=prod, minlength=self.tree.num_sequences[p])
+        return self.payoffs.g_float(r, p)
 
     def g_exact(self, r: list, p: int) -> list:
-        """Player p's exact sequence payoffs (fmpq) for exact plans r; leaves the others never reach skipped."""
-        g = [flint.fmpq(0)] * self.tree.num_sequences[p]
-        others = [q for q in range(self.N) if q != p]
-        live = np.ones(len(self.S[p]), dtype=bool)
-        for q in others:
-            live &= np.array([bool(x) for x in r[q]])[self.S[q]]
-        for k in np.flatnonzero(live).tolist():
-            w = self.w_exact[p][k]
-            for q in others:
-                w *= r[q][self.S[q][k]]
-            g[self.S[p][k]] += w
-        return g
+        """Player p's exact sequence payoffs for exact plans r (``SequencePayoffs.g_exact``)."""
+        return self.payoffs.g_exact(r, p)
 
     def residual(self, z) -> np.ndarray:
         """F(z): floats for a float z, exact fmpq for an object array of fmpq."""
@@ -251,7 +236,20 @@ def _thresholded(tree: Tree, behaviour: list, tau: float) -> list:
     return out
 
 
-def gauss_newton(system: SupportSystem, z: np.ndarray, free: np.ndarray, deadline: float) -> tuple:
+class Equations(Protocol):
+    """What ``gauss_newton`` and ``free_directions`` need of a system of equations: ``n`` unknowns
+    (the first ``num_plan`` of them plans, the rest values), ``residual(z)`` of shape (m,) and
+    ``jacobian(z)`` of shape (m, n) at a float z."""
+
+    n: int
+    num_plan: int
+
+    def residual(self, z) -> np.ndarray: ...
+
+    def jacobian(self, z: np.ndarray) -> np.ndarray: ...
+
+
+def gauss_newton(system: Equations, z: np.ndarray, free: np.ndarray, deadline: float) -> tuple:
     """Least-squares Newton (minimum-norm steps) on the free unknowns, to a residual below 1e-13.
     Returns (z, the residual's largest entry), inf when it diverges."""
     for _ in range(40):
@@ -266,7 +264,7 @@ def gauss_newton(system: SupportSystem, z: np.ndarray, free: np.ndarray, deadlin
     return z, float(np.abs(system.residual(z)).max())
 
 
-def free_directions(system: SupportSystem, z: np.ndarray) -> np.ndarray:
+def free_directions(system: Equations, z: np.ndarray) -> np.ndarray:
     """The unknowns to pin: those outside a maximal set of independent Jacobian columns (pivoted QR;
     the values' columns weighted up so that they stay free: they are determined by the plans)."""
     J = system.jacobian(z)
@@ -452,10 +450,6 @@ def _algebraic(
     out.algebraic, out.nash_conv, out.pinned = eq, Fraction(0), int(pinned.sum())
     out.reason = f"certified at {label} in Q(alpha), alpha a root of {eq.field.minpoly} (degree {eq.field.degree})"
     return True
-
-
-# the names helpers of other modules imported before they were public
-_System, _newton, _pins = SupportSystem, gauss_newton, free_directions
 
 
 def _found(out: PolishResult) -> str:

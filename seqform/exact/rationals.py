@@ -70,6 +70,27 @@ def nearest_rational(x: float, max_denominator: int) -> Fraction:
     return Fraction(float(x)).limit_denominator(max_denominator)
 
 
+def convergent_within(c: Fraction, radius: Fraction) -> Fraction:
+    """The first continued-fraction convergent of the exact rational ``c`` within ``radius`` of it
+    (integer arithmetic): rational reconstruction from an exact approximation, the rounding policy
+    of exact rationals as ``nearest_rational`` is that of floats. A convergent ``p_k / q_k`` is
+    within ``1 / (q_k^2 a_{k+1})`` of ``c``, so only those followed by a large partial quotient
+    ``a_{k+1}`` (or the last) are tested exactly."""
+    a, b = c.numerator, c.denominator
+    rn, rd = radius.numerator, radius.denominator
+    p0, q0, p1, q1 = 0, 1, 1, 0
+    while b:
+        t, r = divmod(a, b)
+        p0, p1 = p1, t * p1 + p0
+        q0, q1 = q1, t * q1 + q0
+        a, b = b, r
+        if (not b or a // b >= 1 << 16) and abs(c.numerator * q1 - p1 * c.denominator) * rd <= (
+            rn * c.denominator * q1
+        ):
+            return Fraction(p1, q1)
+    return c
+
+
 #: ``decimal_rational``'s denominator bound: any decimal with up to 12 places (of modest size) is
 #: recovered exactly, since another rational with denominator at most 10^12 lies at least 1e-13
 #: from it, far beyond a double's rounding
