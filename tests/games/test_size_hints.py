@@ -30,6 +30,7 @@ SMALL = {
     "selten_horse": ["selten_horse"],
     "selten_fig2": ["selten_fig2"],
     "selten_fig3": ["selten_fig3"],
+    "nau2004": ["nau2004"],
     "mertens_voting": ["mertens_voting"],
     "job_market": ["job_market"],
     "indian_poker": ["indian_poker(cards=4)", "indian_poker(cards=5)"],
