@@ -85,9 +85,16 @@ def _add_solve(sub) -> None:
         "--method",
         default="auto",
         choices=[
-            "auto", "lcp", "backward-induction", "simplex", "ipm", "choose",
-            "cfr+-polish", "support-enumeration", *methods,
-        ],  # fmt: skip
+            "auto",
+            "lcp",
+            "backward-induction",
+            "simplex",
+            "ipm",
+            "choose",
+            "cfr+-polish",
+            "support-enumeration",
+            *methods,
+        ],
         help="auto (the exact sequence-form LCP for a general-sum game; backward induction for "
         "a game of perfect information; else the HiGHS LP: "
         "interior point for dense LPs, dual simplex for the others), backward-induction "
@@ -97,8 +104,7 @@ def _add_solve(sub) -> None:
         "default for a small game of imperfect information with more than two players: CFR+'s "
         "average polished on its support into an exact equilibrium, with support enumeration when "
         "the first polish fails); support-enumeration (small supports first, each support's "
-        "equations solved exactly)"
-        + "".join(f"; or {m}: {h}" for m, h in methods.items()),
+        "equations solved exactly)" + "".join(f"; or {m}: {h}" for m, h in methods.items()),
     )
     sp.add_argument("--no-certify", action="store_true", help="skip the exact certificate")
     sp.add_argument(

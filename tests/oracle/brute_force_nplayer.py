@@ -51,6 +51,7 @@ def _exact(x):
         return Fraction(int(x.p), int(x.q))
     return Fraction(x)
 
+
 #: default bound on the number of pure strategies enumerated for one player (or one subtree)
 MAX_STRATEGIES = 200_000
 #: default bound on the number of nodes walked
