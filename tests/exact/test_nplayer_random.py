@@ -56,7 +56,7 @@ def _by_key(tree, behaviour: list) -> list:
 
 
 def _check(game) -> seqform.GeneralSumSolution:
-    sol = seqform.solve(game, time_limit=30)
+    sol = seqform.solve(game)
     assert sol.certified and sol.nash_conv == 0
     behaviour = sol.algebraic.behaviour if sol.algebraic is not None else sol.exact_profile.behaviour
     bf = brute_force_evaluate(game, _by_key(sol.tree, behaviour))
