@@ -93,7 +93,10 @@ def _solve_points(tree: Tree, concept: str, count: int, out: NPlayerLimit, deadl
         if time.monotonic() > deadline:
             return "time limit reached"
         if k == 0:
-            eq = solve_perturbed(tree, concept, EPS_POINTS[0], time_limit=max(deadline - time.monotonic(), 1.0))
+            # rational solutions only: an irrational one would end the search for a rational family
+            eq = solve_perturbed(
+                tree, concept, EPS_POINTS[0], time_limit=max(deadline - time.monotonic(), 1.0), algebraic=False
+            )
             out.first_try = eq
             if not eq.certified:
                 return eq.reason
@@ -108,6 +111,7 @@ def _solve_points(tree: Tree, concept: str, count: int, out: NPlayerLimit, deadl
                 at_bound=first.at_bound,
                 fixed=(first.pinned, first.pins),
                 time_limit=max(deadline - time.monotonic(), 1.0),
+                algebraic=False,
             )
             if not eq.certified:
                 return (

@@ -29,10 +29,14 @@ def _log2(v: flint.fmpq) -> int:
     return int(v.p).bit_length() - int(v.q).bit_length()
 
 
-def exact_solution(system, z: np.ndarray, pinned: np.ndarray, values: np.ndarray, max_bits: int = MAX_BITS):
+def exact_solution(
+    system, z: np.ndarray, pinned: np.ndarray, values: np.ndarray, max_bits: int = MAX_BITS, keep: list | None = None
+):
     """The rational solution of ``system`` (``residual`` exact on an object array of fmpq) near
     the float ``z`` (a residual below 1e-10), the ``pinned`` unknowns exactly ``values``: an object
-    array of fmpq, or None when none is found within ``max_bits`` bits (module docstring)."""
+    array of fmpq, or None when none is found within ``max_bits`` bits (module docstring).
+    ``keep``: a list that receives ``(the last iterate, its bits)`` when no rational is found,
+    the approximation an irrational solution's number field is found from."""
     free = np.flatnonzero(~pinned)
     pinv = np.linalg.pinv(system.jacobian(z)[:, free], rcond=1e-12)
     zq = np.array([fmpq_of(Fraction(float(v))) for v in z], dtype=object)  # binary values: exact
@@ -49,6 +53,8 @@ def exact_solution(system, z: np.ndarray, pinned: np.ndarray, values: np.ndarray
         step = np.array([fmpq_of(Fraction(float(v))) / scale for v in d], dtype=object)
         zq[free] = zq[free] - step
         if -k <= bits:  # no progress: diverging or stuck
+            if keep is not None and bits >= 256:
+                keep.append((zq, bits))
             return None
         bits, tested = -k, bits
         if bits.bit_length() == tested.bit_length():  # reconstruct when the precision doubles
@@ -60,4 +66,6 @@ def exact_solution(system, z: np.ndarray, pinned: np.ndarray, values: np.ndarray
             zr[j] = fmpq_of(convergent_within(c, radius))
         if all(v == 0 for v in system.residual(zr)):
             return zr
+    if keep is not None:
+        keep.append((zq, bits))
     return None

@@ -43,6 +43,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from seqform.exact.algebraic import FieldElement, RealField
+from seqform.exact.nplayeralgebraic import exact_behaviour, field_of
 from seqform.exact.nplayerpolish import free_directions, gauss_newton
 from seqform.exact.rationals import fmpq_of, fraction_of, nearest_rational
 from seqform.model.strategy import (
@@ -96,6 +98,9 @@ class PerturbedEquilibrium:
     system: PerturbedSystem | None = field(default=None, repr=False)
     log: list = field(default_factory=list)
     seconds: float = 0.0
+    #: Q(alpha) when the equilibrium is irrational at this eps: ``plans``, ``behaviour``,
+    #: ``values`` and ``z`` then hold its elements (``seqform.exact.algebraic.FieldElement``)
+    number_field: RealField | None = None
     #: the last failure on a support whose equations were solved in floats
     deepest: str = field(default="", repr=False)
 
@@ -209,12 +214,37 @@ class _AtEps:
         return self.system.jacobian(z, float(self.eps))
 
 
+def _exact(v):
+    """An exact number as ``certify`` computes with it: fmpq as a Fraction, a number field's
+    element as it is (its arithmetic and comparisons are exact too)."""
+    return v if isinstance(v, FieldElement) else fraction_of(v)
+
+
+def _algebraic(at: _AtEps, approx: tuple, pinned: np.ndarray, pins: np.ndarray) -> np.ndarray | None:
+    """The unknowns as elements of their number field, from iterative refinement's last iterate
+    ``approx`` = (fmpq array, bits) (``seqform.exact.nplayeralgebraic.field_of``: a guess by LLL),
+    kept only when every equation holds exactly in that field; else None."""
+    zq, bits = approx
+    free = np.flatnonzero(~pinned)
+    found = field_of([zq[j] for j in free.tolist()], bits)
+    if found is None:
+        return None
+    K, elems = found
+    zK = np.array([K([v]) for v in zq], dtype=object)
+    zK[pinned] = [K([v]) for v in pins]
+    for j, e in zip(free.tolist(), elems):
+        zK[j] = e
+    if any(v != 0 for v in at.residual(zK)):
+        return None
+    return zK
+
+
 def certify(system: PerturbedSystem, eps: Fraction, zr: np.ndarray) -> tuple:
     """Step 5: (True, exact plans (Fractions), values, "") when every player's exact plan meets its
     bounds at ``eps`` and pays what its trembling best response pays; else (False, ..., why)."""
     tree, pert = system.tree, system.pert
     r = system.plans(zr)
-    plans = [[fraction_of(v) for v in x] for x in r]
+    plans = [[_exact(v) for v in x] for x in r]
     values: list = []
     for p in range(system.N):
         beta, lam = pert.bounds(tree, p, eps)
@@ -222,7 +252,7 @@ def certify(system: PerturbedSystem, eps: Fraction, zr: np.ndarray) -> tuple:
         low = [s for s in range(1, len(x)) if x[s] < beta[s] * x[par[s]] + lam[s]]
         if low:
             return False, plans, values, f"player {p}'s plan misses the bound of sequence {low[0]}"
-        g = [fraction_of(v) for v in system.base.g_exact(list(r), p)]
+        g = [_exact(v) for v in system.base.g_exact(list(r), p)]
         value = sum((a * b for a, b in zip(g, x)), Fraction(0))
         br = trembling_best_response(tree, p, g, list(beta), list(lam))
         if br.value != value:
@@ -232,7 +262,12 @@ def certify(system: PerturbedSystem, eps: Fraction, zr: np.ndarray) -> tuple:
 
 
 def on_support(
-    system: PerturbedSystem, eps: Fraction, z: np.ndarray, deadline: float, fixed: tuple | None = None
+    system: PerturbedSystem,
+    eps: Fraction,
+    z: np.ndarray,
+    deadline: float,
+    fixed: tuple | None = None,
+    algebraic: bool = True,
 ) -> tuple:
     """Steps 3 (pins) to 5 on one support, ``z`` a float solution at ``eps``. ``fixed``: (pinned
     mask, pins) to reuse (the limit keeps the same pins at every eps). Returns (zr or None,
@@ -255,11 +290,14 @@ def on_support(
         if res > 1e-10:
             log.append(f"{int(pinned.sum())} pins: Newton did not converge (residual {res:.1e})")
             continue
-        zr = exact_solution(at, zf, pinned, pins)
+        keep: list = []
+        zr = exact_solution(at, zf, pinned, pins, keep=keep)
+        if zr is None and keep and algebraic:  # irrational at this eps? its number field, checked exactly
+            zr = _algebraic(at, keep[-1], pinned, pins)
         if zr is None:
-            log.append(
-                f"{int(pinned.sum())} pins: no rational solution within {MAX_BITS} bits (irrational at this eps?)"
-            )
+            field = ", and no number field of degree at most 8" if algebraic else ""
+            why = f"no rational solution within {MAX_BITS} bits{field} (irrational at this eps?)"
+            log.append(f"{int(pinned.sum())} pins: {why}")
             continue
         ok, plans, values, why = certify(system, eps, zr)
         if ok:
@@ -283,6 +321,7 @@ def solve_perturbed(
     thresholds: tuple = THRESHOLDS,
     fixed: tuple | None = None,
     at_bound: list | None = None,
+    algebraic: bool = True,
 ) -> PerturbedEquilibrium:
     """The exact equilibrium of ``tree``'s ``concept`` ("efpe" or "qpe") perturbed game at the
     rational ``eps``, any number of players (module docstring), or a clear stop.
@@ -290,7 +329,9 @@ def solve_perturbed(
     ``profile``: a float behavioural start; default: CFR+ in the perturbed game, run to each
     total of ``iterations`` in turn until a support guess from its average is certified.
     ``at_bound``: a support to try first (per player, bool per sequence); ``fixed``: the pins to
-    use on it. Raises ``PerturbationError`` for an eps that leaves a player no plan."""
+    use on it. ``algebraic``: certify an irrational solution in its number field (else only
+    rationals count; the limit wants rational solutions). Raises ``PerturbationError`` for an eps
+    that leaves a player no plan."""
     start = time.monotonic()
     deadline = start + time_limit
     eps = Fraction(eps)
@@ -302,7 +343,7 @@ def solve_perturbed(
     seen: list = []
     if profile is not None:
         out.approximate = profile
-        _attempt(tree, pert, eps, profile, tries, out, seen, deadline, fixed, at_bound)
+        _attempt(tree, pert, eps, profile, tries, out, seen, deadline, fixed, at_bound, algebraic=algebraic)
     else:
         cfr = NPlayerPerturbedCFRPlus(tree, concept, float(eps))
         for total in iterations:
@@ -311,7 +352,9 @@ def solve_perturbed(
             cfr.step(total - cfr.iteration)
             if out.system is None:  # no support solved yet: CFR+'s average is the best float guess
                 out.approximate = cfr.average_profile()
-            if _attempt(tree, pert, eps, cfr.average_profile(), tries, out, seen, deadline, fixed, at_bound, total):
+            if _attempt(
+                tree, pert, eps, cfr.average_profile(), tries, out, seen, deadline, fixed, at_bound, total, algebraic
+            ):
                 break
             if "no rational solution" in out.deepest:  # a float perturbed equilibrium, not in rationals
                 break
@@ -323,7 +366,9 @@ def solve_perturbed(
     return out
 
 
-def _attempt(tree, pert, eps, profile, tries, out, seen, deadline, fixed, at_bound, iterations=None) -> bool:
+def _attempt(
+    tree, pert, eps, profile, tries, out, seen, deadline, fixed, at_bound, iterations=None, algebraic=True
+) -> bool:
     """Every support guess of ``tries`` from the float ``profile``; True (and ``out`` filled) once
     one is certified."""
     plans = [realization_plan(tree, p, np.asarray(b, dtype=float)) for p, b in enumerate(profile.behaviour)]
@@ -350,7 +395,7 @@ def _attempt(tree, pert, eps, profile, tries, out, seen, deadline, fixed, at_bou
         out.at_bound, out.system = system.at_bound, system
         out.approximate = _float_behaviour(tree, system.plans(z))
         zr, pinned, pins, exact_plans, values, log = on_support(
-            system, eps, z, deadline, fixed if tau is None else None
+            system, eps, z, deadline, fixed if tau is None else None, algebraic
         )
         out.log += [f"{where}{label}: {line}" for line in log]
         out.deepest = out.log[-1] if log else out.deepest
@@ -363,10 +408,18 @@ def _attempt(tree, pert, eps, profile, tries, out, seen, deadline, fixed, at_bou
                 exact_plans,
                 values,
             )
-            out.behaviour = Profile([behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(exact_plans)])
+            K = next((v.field for v in zr if isinstance(v, FieldElement)), None)
+            out.number_field = K
+            if K is None:
+                out.behaviour = Profile(
+                    [behaviour_from_realization_exact(tree, p, x) for p, x in enumerate(exact_plans)]
+                )
+            else:
+                out.behaviour = Profile([exact_behaviour(tree, p, x) for p, x in enumerate(exact_plans)])
+            irrational = "" if K is None else f", irrational: exact in Q(alpha), alpha a root of {K.minpoly}"
             out.reason = (
                 f"exact equilibrium of the {out.concept}-perturbed game at eps={eps} ({where}{label}; "
-                f"{int(pinned.sum())} unknowns pinned): every trembling best response met exactly"
+                f"{int(pinned.sum())} unknowns pinned{irrational}): every trembling best response met exactly"
             )
             return True
     return False

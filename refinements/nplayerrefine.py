@@ -22,6 +22,7 @@ from typing import cast
 
 import numpy as np
 
+from seqform.exact.algebraic import FieldElement
 from seqform.model.strategy import Profile
 from seqform.model.tree import Tree
 from seqform.result import format_sizes, number, seconds_text, table
@@ -69,7 +70,8 @@ class NPlayerRefinedSolution(RefinedSolution):
         if exact:
             rows.append(("NashConv", f"{number(self.nash_conv, rationals, digits=3)}  (exact, unperturbed game)"))
         elif self.exploitability is not None:
-            what = "floats: the best float guess; unperturbed game"
+            # certified but irrational: the exact equilibrium, measured in floats
+            what = "floats" + ("" if self.certified else ": the best float guess") + "; unperturbed game"
             rows.append(("exploitability", f"{self.exploitability:.3g}  ({what})"))
         rows.append(
             (
@@ -118,6 +120,12 @@ def _optional(x: float | None) -> float:
     return cast(float, x)
 
 
+def _number(v):
+    """An exact number for the result: a number field's element as an ``AlgebraicNumber`` (or a
+    Fraction when rational), anything else as it is."""
+    return v.number() if isinstance(v, FieldElement) else v
+
+
 def _floats(profile: Profile) -> Profile:
     return Profile([np.array([float(v) for v in b]) for b in profile.behaviour])
 
@@ -162,6 +170,22 @@ def refine_nplayer(
         eq = solve_perturbed(tree, concept, Fraction(str(eps)), time_limit=time_limit)
         exact, plans = (eq.behaviour, eq.plans) if eq.certified else (None, None)
         vals = eq.values if eq.certified and eq.values is not None else None
+        if eq.number_field is not None and exact is not None and plans is not None and vals is not None:
+            # irrational at this eps: the numbers as users see them (algebraic), measured in floats
+            return _solution(
+                tree,
+                concept,
+                [_number(v) for v in vals],
+                None,
+                _floats(exact),
+                t0,
+                eps=float(eps),
+                certified=True,
+                exact_profile=None,
+                exact_realization=[[_number(v) for v in x] for x in plans],
+                tremble_violation=0.0,
+                notes=[eq.reason],
+            )
         return _solution(
             tree,
             concept,

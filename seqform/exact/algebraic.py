@@ -422,8 +422,9 @@ def minimal_polynomial_guess(x: fmpq, bits: int, max_degree: int = 8) -> fmpz_po
             continue
         p = fmpz_poly(coeffs)
         _, factors = p.factor()
-        best = min(factors, key=lambda fm: abs(float(fmpq_poly(list(fm[0].coeffs()))(x))))[0]
-        if abs(float(fmpq_poly(list(best.coeffs()))(x))) < 2.0 ** (-bits // 2):
+        # exact rationals, not floats: past 1,074 bits a double underflows to 0
+        best = min(factors, key=lambda fm: abs(fmpq_poly(list(fm[0].coeffs()))(x)))[0]
+        if abs(fmpq_poly(list(best.coeffs()))(x)) < fmpq(1, fmpz(2) ** (bits // 2)):
             return best if best.coeffs()[-1] > 0 else -best
     return None
 

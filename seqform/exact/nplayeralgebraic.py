@@ -159,9 +159,10 @@ def _coordinates(x: fmpq, powers: list, bits: int) -> list | None:
     return None
 
 
-def _field_of(values: list, bits: int) -> tuple | None:
-    """(Q(alpha), the values as its elements) for high-precision approximations ``values``, or
-    None when no field of degree at most ``MAX_DEGREE`` is found."""
+def field_of(values: list, bits: int) -> tuple | None:
+    """(Q(alpha), the values as its elements) for high-precision approximations ``values`` (fmpq,
+    good to about ``bits`` bits), or None when no field of degree at most ``MAX_DEGREE`` is found.
+    A guess: the caller checks the elements exactly."""
     guesses = [minimal_polynomial_guess(v, bits, MAX_DEGREE) for v in values]
     polys = [f for f in guesses if f is not None]
     if len(polys) < len(guesses):
@@ -191,7 +192,9 @@ def _field_of(values: list, bits: int) -> tuple | None:
     return None
 
 
-def _behaviour(tree, p: int, r: list) -> list:
+def exact_behaviour(tree, p: int, r: list) -> list:
+    """Player ``p``'s behavioural strategy (one entry per sequence) from its exact plan ``r``
+    (fmpq or elements of a number field): ``r[s] / r[parent]``, uniform where ``r[parent] = 0``."""
     b: list = [fmpq(1)] * tree.num_sequences[p]
     first, nact, pseq = tree.infoset_first_seq, tree.infoset_num_actions, tree.infoset_parent_seq
     for i in tree.player_infosets[p].tolist():
@@ -212,7 +215,7 @@ def check_in_field(system, zK: np.ndarray, field: RealField) -> tuple:
     r = system.plans(zK)
     behaviour, values = [], []
     for p in range(system.N):
-        b = _behaviour(system.tree, p, list(r[p]))
+        b = exact_behaviour(system.tree, p, list(r[p]))
         ep = exact_backward_pass(system.tree, p, system.g_exact(r, p), b)
         if ep.value_best != ep.value_current:
             return None, f"the algebraic solution is exact, but player {p} gains by deviating (an unplayed action)"
@@ -236,7 +239,7 @@ def certify_algebraic(system, z: np.ndarray, pinned: np.ndarray, pins: np.ndarra
             continue
         for j, v in zip(np.flatnonzero(pinned).tolist(), pins):
             zh[j] = v
-        found = _field_of(zh, bits)
+        found = field_of(zh, bits)
         if found is None:
             continue
         field, elems = found

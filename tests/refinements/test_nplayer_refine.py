@@ -186,6 +186,25 @@ def test_selten_fig3_limit_and_an_irrational_qpe():
     assert len(q.notes) == 1 and "no rational solution" in q.notes[0] and "eps=1/100" in q.notes[0]
 
 
+def test_an_irrational_perturbed_equilibrium_is_certified_in_its_field():
+    """selten_fig3's QPE-perturbed game at eps = 1/100: its equilibrium solves a quadratic. It is
+    certified in Q(alpha), and the enumeration of every perturbed pure strategy, computing in that
+    field, finds no better one for any player."""
+    tree = _tree("selten_fig3")
+    eps = Fraction(1, 100)
+    eq = solve_perturbed(tree, "qpe", eps)
+    assert eq.certified and eq.number_field is not None and eq.number_field.degree == 2
+    assert any(not v.is_rational() for x in eq.plans for v in x if hasattr(v, "is_rational"))
+    assert _is_perturbed_equilibrium(tree, "qpe", eps, eq.plans)
+    # a plan moved off the equilibrium by a small rational is no longer one
+    nudged = [list(x) for x in eq.plans]
+    nudged[1][1], nudged[1][2] = nudged[1][1] + Fraction(1, 1000), nudged[1][2] - Fraction(1, 1000)
+    assert not _is_perturbed_equilibrium(tree, "qpe", eps, nudged)
+    # the command's values are the field's numbers, by radicals
+    sol = refinements.qpe(seqform.games.load("selten_fig3"), eps=0.01)
+    assert sol.certified and "√711360049" in sol.summary()
+
+
 def test_cfr_stays_in_the_perturbed_polytopes():
     tree = seqform.compile_tree(seqform.games.load("kuhn(players=3)"))
     s = NPlayerPerturbedCFRPlus(tree, "qpe", 0.05)
