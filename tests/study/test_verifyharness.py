@@ -5,8 +5,10 @@ of strategies), and its command line writes JSON and a plot."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -24,6 +26,18 @@ from seqform.verify.infosetregret import infoset_regret
 def test_checkpoints_are_log_spaced_and_end_at_the_last_iteration():
     pts = checkpoints(1000)
     assert pts[0] == 1 and pts[-1] == 1000 and pts == sorted(set(pts)) and 20 <= len(pts) <= 41
+
+
+@pytest.mark.parametrize("iterations", [2**53, 2**63 - 1, 10**30])
+def test_checkpoints_of_huge_counts_stay_exact_integers(iterations):
+    """A study may ask for any positive integer (the fuzzer found 2^63 - 1): no int64 overflow, no
+    warning, every point an int in 1..iterations, log-spaced (ratios of neighbours bounded)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pts = checkpoints(iterations)
+    assert pts[0] == 1 and pts[-1] == iterations and pts == sorted(set(pts))
+    assert all(type(p) is int for p in pts) and 20 <= len(pts) <= 41
+    assert all(b / a < 10 ** (math.log10(iterations) / 30) for a, b in zip(pts[1:], pts[2:]))
 
 
 def test_measurements_equal_independent_computations():
