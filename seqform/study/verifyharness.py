@@ -230,8 +230,8 @@ def checkpoints(iterations: int, count: int = 40) -> list:
         return []
     if iterations >= 2**53:  # past a double's integers int64 overflows: Python ints, no cast
         top = math.log10(iterations)
-        pts = {round(10 ** (top * k / max(count - 1, 1))) for k in range(count)}
-        return sorted({p for p in pts if 1 <= p <= iterations} | {iterations})
+        big = {round(10 ** (top * k / max(count - 1, 1))) for k in range(count)}
+        return sorted({p for p in big if 1 <= p <= iterations} | {iterations})
     pts = np.unique(np.round(np.logspace(0, math.log10(iterations), count)).astype(int))
     return sorted(set(int(p) for p in pts if 1 <= p <= iterations) | {iterations})
 
