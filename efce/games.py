@@ -36,11 +36,12 @@ References:
 from __future__ import annotations
 
 import functools
+import math
 from fractions import Fraction
 
 import numpy as np
 
-from seqform.errors import UnknownGameError
+from seqform.errors import TooLargeError, UnknownGameError
 from seqform.games.labels import START, join
 from seqform.model.game import CHANCE, TERMINAL, Game
 
@@ -306,7 +307,15 @@ class GridGame(Game):
         )
 
     def num_nodes_hint(self) -> int:
-        """1 + 3 + ... + 3^players: the compiler refuses large grids at once."""
+        """1 + 3 + ... + 3^players: the compiler refuses large grids at once. Past
+        ``MAX_HINT_PLAYERS`` players the count itself would take minutes and gigabytes to write
+        down (3^(10^10) has 4.8e9 digits): ``TooLargeError`` at once instead."""
+        if self.num_players > MAX_HINT_PLAYERS:
+            digits = (self.num_players + 1) * math.log10(3)
+            raise TooLargeError(
+                f"game {self.name!r} has (3^{self.num_players + 1} - 1)/2 nodes (a number of {digits:.3g} digits): "
+                "far past any memory limit"
+            )
         return (3 ** (self.num_players + 1) - 1) // 2
 
     def polymatrix(self):
@@ -329,6 +338,11 @@ class GridGame(Game):
                 for i in range(self.num_players)
             ]
         )
+
+
+#: the most players whose grid's node count ``num_nodes_hint`` writes down exactly (3^(10^6) takes
+#: milliseconds; a thousandfold more takes minutes)
+MAX_HINT_PLAYERS = 10**6
 
 
 def grid_game(size: int = 3, seed: int = 0) -> GridGame:

@@ -6,6 +6,7 @@ import pytest
 
 from efce.games import grid_game, indian_poker, job_market
 from efce.strategies import count_reduced, reduced_strategies
+from seqform.errors import TooLargeError
 from seqform.model.game import CHANCE
 from seqform.model.tree import compile_tree
 
@@ -63,6 +64,17 @@ def test_grid_game():
     u = g.utility(h)
     assert float(u[4]) == pytest.approx(g.profile_utility(h)[4])
     assert len(g.neighbours[4]) == 4 and len(g.neighbours[0]) == 2
+
+
+@pytest.mark.parametrize("size", [1001, 100000])
+def test_grids_too_large_to_count_are_refused_at_once(size):
+    """The fuzzer's grid_game(size=100000): writing down its 3^(10^10) nodes would never end; past
+    10^6 players the hint refuses with the count's number of digits instead. A grid just under
+    the bound still gets its exact count, refused by the memory limit as before."""
+    with pytest.raises(TooLargeError, match=r"\(3\^\d+ - 1\)/2 nodes \(a number of"):
+        compile_tree(grid_game(size=size))
+    with pytest.raises(TooLargeError, match="nodes: compiling it would need more than"):
+        compile_tree(grid_game(size=1000), memory_limit_bytes=2**30)
 
 
 def test_job_market_payoffs():
