@@ -71,8 +71,13 @@ def test_nau2004_unique_equilibrium():
     # the values users see are the oracle's, as algebraic numbers
     for v, w in zip(sol.values, ev.values):
         assert isinstance(v, AlgebraicNumber) and w.number() == v
-    # player 0's probability of T by hand: (53 - sqrt 601)/46 makes players 1 and 2 indifferent
-    assert abs(float(eq.behaviour[0][1]) - (53 - math.sqrt(601)) / 46) < 1e-15
+    # the indifference conditions of the completely mixed equilibrium, written by hand from the
+    # payoff table (p = P(T), q = P(L), r = P(W)), hold exactly in Q(alpha)
+    p, q, r = eq.behaviour[0][1], eq.behaviour[1][1], eq.behaviour[2][1]
+    assert q * (1 + 2 * r) == (1 - q) * (2 - r)  # player 0: T against B
+    assert (1 - p) * (3 - 2 * r) == p * (1 + r)  # player 1: L against R
+    assert 2 * p * q == 3 * (1 - p) * (1 - q)  # player 2: W against E
+    assert abs(float(p) - (53 - math.sqrt(601)) / 46) < 1e-15  # the closed form the summary prints
     assert seqform.evaluate(t, sol.profile).nash_conv < 1e-12  # the float profile the JSON's strategy holds
 
 
