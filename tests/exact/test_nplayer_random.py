@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import seqform
 from seqform.io.efgread import parse_efg
+from tests.exact.test_nplayeralgebraic import by_key
 from tests.oracle.brute_force_nplayer import brute_force_evaluate
 
 
@@ -44,22 +45,11 @@ def simultaneous_games(draw):
     return parse_efg("\n".join(lines) + "\n")
 
 
-def _by_key(tree, behaviour: list) -> list:
-    out = []
-    for p in range(tree.num_players):
-        d = {}
-        for i in tree.player_infosets[p].tolist():
-            f, k = int(tree.infoset_first_seq[i]), int(tree.infoset_num_actions[i])
-            d[tree.infoset_key[i]] = list(behaviour[p][f : f + k])
-        out.append(d)
-    return out
-
-
 def _check(game) -> seqform.GeneralSumSolution:
     sol = seqform.solve(game)
     assert sol.certified and sol.nash_conv == 0
     behaviour = sol.algebraic.behaviour if sol.algebraic is not None else sol.exact_profile.behaviour
-    bf = brute_force_evaluate(game, _by_key(sol.tree, behaviour))
+    bf = brute_force_evaluate(game, by_key(sol.tree, behaviour))
     assert bf.nash_conv == 0
     if sol.algebraic is None:
         assert list(bf.values) == list(sol.values)

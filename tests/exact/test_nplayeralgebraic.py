@@ -20,7 +20,7 @@ from tests.exact.test_nplayerpolish import _irrational_game
 from tests.oracle.brute_force_nplayer import brute_force_evaluate
 
 
-def _by_key(tree, behaviour: list) -> list:
+def by_key(tree, behaviour: list) -> list:
     """Per player {information-set key: probabilities} (any number type) for the oracle."""
     out = []
     for p in range(tree.num_players):
@@ -53,7 +53,7 @@ def test_one_over_sqrt2_is_certified_in_its_field():
         assert float(num.lo) < 2**-0.5 < float(num.hi)
         assert b[1] * b[1] == Fraction(1, 2)  # exactly
     # the oracle, every sum and comparison exact in Q(sqrt 2): NashConv exactly 0
-    ev = brute_force_evaluate(g, _by_key(t, eq.behaviour))
+    ev = brute_force_evaluate(g, by_key(t, eq.behaviour))
     assert ev.nash_conv == 0
     assert all(v == Fraction(1, 2) for v in ev.values)
 
@@ -66,7 +66,7 @@ def test_nau2004_unique_equilibrium():
     eq = sol.algebraic
     assert sol.certified and eq is not None and sol.nash_conv == 0
     assert any(isinstance(x, FieldElement) and not x.is_rational() for b in eq.behaviour for x in b)
-    ev = brute_force_evaluate(g, _by_key(t, eq.behaviour))
+    ev = brute_force_evaluate(g, by_key(t, eq.behaviour))
     assert ev.nash_conv == 0  # exact, in Q(sqrt 601)
     # the values users see are the oracle's, as algebraic numbers
     for v, w in zip(sol.values, ev.values):
@@ -133,4 +133,4 @@ def test_two_quadratic_fields_join_in_a_primitive_element():
     assert eq.field.degree == 4
     for b in eq.behaviour:
         assert b[1] * b[1] == Fraction(1, 2) and b[3] * b[3] == Fraction(1, 3)
-    assert brute_force_evaluate(g, _by_key(t, eq.behaviour)).nash_conv == 0
+    assert brute_force_evaluate(g, by_key(t, eq.behaviour)).nash_conv == 0
